@@ -1,0 +1,20 @@
+"""Fivefold's rules core: five card games as pure Python, no Discord, no database.
+
+Importing ``games`` registers every game package found beside ``core``.
+"""
+
+import importlib
+import pkgutil
+
+from games.core.registry import get, names, new_game
+
+
+def _register_all() -> None:
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg and module.name != "core":
+            importlib.import_module(f"{__name__}.{module.name}")
+
+
+_register_all()
+
+__all__ = ["get", "names", "new_game"]

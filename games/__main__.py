@@ -1,0 +1,5 @@
+"""``python -m games replay RECORD.json`` (or ``-`` for standard input)."""
+
+from games.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,118 @@
+"""Actions as immutable values whose text form is the record notation.
+
+An action is a verb with at most one card and one further argument (a suit
+letter, a player index, or ``stack``): ``play S4``, ``choose S``, ``draw 2``,
+``discard 7C 1``, ``order``. Each game declares its verbs in a
+:class:`Grammar`, which parses text case-insensitively.
+
+>>> from games.core.cards import Card, Deck
+>>> g = Grammar({"play": (Param.CARD,), "choose": (Param.SUIT,)},
+...             deck=Deck([Card("S4", "S", 4)]), suits="SR", players=3)
+>>> a = g.parse("PLAY s4")
+>>> a, str(a)
+(Action('play S4'), 'play S4')
+>>> str(g.parse("choose r"))
+'choose R'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from games.core.cards import Card, Deck
+from games.core.errors import UnknownAction
+
+
+class Param(Enum):
+    """The kinds of argument a verb takes."""
+
+    CARD = "card"
+    SUIT = "suit"
+    PLAYER = "player"
+    SOURCE = "source"  # "stack" or a player index (whose pile)
+
+
+STACK = "stack"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's decision: ``verb``, an optional ``card`` and an optional ``arg``."""
+
+    verb: str
+    card: Card | None = None
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        parts = [self.verb]
+        if self.card is not None:
+            parts.append(self.card.text)
+        if self.arg is not None:
+            parts.append(self.arg)
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    @property
+    def player_arg(self) -> int:
+        """``arg`` read as a player index (for verbs that take one)."""
+        assert self.arg is not None and self.arg.isdigit()
+        return int(self.arg)
+
+
+class Grammar:
+    """The verbs of one game and how to read them."""
+
+    __slots__ = ("deck", "players", "suits", "verbs")
+
+    def __init__(
+        self,
+        verbs: Mapping[str, tuple[Param, ...]],
+        *,
+        deck: Deck,
+        suits: str,
+        players: int,
+    ) -> None:
+        self.verbs = dict(verbs)
+        self.deck = deck
+        self.suits = suits.upper()
+        self.players = players
+
+    def parse(self, text: str) -> Action:
+        """The action written ``text``; :class:`UnknownAction` naming what is wrong."""
+        tokens = text.split()
+        if not tokens:
+            raise UnknownAction("an empty action")
+        verb = tokens[0].lower()
+        params = self.verbs.get(verb)
+        if params is None:
+            known = ", ".join(sorted(self.verbs))
+            raise UnknownAction(f"unknown verb {tokens[0]!r} (this game has: {known})")
+        args = tokens[1:]
+        if len(args) != len(params):
+            usage = " ".join([verb, *(f"<{p.value}>" for p in params)])
+            raise UnknownAction(f"{text.strip()!r} does not read as {usage!r}")
+        card: Card | None = None
+        arg: str | None = None
+        for param, token in zip(params, args, strict=True):
+            if param is Param.CARD:
+                card = self.deck.parse(token)
+            else:
+                arg = self._parse_arg(param, token)
+        return Action(verb, card, arg)
+
+    def _parse_arg(self, param: Param, token: str) -> str:
+        if param is Param.SUIT:
+            letter = token.upper()
+            if len(letter) != 1 or letter not in self.suits:
+                raise UnknownAction(f"unknown suit {token!r} (suits are {', '.join(self.suits)})")
+            return letter
+        if param is Param.SOURCE and token.lower() == STACK:
+            return STACK
+        if token.isdigit() and int(token) < self.players:
+            return str(int(token))
+        what = "'stack' or a player" if param is Param.SOURCE else "a player"
+        raise UnknownAction(f"{token!r} is not {what} (players are 0 to {self.players - 1})")

@@ -1,0 +1,108 @@
+"""Cards and decks as immutable values with the text form used in records.
+
+Every game defines its deck once as a :class:`Deck`; a card is a small frozen
+value whose ``text`` is its record notation (``S4``, ``K``, ``TD``). Cards that
+print the same are the same card for every purpose (Fiasco's six Kings,
+Fibonachos' two ``R1``), so a deck is a multiset.
+
+>>> deck = Deck([Card("S4", "S", 4), Card("K", "", 9), Card("K", "", 9)])
+>>> deck.parse("s4")
+Card('S4')
+>>> len(deck)
+3
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.core.errors import SetupError, UnknownAction
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: its record text, its suit letter ('' when suitless) and its rank."""
+
+    text: str
+    suit: str
+    rank: int
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text!r})"
+
+    # Cards are immutable values: copying a game state shares them.
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+
+class Deck:
+    """A game's full deck (a multiset of cards) with the parser for its notation."""
+
+    __slots__ = ("_by_text", "_counts", "cards")
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        self.cards: tuple[Card, ...] = tuple(cards)
+        self._by_text: dict[str, Card] = {c.text.upper(): c for c in self.cards}
+        self._counts: Counter[Card] = Counter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterable[Card]:
+        return iter(self.cards)
+
+    def parse(self, text: str) -> Card:
+        """The card written ``text`` (any case); :class:`UnknownAction` if there is none."""
+        card = self._by_text.get(text.strip().upper())
+        if card is None:
+            raise UnknownAction(f"there is no card {text!r} in this game")
+        return card
+
+    def parse_list(self, texts: object, where: str) -> list[Card]:
+        """Parse a list of card texts from a record; :class:`SetupError` if it is not one."""
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise SetupError(f"{where} must be a list of card names")
+        try:
+            return [self.parse(t) for t in texts]
+        except UnknownAction as exc:
+            raise SetupError(f"{where}: {exc.message}") from None
+
+    def without(self, removed: Iterable[Card]) -> Deck:
+        """This deck less the given cards (each removed once)."""
+        left = list(self.cards)
+        for card in removed:
+            left.remove(card)
+        return Deck(left)
+
+    def is_exactly(self, cards: Iterable[Card]) -> bool:
+        """Whether ``cards`` is this deck exactly, counting duplicates."""
+        return Counter(cards) == self._counts
+
+    def check_exactly(self, cards: Sequence[Card], where: str) -> None:
+        """Raise :class:`SetupError` naming the difference unless ``cards`` is the deck."""
+        got = Counter(cards)
+        if got == self._counts:
+            return
+        missing = sorted((self._counts - got).elements(), key=str)
+        extra = sorted((got - self._counts).elements(), key=str)
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(map(str, missing)))
+        if extra:
+            parts.append("extra " + " ".join(map(str, extra)))
+        raise SetupError(f"{where} is not the deck: {', '.join(parts)}")
+
+    def shuffled(self, rng: random.Random) -> list[Card]:
+        """A new list of all the cards in a random order drawn from ``rng``."""
+        cards = list(self.cards)
+        rng.shuffle(cards)
+        return cards

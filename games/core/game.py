@@ -1,0 +1,288 @@
+"""The interface every game implements, and the machinery they share.
+
+A game is a state with one mutating entry point, :meth:`Game.apply`, which
+always validates and returns :class:`~games.core.events.Event` s. Subclasses
+implement the rules in a handful of hooks:
+
+* ``_legal(player)``: the legal actions of the player to act;
+* ``_do(player, action)``: carry out an action already known to be legal;
+* ``zones()``: every card, each in exactly one zone;
+* ``_parse_deal`` / ``_shuffle_deal`` / ``_deal_json``: the game's deal object.
+
+Randomness enters only through ``self.rng`` (seeded from the record's seed),
+and deals given explicitly are used before any is shuffled.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from pydantic import BaseModel
+
+from games.core.actions import Action, Grammar
+from games.core.cards import Card, Deck
+from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError
+from games.core.events import Event
+from games.core.outcome import Outcome, places
+from games.core.zones import Zone, ZoneView, view_zone
+
+DealT = TypeVar("DealT")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one viewer (a player, or ``None`` for the public) may know of a game."""
+
+    game: str
+    viewer: int | None
+    players: int
+    to_act: int | None
+    over: bool
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    phase: str
+    facts: tuple[tuple[str, str], ...]
+    zones: tuple[ZoneView, ...]
+    trick: tuple[tuple[int, Card], ...] = ()
+    seat_notes: tuple[str, ...] = ()
+    teams: tuple[tuple[int, ...], ...] | None = None
+
+    def zone(self, name: str) -> ZoneView:
+        """The zone called ``name``."""
+        for z in self.zones:
+            if z.name == name:
+                return z
+        raise KeyError(name)
+
+
+class Options(BaseModel):
+    """Base of every game's options model: strict, frozen, unknown keys refused."""
+
+    model_config = {"extra": "forbid", "strict": True, "frozen": True}
+
+
+class Game(ABC, Generic[DealT]):
+    """One game in progress. See the module docstring for the hooks."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_model: ClassVar[type[Options]]
+    summary: ClassVar[str]
+    lower_is_better: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        *,
+        seed: int | None = None,
+        dealer: int | None = None,
+        deals: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.rng: random.Random | None = random.Random(seed) if seed is not None else None
+        if dealer is None:
+            dealer = self.require_rng("the first dealer").randrange(players)
+        elif not 0 <= dealer < players:
+            raise SetupError(f"dealer {dealer} is not a seat (0 to {players - 1})")
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self._explicit_deals: list[DealT] = [
+            self._parse_deal(raw, f"deal {i + 1}") for i, raw in enumerate(deals)
+        ]
+        self.deals_played: list[dict[str, Any]] = []
+        self.grammar = self._grammar()
+        self.to_act: int | None = None
+        self.outcome: Outcome | None = None
+        self.scores: list[int] = [0] * players
+        self.rounds: list[list[int]] = []
+        self.tricks: list[int | None] = []
+        self.history: list[str] = []
+
+    # --- the public interface -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.outcome.winners if self.outcome else ()
+
+    def parse(self, text: str) -> Action:
+        """The action written ``text`` in this game's notation."""
+        return self.grammar.parse(text)
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The actions ``player`` (default: the player to act) may take now, no repeats."""
+        if self.outcome is not None or self.to_act is None:
+            return []
+        if player is not None and player != self.to_act:
+            return []
+        return self._legal(self.to_act)
+
+    def apply(self, player: int, action: Action | str) -> list[Event]:
+        """Validate and carry out ``player``'s ``action``; the events it caused.
+
+        Raises a :class:`~games.core.errors.GameError` (and changes nothing) when
+        the action cannot be applied now.
+        """
+        if self.outcome is not None:
+            raise GameOver("the game is over")
+        if isinstance(action, str):
+            action = self.grammar.parse(action)
+        if player != self.to_act:
+            if not 0 <= player < self.players:
+                raise NotYourTurn(f"there is no seat {player} in this game")
+            raise NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {player}'s")
+        if action not in self._legal(player):
+            raise IllegalAction(self._why_illegal(player, action))
+        events = self._do(player, action)
+        self.history.append(f"{player} {action}")
+        return events
+
+    def view_for(self, player: int | None) -> View:
+        """What ``player`` (``None``: the public, spectators) may see."""
+        return View(
+            game=self.name,
+            viewer=player,
+            players=self.players,
+            to_act=self.to_act,
+            over=self.over,
+            winners=self.winners,
+            scores=tuple(self.scores),
+            phase=self.phase(),
+            facts=tuple(self.facts()),
+            zones=tuple(view_zone(z, player) for z in self.zones()),
+            trick=tuple(self.current_trick()),
+            seat_notes=tuple(self.seat_notes()),
+            teams=self.teams(),
+        )
+
+    def record(self) -> dict[str, Any]:
+        """This game as a record (``../shared/rules/README.md``) that replays it exactly."""
+        return {
+            "game": self.name,
+            "players": self.players,
+            "options": self.options.model_dump(mode="json"),
+            "seed": self.seed,
+            "dealer": self.first_dealer,
+            "deals": list(self.deals_played),
+            "actions": list(self.history),
+        }
+
+    def result_fields(self) -> dict[str, Any]:
+        """The game-specific part of the replay output (``tricks`` by default)."""
+        return {"tricks": list(self.tricks)}
+
+    def clone(self) -> Self:
+        """An independent copy of this state (immutable parts are shared)."""
+        memo: dict[int, Any] = {
+            id(self.options): self.options,
+            id(self.grammar): self.grammar,
+            id(self._explicit_deals): self._explicit_deals,
+        }
+        return copy.deepcopy(self, memo)
+
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """The teams, when players play in teams."""
+        return None
+
+    def current_trick(self) -> list[tuple[int, Card]]:
+        """The cards on the table in the trick under way, as (seat, card) in play order."""
+        return []
+
+    def seat_notes(self) -> list[str]:
+        """A short public note per seat ("collects Swords", "called trump"), or ""."""
+        return [""] * self.players
+
+    def deck_in_play(self) -> Deck:
+        """Every card that the zones hold between them in the current deal."""
+        return self.deck_for(self.players, self.options)
+
+    def facts(self) -> list[tuple[str, str]]:
+        """Public facts worth showing on the table (trump, claimed suits, day or night)."""
+        return []
+
+    # --- hooks for each game --------------------------------------------------
+
+    @classmethod
+    def check_options(cls, players: int, options: Options) -> None:
+        """Raise :class:`SetupError` if ``options`` do not fit ``players``."""
+
+    @classmethod
+    @abstractmethod
+    def deck_for(cls, players: int, options: Options) -> Deck:
+        """The full deck this game uses with ``players`` (before removals, if any)."""
+
+    @abstractmethod
+    def _grammar(self) -> Grammar:
+        """The verbs of this game."""
+
+    @abstractmethod
+    def _legal(self, player: int) -> list[Action]:
+        """The legal actions of ``player``, who is to act."""
+
+    @abstractmethod
+    def _do(self, player: int, action: Action) -> list[Event]:
+        """Carry out a legal action."""
+
+    @abstractmethod
+    def zones(self) -> list[Zone]:
+        """Every card of the game, each in exactly one zone."""
+
+    @abstractmethod
+    def phase(self) -> str:
+        """The stage of the game in a few words ("choosing suits", "trick 3")."""
+
+    @abstractmethod
+    def _parse_deal(self, raw: Mapping[str, Any], where: str) -> DealT:
+        """A deal object from a record; :class:`SetupError` if it is malformed."""
+
+    @abstractmethod
+    def _shuffle_deal(self, rng: random.Random) -> DealT:
+        """A deal shuffled from ``rng``."""
+
+    @abstractmethod
+    def _deal_json(self, deal: DealT) -> dict[str, Any]:
+        """A deal in record form."""
+
+    def _why_illegal(self, player: int, action: Action) -> str:
+        """Why ``action`` is not legal for ``player`` now, in words for that player."""
+        return f"you cannot {action} now"
+
+    # --- shared machinery -----------------------------------------------------
+
+    def require_rng(self, what: str) -> random.Random:
+        """The game's generator, or :class:`SetupError` when there is no seed."""
+        if self.rng is None:
+            raise SetupError(f"{what} must come from the seed, and the record has no seed")
+        return self.rng
+
+    def next_deal(self) -> DealT:
+        """The next deal: the record's own if it has one, else shuffled from the seed."""
+        index = len(self.deals_played)
+        if index < len(self._explicit_deals):
+            deal = self._explicit_deals[index]
+        else:
+            deal = self._shuffle_deal(self.require_rng(f"deal {index + 1}"))
+        self.deals_played.append(self._deal_json(deal))
+        return deal
+
+    def finish(self, winners: Sequence[int], totals: Sequence[int] | None = None) -> None:
+        """End the game with ``winners``; places come from ``totals`` (default: scores)."""
+        self.outcome = Outcome(
+            winners=tuple(sorted(winners)),
+            places=places(totals if totals is not None else self.scores,
+                          lower_is_better=self.lower_is_better),
+        )
+        self.to_act = None

@@ -1,0 +1,84 @@
+"""The registry of games: each game package registers its class on import.
+
+>>> import games
+>>> "fiasco" in names()
+True
+>>> get("fiasco").min_players, get("fiasco").max_players
+(2, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from games.core.errors import SetupError
+from games.core.game import Game, Options
+
+_GAMES: dict[str, type[Game[Any]]] = {}
+
+
+def register(cls: type[Game[Any]]) -> type[Game[Any]]:
+    """Class decorator: make ``cls`` findable by its ``name``."""
+    if cls.name in _GAMES and _GAMES[cls.name] is not cls:
+        raise ValueError(f"a game called {cls.name!r} is registered already")
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def names() -> list[str]:
+    """The registered games' names, sorted."""
+    return sorted(_GAMES)
+
+
+def get(name: str) -> type[Game[Any]]:
+    """The game called ``name``; :class:`SetupError` if there is none."""
+    cls = _GAMES.get(str(name).lower())
+    if cls is None:
+        raise SetupError(f"unknown game {name!r} (games: {', '.join(names())})")
+    return cls
+
+
+def make_options(cls: type[Game[Any]], players: int, raw: Mapping[str, Any] | None) -> Options:
+    """Validate ``raw`` options for ``cls`` with ``players``; :class:`SetupError` if wrong."""
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(cls.options_model.model_fields))
+    if unknown:
+        raise SetupError(f"unknown options: {unknown}")
+    try:
+        options = cls.options_model.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors()
+        )
+        raise SetupError(f"bad options for {cls.name}: {problems}") from None
+    cls.check_options(players, options)
+    return options
+
+
+def new_game(
+    name: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    seed: int | None = None,
+    dealer: int | None = None,
+    deals: Sequence[Mapping[str, Any]] = (),
+    **context: Any,
+) -> Game[Any]:
+    """Set up a game of ``name``; :class:`SetupError` if it cannot be set up as asked.
+
+    ``context`` carries what the application passes in that is not part of the
+    record's rules (Fizzbin's clock, for example).
+    """
+    cls = get(name)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise SetupError("players must be a whole number")
+    if not cls.min_players <= players <= cls.max_players:
+        raise SetupError(
+            f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}"
+        )
+    opts = make_options(cls, players, options)
+    return cls(players, opts, seed=seed, dealer=dealer, deals=deals, **context)

@@ -1,0 +1,33 @@
+"""Seats and turn order: seats 0..n-1, clockwise is seat + 1.
+
+>>> left_of(3, 4)
+0
+>>> list(clockwise_from(2, 4))
+[2, 3, 0, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+
+def left_of(seat: int, players: int) -> int:
+    """The next seat clockwise (the player on ``seat``'s left)."""
+    return (seat + 1) % players
+
+
+def right_of(seat: int, players: int) -> int:
+    """The next seat counter-clockwise."""
+    return (seat - 1) % players
+
+
+def clockwise_from(start: int, players: int) -> Iterator[int]:
+    """Every seat once, clockwise, starting with ``start``."""
+    for i in range(players):
+        yield (start + i) % players
+
+
+def counter_clockwise_from(start: int, players: int) -> Iterator[int]:
+    """Every seat once, counter-clockwise, starting with ``start``."""
+    for i in range(players):
+        yield (start - i) % players

@@ -1,0 +1,328 @@
+"""Fiasco as this project plays it (``rules/fiasco.md``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, cast
+
+from games.core.actions import Action, Grammar, Param
+from games.core.cards import Card, Deck
+from games.core.dealing import deal_round_robin
+from games.core.errors import SetupError
+from games.core.events import Event
+from games.core.game import Game, Options
+from games.core.outcome import best_of
+from games.core.registry import register
+from games.core.seats import left_of
+from games.core.tricks import distinct
+from games.core.zones import Visibility, Zone, ZoneKind
+from games.fiasco.cards import FIASCO, FULL_DECK, KING, SUIT_NAMES, SUITS, four_suit_deck
+from games.fiasco.options import FiascoOptions
+from games.fiasco.rules_text import SUMMARY
+from games.fiasco.scoring import score_collection
+
+HAND_SIZE = 6
+TARGET = 42
+
+
+class Phase(Enum):
+    CLAIMING = "claiming suits"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class FiascoDeal:
+    """One deal: six cards to each hand, the rest the stock (top first)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+
+
+@register
+class Fiasco(Game[FiascoDeal]):
+    """Collect your own suit and Kings by winning pots; dodge the Fiascos."""
+
+    name: ClassVar[str] = "fiasco"
+    title: ClassVar[str] = "Fiasco"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options_model: ClassVar[type[Options]] = FiascoOptions
+    summary: ClassVar[str] = SUMMARY
+
+    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
+        self.opts = cast(FiascoOptions, options)
+        super().__init__(players, options, **kwargs)
+        self.claims: list[list[str]] = [[] for _ in range(players)]
+        self.claim_order = self._claim_order()
+        self.game_phase = Phase.CLAIMING
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.stock: list[Card] = []
+        self.pot: list[tuple[int, Card]] = []  # every card of the pot, all re-plays, in order
+        self.current: list[tuple[int, Card]] = []  # this round of the pot (decides the winner)
+        self.collections: list[list[Card]] = [[] for _ in range(players)]
+        self.waste: list[Card] = []
+        self.leader = left_of(self.dealer, players)
+        self.round_deck: Deck = FULL_DECK
+        self.to_act = self.claim_order[0]
+
+    # --- setup -----------------------------------------------------------------
+
+    @classmethod
+    def check_options(cls, players: int, options: Options) -> None:
+        cast(FiascoOptions, options).check(players)
+
+    @classmethod
+    def deck_for(cls, players: int, options: Options) -> Deck:
+        return FULL_DECK
+
+    def deck_in_play(self) -> Deck:
+        return self.round_deck
+
+    def _grammar(self) -> Grammar:
+        return Grammar(
+            {"choose": (Param.SUIT,), "play": (Param.CARD,)},
+            deck=FULL_DECK,
+            suits=SUITS,
+            players=self.players,
+        )
+
+    def _claim_order(self) -> list[int]:
+        left = left_of(self.dealer, self.players)
+        if self.opts.suits == "double":
+            return [left, self.dealer, left, self.dealer]
+        return [(left + i) % self.players for i in range(self.players)]
+
+    def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FiascoDeal:
+        if set(raw) != {"hands", "stock"}:
+            raise SetupError(f"{where} must have exactly the keys hands and stock")
+        hands_raw = raw["hands"]
+        if not isinstance(hands_raw, list) or len(hands_raw) != self.players:
+            raise SetupError(f"{where}: hands must be a list of {self.players} hands")
+        hands = tuple(
+            tuple(FULL_DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
+        )
+        if any(len(h) != HAND_SIZE for h in hands):
+            raise SetupError(f"{where}: every hand must hold {HAND_SIZE} cards")
+        stock = tuple(FULL_DECK.parse_list(raw["stock"], f"{where} stock"))
+        cards = [*(c for h in hands for c in h), *stock]
+        if self.opts.suits == "four":
+            _check_four_suit_shape(cards, where)
+        else:
+            FULL_DECK.check_exactly(cards, where)
+        return FiascoDeal(hands, stock)
+
+    def _shuffle_deal(self, rng: random.Random) -> FiascoDeal:
+        cards = self.round_deck.shuffled(rng)
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        deal_round_robin(cards, hands, count=HAND_SIZE, first=left_of(self.dealer, self.players))
+        return FiascoDeal(tuple(map(tuple, hands)), tuple(cards))
+
+    def _deal_json(self, deal: FiascoDeal) -> dict[str, Any]:
+        return {
+            "hands": [[c.text for c in h] for h in deal.hands],
+            "stock": [c.text for c in deal.stock],
+        }
+
+    def _start_round(self) -> list[Event]:
+        if self.opts.suits == "four":
+            self.round_deck = four_suit_deck(s for claim in self.claims for s in claim)
+        deal = self.next_deal()
+        if self.opts.suits == "four":
+            self.round_deck.check_exactly(
+                [*(c for h in deal.hands for c in h), *deal.stock],
+                f"deal {len(self.deals_played)} (for the claimed suits)",
+            )
+        self.hands = [list(h) for h in deal.hands]
+        self.stock = list(deal.stock)
+        self.collections = [[] for _ in range(self.players)]
+        self.waste = []
+        self.pot = []
+        self.current = []
+        self.leader = left_of(self.dealer, self.players)
+        self.game_phase = Phase.PLAYING
+        self.to_act = self.leader
+        return [Event("deal", f"{{0}} deals {HAND_SIZE} cards each; {{1}} leads",
+                      (self.dealer, self.leader))]
+
+    # --- play ------------------------------------------------------------------
+
+    def _legal(self, player: int) -> list[Action]:
+        if self.game_phase is Phase.CLAIMING:
+            taken = {s for claim in self.claims for s in claim}
+            return [Action("choose", arg=s) for s in SUITS if s not in taken]
+        return [Action("play", card) for card in distinct(self.hands[player])]
+
+    def _why_illegal(self, player: int, action: Action) -> str:
+        if self.game_phase is Phase.CLAIMING:
+            if action.verb != "choose":
+                return "first every player claims a suit"
+            return f"{SUIT_NAMES[action.arg or 'S']} are claimed already"
+        if action.verb != "play":
+            return "suits are claimed already; play a card"
+        return f"you do not hold {action.card}"
+
+    def _do(self, player: int, action: Action) -> list[Event]:
+        if action.verb == "choose":
+            return self._claim(player, action.arg or "")
+        assert action.card is not None
+        return self._play(player, action.card)
+
+    def _claim(self, player: int, suit: str) -> list[Event]:
+        self.claims[player].append(suit)
+        events = [Event("choose", f"{{0}} collects {SUIT_NAMES[suit]} ({suit})", (player,))]
+        claimed = sum(len(c) for c in self.claims)
+        if claimed < len(self.claim_order):
+            self.to_act = self.claim_order[claimed]
+            return events
+        return events + self._start_round()
+
+    def _play(self, player: int, card: Card) -> list[Event]:
+        self.hands[player].remove(card)
+        self.pot.append((player, card))
+        self.current.append((player, card))
+        events = [Event("play", f"{{0}} plays {card}", (player,))]
+        if len(self.current) < self.players:
+            self.to_act = left_of(player, self.players)
+            return events
+        return events + self._resolve()
+
+    def _resolve(self) -> list[Event]:
+        top = max(c.rank for _, c in self.current)
+        high = [p for p, c in self.current if c.rank == top]
+        events: list[Event] = []
+        if len(high) == 1:
+            events += self._take_pot(high[0])
+        else:
+            events.append(Event("tie", "tie for high: everyone plays again, {0} leads",
+                                (self.leader,)))
+            self.current = []
+        if any(self.hands):
+            self.to_act = self.leader
+            return events
+        return events + self._hands_empty()
+
+    def _take_pot(self, winner: int) -> list[Event]:
+        mine = self.claims[winner]
+        collection = self.collections[winner]
+        taken = [c for _, c in self.pot if c.suit in mine or c == KING]
+        collection.extend(taken)
+        self.waste.extend(c for _, c in self.pot if not (c.suit in mine or c == KING))
+        fiascos = sum(1 for _, c in self.pot if c == FIASCO)
+        events = [Event("pot", "{0} wins the pot" + (f" and collects {' '.join(map(str, taken))}"
+                                                      if taken else ""), (winner,))]
+        lost = [collection.pop() for _ in range(min(fiascos, len(collection)))]
+        if lost:
+            self.waste.extend(lost)
+            events.append(Event("fiasco", f"the Fiasco costs {{0}} {' '.join(map(str, lost))}",
+                                (winner,)))
+        self.tricks.append(winner)
+        self.pot = []
+        self.current = []
+        self.leader = winner
+        return events
+
+    def _hands_empty(self) -> list[Event]:
+        n = self.players
+        if len(self.stock) >= n:
+            k = min(HAND_SIZE, len(self.stock) // n)
+            deal_round_robin(self.stock, self.hands, count=k, first=left_of(self.dealer, n))
+            self.to_act = self.leader
+            return [Event("batch", f"{k} more card{'s' if k > 1 else ''} each; {{0}} leads",
+                          (self.leader,))]
+        events: list[Event] = []
+        if self.pot:
+            self.waste.extend(c for _, c in self.pot)
+            self.pot = []
+            self.current = []
+            self.tricks.append(None)
+            events.append(Event("sweep", "the tied pot is swept to the waste"))
+        self.waste.extend(self.stock)
+        self.stock = []
+        return events + self._count()
+
+    def _count(self) -> list[Event]:
+        gained = [score_collection(self.collections[p], self.claims[p])
+                  for p in range(self.players)]
+        self.rounds.append(gained)
+        self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
+        events = [Event("count", "Counting Round: " + ", ".join(
+            f"{{{p}}} {g}" for p, g in enumerate(gained)), tuple(range(self.players)))]
+        totals = self.team_totals()
+        if self.opts.length == "quick" or max(totals) >= TARGET:
+            best = best_of(totals)
+            winners = [p for p in range(self.players) if self._team_index(p) in best]
+            self.game_phase = Phase.OVER
+            self.finish(winners, [totals[self._team_index(p)] for p in range(self.players)])
+            events.append(Event("end", "the game is over", ()))
+            return events
+        self.dealer = left_of(self.dealer, self.players)
+        return events + self._start_round()
+
+    # --- teams -----------------------------------------------------------------
+
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        if not self.opts.teams:
+            return None
+        half = self.players // 2
+        return tuple((i, i + half) for i in range(half))
+
+    def _team_index(self, player: int) -> int:
+        return player % (self.players // 2) if self.opts.teams else player
+
+    def team_totals(self) -> list[int]:
+        """The totals that decide the end: per team with teams, else per player."""
+        if not self.opts.teams:
+            return list(self.scores)
+        half = self.players // 2
+        return [self.scores[i] + self.scores[i + half] for i in range(half)]
+
+    # --- views -----------------------------------------------------------------
+
+    def zones(self) -> list[Zone]:
+        zones = [
+            Zone(f"hand:{p}", ZoneKind.HAND, h, Visibility.OWNER, p)
+            for p, h in enumerate(self.hands)
+        ]
+        zones.append(Zone("stock", ZoneKind.STOCK, self.stock, Visibility.NOBODY))
+        zones.append(Zone("pot", ZoneKind.TRICK, [c for _, c in self.pot], Visibility.PUBLIC))
+        zones += [
+            Zone(f"collection:{p}", ZoneKind.COLLECTION, c, Visibility.PUBLIC, p)
+            for p, c in enumerate(self.collections)
+        ]
+        zones.append(Zone("waste", ZoneKind.WASTE, self.waste, Visibility.PUBLIC))
+        return zones
+
+    def current_trick(self) -> list[tuple[int, Card]]:
+        return list(self.current)
+
+    def phase(self) -> str:
+        if self.game_phase is Phase.CLAIMING:
+            return "claiming suits"
+        if self.game_phase is Phase.OVER:
+            return "game over"
+        replay = " (tie re-play)" if self.pot and not self.current else ""
+        return f"round {len(self.rounds) + 1}, pot {len(self.tricks) + 1}{replay}"
+
+    def facts(self) -> list[tuple[str, str]]:
+        return [("Stock", f"{len(self.stock)} cards")]
+
+    def seat_notes(self) -> list[str]:
+        return [
+            "collects " + " and ".join(SUIT_NAMES[s] for s in claim) if claim else ""
+            for claim in self.claims
+        ]
+
+    def claimed_suits(self, player: int) -> list[str]:
+        """The suits ``player`` collects."""
+        return list(self.claims[player])
+
+
+def _check_four_suit_shape(cards: list[Card], where: str) -> None:
+    suits = sorted({c.suit for c in cards if c.suit})
+    if len(suits) != 4:
+        raise SetupError(f"{where} is not a four-suit deck")
+    four_suit_deck(suits).check_exactly(cards, where)

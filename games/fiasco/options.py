@@ -1,0 +1,23 @@
+"""Fiasco's options (``rules/fiasco.md``, "Options")."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from games.core.errors import SetupError
+from games.core.game import Options
+
+
+class FiascoOptions(Options):
+    """``length``: one Counting Round or play to 42; ``teams`` at 4 or 6; 2-player ``suits``."""
+
+    length: Literal["quick", "extended"] = "quick"
+    teams: bool = False
+    suits: Literal["six", "four", "double"] = "six"
+
+    def check(self, players: int) -> None:
+        """Raise :class:`SetupError` if these options do not fit ``players``."""
+        if self.teams and players not in (4, 6):
+            raise SetupError(f"teams are for 4 or 6 players, not {players}")
+        if self.suits != "six" and players != 2:
+            raise SetupError(f"suits: {self.suits} is for 2 players only, not {players}")

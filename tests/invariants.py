@@ -1,0 +1,90 @@
+"""Invariant checks and seeded random playouts shared by every game's tests.
+
+``random_playout`` plays uniformly random legal actions to the end and, after
+every action, checks that every card is in exactly one zone, that no player
+sees a card they may not, that the player to act has a legal action, and that
+illegal actions raise ``GameError`` and change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.core.actions import Action
+from games.core.errors import GameError
+from games.core.game import Game
+from games.core.replay import summarize
+from games.core.zones import Visibility, ZoneKind, all_cards
+
+
+def snapshot(game: Game[Any]) -> tuple[Any, ...]:
+    """Everything observable about a state, to prove an action changed nothing."""
+    return (
+        summarize(game),
+        [(z.name, tuple(z.cards)) for z in game.zones()],
+        tuple(game.history),
+        game.to_act,
+    )
+
+
+def check_zones(game: Game[Any]) -> None:
+    """Every card of the deal in exactly one zone; hidden cards seen by their owner only."""
+    assert all_cards(game.zones()) == Counter(game.deck_in_play().cards)
+    for zone in game.zones():
+        if zone.kind is ZoneKind.HAND:
+            assert zone.visibility is Visibility.OWNER, f"{zone.name} must be private"
+    for viewer in [None, *range(game.players)]:
+        view = game.view_for(viewer)
+        for zone, seen in zip(game.zones(), view.zones, strict=True):
+            may_see = zone.visibility is Visibility.PUBLIC or (
+                zone.visibility is Visibility.OWNER and viewer == zone.owner
+            )
+            if may_see:
+                assert seen.cards == tuple(zone.cards)
+            else:
+                assert seen.cards is None, f"{viewer} sees {zone.name}"
+            assert seen.count == len(zone.cards)
+
+
+def illegal_candidates(game: Game[Any], rng: random.Random) -> list[tuple[int, Action | str]]:
+    """A few actions that must be refused: the wrong player, or an action not legal now."""
+    assert game.to_act is not None
+    legal = set(game.legal_actions())
+    out: list[tuple[int, Action | str]] = []
+    others = [p for p in range(game.players) if p != game.to_act]
+    if others and legal:
+        out.append((rng.choice(others), rng.choice(sorted(legal, key=str))))
+    universe = [Action(a.verb, c, a.arg) for a in legal for c in game.deck_in_play().cards]
+    not_legal = [a for a in universe if a not in legal]
+    if not_legal:
+        out.append((game.to_act, rng.choice(not_legal)))
+    out.append((game.to_act, "frobnicate"))
+    return out
+
+
+def random_playout(
+    game: Game[Any], seed: int, *, max_actions: int = 20_000, probe_every: int = 7
+) -> Game[Any]:
+    """Play random legal actions to the end, checking the invariants after each."""
+    rng = random.Random(seed)
+    check_zones(game)
+    for step in range(max_actions):
+        if game.over:
+            assert game.legal_actions() == []
+            assert game.to_act is None
+            return game
+        legal = game.legal_actions()
+        assert legal, f"no legal action for seat {game.to_act} in {game.phase()}"
+        if step % probe_every == 0:
+            for player, bad in illegal_candidates(game, rng):
+                before = snapshot(game)
+                with pytest.raises(GameError):
+                    game.apply(player, bad)
+                assert snapshot(game) == before
+        game.apply(game.to_act, rng.choice(legal))  # type: ignore[arg-type]
+        check_zones(game)
+    raise AssertionError(f"the game did not end within {max_actions} actions")
