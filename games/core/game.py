@@ -197,6 +197,10 @@ class Game(ABC, Generic[DealT]):
         """The teams, when players play in teams."""
         return None
 
+    def action_label(self, action: Action) -> str:
+        """A button label for ``action`` in words ("Claim Swords", "Order it up")."""
+        return str(action)
+
     def current_trick(self) -> list[tuple[int, Card]]:
         """The cards on the table in the trick under way, as (seat, card) in play order."""
         return []

@@ -165,6 +165,11 @@ class Fiasco(Game[FiascoDeal]):
             return "suits are claimed already; play a card"
         return f"you do not hold {action.card}"
 
+    def action_label(self, action: Action) -> str:
+        if action.verb == "choose" and action.arg:
+            return f"Collect {SUIT_NAMES[action.arg]}"
+        return f"Play {action.card}"
+
     def _do(self, player: int, action: Action) -> list[Event]:
         if action.verb == "choose":
             return self._claim(player, action.arg or "")

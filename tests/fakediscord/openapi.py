@@ -107,12 +107,42 @@ class OpenAPISpec:
         return [f"{op.operation_id}: {_describe(e)}" for e in errors]
 
 
+def _is_discriminator_miss(error: ValidationError) -> bool:
+    """True for "this union branch is for another kind of value".
+
+    That is a branch whose `type` property wants another number (a button tried as a select),
+    or the `{"type": "null"}` branch of a nullable field tried against an object.
+    """
+    if error.validator == "type" and not error.relative_path and error.validator_value == "null":
+        return True
+    return (
+        error.validator in ("enum", "const")
+        and bool(error.relative_path)
+        and error.relative_path[-1] == "type"
+    )
+
+
+def _most_specific(error: ValidationError) -> ValidationError:
+    """Descend a failed oneOf/anyOf into the branch the body was evidently meant for."""
+    while error.context:
+        branches: dict[Any, list[ValidationError]] = {}
+        for sub in error.context:
+            branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+        plausible = [
+            errs for errs in branches.values() if not any(_is_discriminator_miss(e) for e in errs)
+        ]
+        if len(plausible) != 1:
+            # No branch, or several, fit the discriminator: the union error itself is the
+            # clearest statement (e.g. "null" vs object branches both failing).
+            if not plausible:
+                return error
+            plausible.sort(key=len)
+        error = plausible[0][0]
+    return error
+
+
 def _describe(error: ValidationError) -> str:
-    # For a failed oneOf/anyOf, the most specific sub-error says far more than "not valid
-    # under any of the given schemas".
-    best = error
-    while best.context:
-        best = min(best.context, key=lambda e: (-len(e.absolute_path), len(e.context or [])))
+    best = _most_specific(error)
     where = "/".join(str(p) for p in best.absolute_path) or "<body>"
     message = best.message if len(best.message) < 300 else best.message[:300] + "..."
     return f"at {where}: {message}"
