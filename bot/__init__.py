@@ -1,0 +1,1 @@
+"""The application: settings, start-up, sessions, computer seats and the SQLite store."""

@@ -1,0 +1,43 @@
+"""The store's interface: what the application asks of persistence.
+
+The SQLite implementation is :class:`bot.store.SqliteStore`; a PostgreSQL one
+for multi-process deployments can implement the same protocol later.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable
+
+
+class Store(Protocol):
+    async def close(self) -> None: ...
+
+    async def save_table(self, table: StoredTable) -> None:
+        """Insert or replace a table, in one transaction, durable when this returns."""
+
+    async def open_tables(self) -> list[StoredTable]:
+        """Every table in the lobby or playing, to resume at start-up."""
+
+    async def get_table(self, table_id: str) -> StoredTable | None: ...
+
+    async def record_result(self, result: GameResult) -> bool:
+        """Write a finished game and its rating updates in one transaction.
+
+        Exactly once per table: a second call for the same ``table_id`` writes
+        nothing and returns False.
+        """
+
+    async def leaderboard(
+        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
+    ) -> tuple[list[LeaderRow], int]:
+        """A page of the server's players of ``game`` by rating, and how many there are."""
+
+    async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
+        """The player's games, wins and rating per game in this server."""
+
+    async def recent_games(
+        self, guild_id: int | None, user_id: int, *, limit: int = 5
+    ) -> list[RecentGame]:
+        """The player's latest finished games in this server, newest first."""
