@@ -5,7 +5,7 @@
 >>> hands = [[], [], []]
 >>> deal_round_robin(stock, hands, count=2, first=1)
 >>> [[c.text for c in h] for h in hands], [c.text for c in stock]
-([['1', '4'], ['0', '3'], ['2', '5']], ['6'])
+([['2', '5'], ['0', '3'], ['1', '4']], ['6'])
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class Fiasco(Game[FiascoDeal]):
         self.claim_order = self._claim_order()
         self.game_phase = Phase.CLAIMING
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.stock: list[Card] = []
+        self.stock: list[Card] = list(FULL_DECK.cards)  # undealt while suits are claimed
         self.pot: list[tuple[int, Card]] = []  # every card of the pot, all re-plays, in order
         self.current: list[tuple[int, Card]] = []  # this round of the pot (decides the winner)
         self.collections: list[list[Card]] = [[] for _ in range(players)]

@@ -1,0 +1,87 @@
+"""Every shared Fiasco vector replays to its expected output through ``python -m games``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.vectors import check_vector, run_replay, vector_files
+
+
+@pytest.mark.parametrize("path", vector_files("fiasco"), ids=lambda p: p.stem)
+def test_shared_vector_replays_as_expected(path):
+    check_vector(path)
+
+
+def _record(**changes):
+    record = {"game": "fiasco", "players": 3, "options": {}, "seed": 4, "dealer": 2,
+              "actions": ["0 choose S", "1 choose R", "2 choose B"]}
+    record.update(changes)
+    return record
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        _record(players=7),
+        _record(players=True),
+        _record(options={"teams": True}),
+        _record(options={"length": "long"}),
+        _record(seed="4"),
+        _record(seed=None, dealer=None),
+        _record(actions="0 choose S"),
+        _record(actions=[1]),
+        _record(deals=[{"hands": [["S1"]] * 3, "stock": []}]),
+        _record(deals=[{"hands": [], "stock": [], "kingdom": []}]),
+        _record(game="poker"),
+        _record(dealer=3),
+    ],
+    ids=["players-out-of-range", "players-bool", "teams-with-3", "unknown-length",
+         "seed-string", "no-seed-no-dealer", "actions-not-list", "action-not-string",
+         "deal-not-deck", "deal-unknown-key", "unknown-game", "dealer-not-a-seat"],
+)
+def test_malformed_records_exit_2_with_one_line(record):
+    proc = run_replay(record)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_not_json_exits_2():
+    proc = run_replay(None, raw="{not json")
+    assert proc.returncode == 2 and "not JSON" in proc.stderr
+
+
+def test_a_deal_needed_without_seed_exits_2():
+    # dealer given, no deals and no seed: the first deal must come from the seed
+    proc = run_replay(_record(seed=None))
+    assert proc.returncode == 2 and "seed" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [("1 play S1", "turn"), ("0 play S9", "no card"), ("0 dance", "unknown verb"),
+     ("x play S1", "player number"), ("5 play S1", "no player")],
+)
+def test_an_action_that_cannot_be_applied_exits_1_with_the_state_before_it(action, message):
+    proc = run_replay(_record(actions=["0 choose S", "1 choose R", "2 choose B", action]))
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["error"]["index"] == 3 and out["error"]["action"] == action
+    assert message in out["error"]["message"]
+    assert out["to_act"] == 0 and len(out["legal"]) >= 1
+
+
+def test_an_action_after_the_game_is_over_exits_1():
+    from games.core.registry import new_game
+
+    g = new_game("fiasco", 2, {}, seed=9, dealer=0)
+    while not g.over:
+        g.apply(g.to_act, g.legal_actions()[0])
+    record = g.record()
+    record["actions"].append("0 play K")
+    proc = run_replay(record)
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["over"] is True and out["error"]["index"] == len(record["actions"]) - 1

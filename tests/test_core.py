@@ -1,0 +1,125 @@
+"""The rules core: purity, notation, records, the registry."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import games
+from games.core.actions import Action, Grammar, Param
+from games.core.cards import Card, Deck
+from games.core.errors import GameError, SetupError, UnknownAction
+from games.core.outcome import places
+from games.core.records import Record
+from games.core.registry import get, new_game
+
+GAMES_DIR = Path(games.__file__).parent
+FORBIDDEN = {"discord", "aiosqlite", "asyncio"}
+
+
+def test_nothing_under_games_imports_discord_aiosqlite_or_asyncio():
+    offenders = []
+    for path in GAMES_DIR.rglob("*.py"):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+    assert offenders == []
+
+
+def test_the_forbidden_import_check_would_catch_one(tmp_path):
+    tree = ast.parse("import asyncio\nfrom discord.ui import View\n")
+    found = [n for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+             for n in ([a.name for a in node.names] if isinstance(node, ast.Import)
+                       else [node.module])]
+    assert {n.split(".")[0] for n in found} == {"asyncio", "discord"}
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(m.name for m in pkgutil.walk_packages(games.__path__, "games.")
+           if not m.name.endswith("__main__")),
+)
+def test_docstring_examples_run(module):
+    failures, _ = doctest.testmod(importlib.import_module(module))
+    assert failures == 0
+
+
+def test_every_registered_game_has_the_registry_fields():
+    for name in games.names():
+        cls = get(name)
+        assert cls.name == name
+        assert cls.title and cls.summary
+        assert 2 <= cls.min_players <= cls.max_players <= 8
+        cls.options_model.model_validate({})  # defaults alone are valid
+
+
+def test_cards_are_immutable_hashable_values_with_their_text_form():
+    a, b = Card("K", "", 9), Card("K", "", 9)
+    assert a == b and hash(a) == hash(b) and str(a) == "K"
+    with pytest.raises(AttributeError):
+        a.rank = 3  # type: ignore[misc]
+
+
+def test_grammar_reads_case_insensitively_and_names_what_is_wrong():
+    deck = Deck([Card("S4", "S", 4), Card("TD", "D", 10)])
+    g = Grammar({"play": (Param.CARD,), "call": (Param.SUIT,), "draw": (Param.SOURCE,),
+                 "discard": (Param.CARD, Param.PLAYER), "pass": ()},
+                deck=deck, suits="SD", players=3)
+    assert g.parse("PLAY td") == Action("play", deck.parse("TD"))
+    assert str(g.parse("discard s4 2")) == "discard S4 2"
+    assert str(g.parse("draw STACK")) == "draw stack"
+    assert str(g.parse("Pass")) == "pass"
+    for text, fragment in [("", "empty"), ("jump", "unknown verb"), ("play", "does not read"),
+                           ("play X1", "no card"), ("call H", "unknown suit"),
+                           ("draw 3", "not 'stack' or a player"), ("pass now", "does not read")]:
+        with pytest.raises(UnknownAction, match=fragment):
+            g.parse(text)
+
+
+def test_unknown_action_is_a_game_error_and_setup_error_is_not():
+    assert issubclass(UnknownAction, GameError)
+    assert not issubclass(SetupError, GameError)
+
+
+def test_places_share_ties_and_respect_lower_is_better():
+    assert places([3, 9, 9, 1]) == (3, 1, 1, 4)
+    assert places([3, 9, 9, 1], lower_is_better=True) == (2, 3, 3, 1)
+
+
+def test_records_keep_unknown_top_level_keys_and_refuse_ill_typed_ones():
+    r = Record.from_data({"game": "fiasco", "players": 3, "meta": {"guild": 1}})
+    assert r.model_extra == {"meta": {"guild": 1}}
+    for bad in [{"game": "fiasco"}, {"game": "fiasco", "players": "3"},
+                {"game": "fiasco", "players": 3, "seed": 1.5}, []]:
+        with pytest.raises(SetupError):
+            Record.from_data(bad)
+
+
+def test_new_game_refuses_unknown_games_options_and_player_counts():
+    with pytest.raises(SetupError, match="unknown game"):
+        new_game("poker", 3)
+    with pytest.raises(SetupError, match="unknown options"):
+        new_game("fiasco", 3, {"speed": 1}, seed=1)
+    with pytest.raises(SetupError, match="2 to 6 players"):
+        new_game("fiasco", 7, seed=1)
+
+
+def test_clone_is_independent_of_the_original():
+    g = new_game("fiasco", 3, {}, seed=5)
+    for _ in range(5):
+        g.apply(g.to_act, g.legal_actions()[0])
+    c = g.clone()
+    c.apply(c.to_act, c.legal_actions()[0])
+    assert len(c.history) == len(g.history) + 1
+    assert [len(h) for h in g.hands] != [len(h) for h in c.hands] or g.pot != c.pot
+    assert c.options is g.options
