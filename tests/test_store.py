@@ -1,0 +1,677 @@
+"""Tests for the SQLite store: schema migrations, tables, results, ratings, concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+import bot.store as store_module
+from bot.models import (
+    GameResult,
+    ResultPlayer,
+    Seat,
+    StoredTable,
+    TableStatus,
+)
+from bot.store import (
+    Migration,
+    MigrationError,
+    SchemaTooNewError,
+    SqliteStore,
+    StoreError,
+    display_rating,
+    load_migrations,
+    split_statements,
+)
+from bot.store_api import Store
+
+GUILD = 111
+OTHER_GUILD = 222
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+REPO = Path(__file__).resolve().parents[1]
+LATEST = len(load_migrations())
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def make_table(
+    table_id: str,
+    *,
+    status: TableStatus = TableStatus.LOBBY,
+    guild_id: int | None = GUILD,
+    created_at: datetime = T0,
+    game: str = "fiasco",
+) -> StoredTable:
+    return StoredTable(
+        id=table_id,
+        guild_id=guild_id,
+        channel_id=5000,
+        message_id=6000,
+        host_id=1,
+        game=game,
+        options={"target": 21, "jokers": True},
+        status=status,
+        seats=[Seat(user_id=1, name="Ana"), Seat(name="Robot"), Seat(user_id=2, name="Ben")],
+        record=(
+            None
+            if status is TableStatus.LOBBY
+            else {"seed": 42, "deals": [["S4", "HK"]], "actions": [{"seat": 0, "play": "S4"}]}
+        ),
+        version=3,
+        created_at=created_at,
+        updated_at=created_at + timedelta(minutes=1),
+    )
+
+
+def make_result(
+    table_id: str,
+    players: list[tuple[int | None, int]],
+    *,
+    guild_id: int | None = GUILD,
+    game: str = "fiasco",
+    finished_at: datetime = T0,
+) -> GameResult:
+    """A result from (user_id or None for a computer, place) per seat; place 1 wins."""
+    return GameResult(
+        table_id=table_id,
+        guild_id=guild_id,
+        game=game,
+        finished_at=finished_at,
+        players=[
+            ResultPlayer(
+                seat=seat,
+                user_id=user_id,
+                name=f"p{seat}",
+                score=100 - 10 * place,
+                place=place,
+                winner=place == 1,
+            )
+            for seat, (user_id, place) in enumerate(players)
+        ],
+        record={"seed": 7, "actions": [{"seat": 0, "play": "S4"}]},
+    )
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "fivefold.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(db_path)
+    yield opened
+    await opened.close()
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def table_names(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {row[0] for row in rows}
+
+
+async def count(store: SqliteStore, sql: str) -> int:
+    rows = await store._conn.execute_fetchall(sql)
+    return int(next(iter(rows))[0])
+
+
+def test_sqlite_store_satisfies_the_protocol() -> None:
+    """Same method names and signatures as :class:`bot.store_api.Store`."""
+    names = {name for name in vars(Store) if not name.startswith("_")}
+    assert names >= {"close", "save_table", "open_tables", "get_table", "record_result"}
+    assert names >= {"leaderboard", "stats", "recent_games"}
+    for name in names:
+        ours, theirs = getattr(SqliteStore, name), getattr(Store, name)
+        assert inspect.iscoroutinefunction(ours), name
+        assert inspect.signature(ours) == inspect.signature(theirs), name
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+def test_migrations_are_numbered_and_split() -> None:
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, LATEST + 1))
+    assert LATEST >= 2
+    assert all(split_statements(m.sql) for m in migrations)
+
+
+def test_split_statements_respects_strings_and_comments() -> None:
+    sql = textwrap.dedent(
+        """
+        -- a comment; with a semicolon
+        CREATE TABLE a (x TEXT DEFAULT 'x;y'); INSERT INTO a VALUES ('1;2');
+        CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1; SELECT 2; END;
+        -- trailing comment
+        """
+    )
+    statements = split_statements(sql)
+    assert len(statements) == 3
+    assert statements[1] == "INSERT INTO a VALUES ('1;2');"
+    assert statements[2].endswith("END;")
+    with pytest.raises(MigrationError, match="unterminated"):
+        split_statements("CREATE TABLE b (x)")
+
+
+async def test_open_empty_database_applies_every_migration(db_path: Path) -> None:
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    assert user_version(db_path) == LATEST
+    assert {"tables", "results", "result_players", "ratings"} <= table_names(db_path)
+    # Reopening an up-to-date database changes nothing.
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    assert user_version(db_path) == LATEST
+
+
+async def test_wal_foreign_keys_and_full_sync_are_on(store: SqliteStore, db_path: Path) -> None:
+    conn = store._conn
+    assert next(iter(await conn.execute_fetchall("PRAGMA journal_mode")))[0] == "wal"
+    assert next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0] == 1
+    assert next(iter(await conn.execute_fetchall("PRAGMA synchronous")))[0] == 2  # FULL
+    assert next(iter(await conn.execute_fetchall("PRAGMA busy_timeout")))[0] > 0
+    # Foreign keys are enforced, not merely declared.
+    with pytest.raises(sqlite3.IntegrityError):
+        await conn.execute(
+            "INSERT INTO result_players VALUES (999, 0, 1, 'x', 0, 1, 1)",
+        )
+    # WAL is persistent in the file: another connection sees it too.
+    with sqlite3.connect(db_path) as other:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_upgrade_from_version_1_keeps_the_data(db_path: Path) -> None:
+    first = load_migrations()[0]
+    assert first.version == 1
+    lobby = make_table("old-lobby")
+    with sqlite3.connect(db_path) as conn:
+        for statement in split_statements(first.sql):
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+        conn.execute(
+            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                lobby.id,
+                lobby.guild_id,
+                lobby.channel_id,
+                lobby.message_id,
+                lobby.host_id,
+                lobby.game,
+                "lobby",
+                lobby.model_dump_json(),
+                "2025-03-01T12:00:00.000000+00:00",
+                "2025-03-01T12:01:00.000000+00:00",
+            ),
+        )
+        # An old result: user 1 beat a computer and user 2.
+        conn.execute(
+            "INSERT INTO results (id, table_id, guild_id, game, finished_at, record) "
+            "VALUES (1, 'old-game', ?, 'fiasco', '2025-02-01T10:00:00.000000+00:00', '{}')",
+            (GUILD,),
+        )
+        conn.executemany(
+            "INSERT INTO result_players VALUES (1, ?, ?, ?, ?, ?, ?)",
+            [(0, 1, "Ana", 30, 1, 1), (1, None, "Robot", 20, 2, 0), (2, 2, "Ben", 10, 3, 0)],
+        )
+    assert user_version(db_path) == 1
+    assert "ratings" not in table_names(db_path)
+
+    store = await SqliteStore.open(db_path)
+    try:
+        assert user_version(db_path) == LATEST
+        assert await store.get_table("old-lobby") == lobby
+        assert [t.id for t in await store.open_tables()] == ["old-lobby"]
+        recent = await store.recent_games(GUILD, 2)
+        assert [(g.table_id, g.place, g.score, g.players) for g in recent] == [
+            ("old-game", 3, 10, 3)
+        ]
+        # Counters are rebuilt from the old results; old games were never rated.
+        ana = {s.game: s for s in await store.stats(GUILD, 1)}
+        assert (ana["fiasco"].games, ana["fiasco"].wins, ana["fiasco"].rating) == (1, 1, None)
+        ben = {s.game: s for s in await store.stats(GUILD, 2)}
+        assert (ben["fiasco"].games, ben["fiasco"].wins) == (1, 0)
+        # The old result still counts for idempotency, and new games rate on top.
+        assert await store.record_result(make_result("old-game", [(1, 1), (2, 2)])) is False
+        assert await store.record_result(make_result("new-game", [(1, 1), (2, 2)])) is True
+        ana = {s.game: s for s in await store.stats(GUILD, 1)}
+        assert (ana["fiasco"].games, ana["fiasco"].wins) == (2, 2)
+        assert ana["fiasco"].rating is not None and ana["fiasco"].rating > 1000
+    finally:
+        await store.close()
+
+
+async def test_database_from_a_newer_version_is_refused(db_path: Path) -> None:
+    store = await SqliteStore.open(db_path)
+    await store.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+    with pytest.raises(SchemaTooNewError, match="newer"):
+        await SqliteStore.open(db_path)
+    assert user_version(db_path) == LATEST + 1  # left untouched
+
+
+async def test_a_failing_migration_changes_nothing(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """All pending migrations share one transaction: a failure in the last undoes the first."""
+    real = load_migrations()
+    broken = Migration(LATEST + 1, "broken", "CREATE TABLE extra (x);\nSELECT * FROM nowhere;")
+    monkeypatch.setattr(store_module, "load_migrations", lambda: [*real, broken])
+    with pytest.raises(MigrationError, match="broken"):
+        await SqliteStore.open(db_path)
+    assert user_version(db_path) == 0
+    assert table_names(db_path) == set()
+
+
+# --------------------------------------------------------------------------- tables
+
+
+async def test_tables_round_trip_and_open_tables(store: SqliteStore) -> None:
+    lobby = make_table("lobby1", status=TableStatus.LOBBY, created_at=T0)
+    playing = make_table("play1", status=TableStatus.PLAYING, created_at=T0 + timedelta(1))
+    finished = make_table("done1", status=TableStatus.FINISHED)
+    cancelled = make_table("gone1", status=TableStatus.CANCELLED, guild_id=None)
+    for table in (playing, lobby, finished, cancelled):
+        await store.save_table(table)
+
+    assert await store.get_table("lobby1") == lobby
+    assert await store.get_table("play1") == playing
+    assert await store.get_table("gone1") == cancelled
+    assert await store.get_table("nope") is None
+    assert [t.id for t in await store.open_tables()] == ["lobby1", "play1"]
+
+    # Saving again updates in place (status, version, seats, record).
+    started = playing.model_copy(
+        update={"version": 9, "seats": [Seat(user_id=3, name="Cy", replaced_user_id=2)]}
+    )
+    await store.save_table(started)
+    assert await store.get_table("play1") == started
+    cancelled_now = lobby.model_copy(update={"status": TableStatus.CANCELLED})
+    await store.save_table(cancelled_now)
+    assert [t.id for t in await store.open_tables()] == ["play1"]
+    assert await count(store, "SELECT COUNT(*) FROM tables") == 4
+
+
+async def test_datetimes_are_stored_as_utc_iso(store: SqliteStore) -> None:
+    paris = timezone(timedelta(hours=1))
+    local = make_table("tz", created_at=datetime(2025, 3, 1, 13, 0, tzinfo=paris))
+    naive = make_table("naive", created_at=datetime(2025, 3, 1, 12, 0))
+    await store.save_table(local)
+    await store.save_table(naive)
+    rows = await store._conn.execute_fetchall(
+        "SELECT id, created_at FROM tables ORDER BY id",
+    )
+    assert [tuple(r) for r in rows] == [
+        ("naive", "2025-03-01T12:00:00.000000+00:00"),
+        ("tz", "2025-03-01T12:00:00.000000+00:00"),
+    ]
+    loaded = await store.get_table("tz")
+    assert loaded is not None
+    assert loaded.created_at == T0 and loaded.created_at.utcoffset() == timedelta(0)
+    loaded_naive = await store.get_table("naive")
+    assert loaded_naive is not None and loaded_naive.created_at == T0
+
+
+# --------------------------------------------------------------------------- results
+
+
+async def test_record_result_writes_once_and_finishes_the_table(store: SqliteStore) -> None:
+    await store.save_table(make_table("t1", status=TableStatus.PLAYING))
+    result = make_result("t1", [(1, 1), (None, 2), (2, 3)], finished_at=T0 + timedelta(hours=1))
+
+    assert await store.record_result(result) is True
+    assert await store.record_result(result) is False
+    assert await count(store, "SELECT COUNT(*) FROM results") == 1
+    assert await count(store, "SELECT COUNT(*) FROM result_players") == 3
+    stats = await store.stats(GUILD, 1)
+    assert [(s.game, s.games, s.wins) for s in stats] == [("fiasco", 1, 1)]
+
+    # The table is finished (column and document) and no longer resumed.
+    assert await store.open_tables() == []
+    table = await store.get_table("t1")
+    assert table is not None
+    assert table.status is TableStatus.FINISHED
+    assert table.updated_at == T0 + timedelta(hours=1)
+    rows = await store._conn.execute_fetchall("SELECT record FROM results")
+    assert json.loads(next(iter(rows))[0]) == result.record
+
+
+async def test_concurrent_record_result_for_one_table_writes_once(store: SqliteStore) -> None:
+    result = make_result("t1", [(1, 1), (2, 2)])
+    outcomes = await asyncio.gather(*(store.record_result(result) for _ in range(10)))
+    assert sorted(outcomes) == [False] * 9 + [True]
+    assert await count(store, "SELECT COUNT(*) FROM results") == 1
+    assert [(s.games, s.wins) for s in await store.stats(GUILD, 1)] == [(1, 1)]
+    assert [(s.games, s.wins) for s in await store.stats(GUILD, 2)] == [(1, 0)]
+
+
+async def test_record_result_without_a_stored_table(store: SqliteStore) -> None:
+    assert await store.record_result(make_result("never-saved", [(1, 1), (2, 2)])) is True
+    assert await store.get_table("never-saved") is None
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+async def ratings_by_user(store: SqliteStore, guild: int | None, game: str) -> dict[int, float]:
+    rows, _ = await store.leaderboard(guild, game, limit=100)
+    return {row.user_id: row.rating for row in rows}
+
+
+async def test_winner_goes_up_and_loser_goes_down(store: SqliteStore) -> None:
+    await store.record_result(make_result("g1", [(1, 1), (2, 2)]))
+    ratings = await ratings_by_user(store, GUILD, "fiasco")
+    assert ratings[1] > display_rating(25.0, 25.0 / 3.0) == 1000.0 > ratings[2]
+
+    before = ratings
+    await store.record_result(make_result("g2", [(2, 1), (1, 2)]))
+    after = await ratings_by_user(store, GUILD, "fiasco")
+    assert after[2] > before[2]
+    assert after[1] < before[1]
+
+
+async def test_computer_seats_are_left_out_of_ratings(store: SqliteStore) -> None:
+    # A computer wins, user 1 is second, another computer third, user 2 last.
+    await store.record_result(make_result("g1", [(None, 1), (1, 2), (None, 3), (2, 4)]))
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()]], ranks=[2.0, 4.0])
+    ratings = await ratings_by_user(store, GUILD, "fiasco")
+    assert ratings == {
+        1: display_rating(expected[0][0].mu, expected[0][0].sigma),
+        2: display_rating(expected[1][0].mu, expected[1][0].sigma),
+    }
+    assert ratings[1] > 1000 > ratings[2]
+    rows = await store._conn.execute_fetchall("SELECT user_id, games, wins FROM ratings")
+    assert sorted(tuple(r) for r in rows) == [(1, 1, 0), (2, 1, 0)]  # no computer row
+
+
+async def test_one_human_against_computers_counts_but_is_not_rated(store: SqliteStore) -> None:
+    await store.record_result(make_result("solo1", [(1, 1), (None, 2)]))
+    await store.record_result(make_result("solo2", [(None, 1), (1, 2), (None, 3)]))
+    stats = await store.stats(GUILD, 1)
+    assert [(s.game, s.games, s.wins, s.rating) for s in stats] == [("fiasco", 2, 1, None)]
+    assert await store.leaderboard(GUILD, "fiasco") == ([], 0)
+
+    # A later rated game gives a rating; a solo game after that leaves it as it was.
+    await store.record_result(make_result("duo", [(1, 1), (2, 2)]))
+    rated = await ratings_by_user(store, GUILD, "fiasco")
+    await store.record_result(make_result("solo3", [(None, 1), (1, 2)]))
+    assert await ratings_by_user(store, GUILD, "fiasco") == rated
+    stats = await store.stats(GUILD, 1)
+    assert [(s.games, s.wins, s.rating) for s in stats] == [(4, 2, rated[1])]
+
+
+async def test_tied_places_share_a_rank(store: SqliteStore) -> None:
+    await store.record_result(make_result("g1", [(1, 1), (2, 1), (3, 3)]))
+    ratings = await ratings_by_user(store, GUILD, "fiasco")
+    assert ratings[1] == ratings[2] > ratings[3]
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+async def test_leaderboard_order_tie_breaks_and_paging(store: SqliteStore) -> None:
+    at = iter(T0 + timedelta(minutes=i) for i in range(100))
+    # Users 10..14 in one game, in that finishing order: ratings strictly decreasing.
+    await store.record_result(make_result("five", [(u, u - 9) for u in range(10, 15)]))
+    # 20 and 21 tie with each other (identical ratings). Solo games leave ratings alone:
+    # 21 wins one (2 wins in 2 games), 20 loses two (1 win in 3 games). Wins rank first.
+    await store.record_result(make_result("tie-a", [(20, 1), (21, 1)], finished_at=next(at)))
+    await store.record_result(make_result("solo-a", [(21, 1), (None, 2)], finished_at=next(at)))
+    for name in ("solo-a2", "solo-a3"):
+        await store.record_result(make_result(name, [(None, 1), (20, 2)], finished_at=next(at)))
+    # 30 and 31 tie likewise (above 32, so not level with 20 and 21); 31 then loses a
+    # solo game (more games, same wins).
+    tie_b = [(30, 1), (31, 1), (32, 3)]
+    await store.record_result(make_result("tie-b", tie_b, finished_at=next(at)))
+    await store.record_result(make_result("solo-b", [(None, 1), (31, 2)], finished_at=next(at)))
+    # Elsewhere: another game and another guild do not appear.
+    await store.record_result(make_result("other", [(40, 1), (41, 2)], game="fizzbin"))
+    await store.record_result(make_result("far", [(50, 1), (51, 2)], guild_id=OTHER_GUILD))
+
+    full, total = await store.leaderboard(GUILD, "fiasco", limit=100)
+    assert total == 10
+    ids = [row.user_id for row in full]
+    assert set(ids) == {10, 11, 12, 13, 14, 20, 21, 30, 31, 32}
+    ratings = [row.rating for row in full]
+    assert ratings == sorted(ratings, reverse=True)
+    assert ids.index(10) < ids.index(11) < ids.index(12) < ids.index(13) < ids.index(14)
+    assert ids.index(21) == ids.index(20) - 1  # same rating, more wins, fewer games
+    assert ids.index(31) == ids.index(30) - 1  # same rating and wins, more games
+    by_id = {row.user_id: row for row in full}
+    assert (by_id[21].games, by_id[21].wins) == (2, 2)
+    assert (by_id[20].games, by_id[20].wins) == (3, 1)
+    assert (by_id[31].games, by_id[31].wins) == (2, 1)
+
+    pages = [await store.leaderboard(GUILD, "fiasco", offset=o, limit=4) for o in (0, 4, 8)]
+    assert [len(rows) for rows, _ in pages] == [4, 4, 2]
+    assert all(total == 10 for _, total in pages)
+    assert [row for rows, _ in pages for row in rows] == full
+    assert await store.leaderboard(GUILD, "fiasco", offset=10) == ([], 10)
+    with pytest.raises(ValueError):
+        await store.leaderboard(GUILD, "fiasco", offset=-1)
+
+    assert [r.user_id for r in (await store.leaderboard(GUILD, "fizzbin"))[0]] == [40, 41]
+    assert [r.user_id for r in (await store.leaderboard(OTHER_GUILD, "fiasco"))[0]] == [50, 51]
+    assert await store.leaderboard(None, "fiasco") == ([], 0)
+
+
+async def test_no_guild_is_its_own_scope(store: SqliteStore) -> None:
+    result = make_result("dm", [(1, 1), (2, 2)], guild_id=None)
+    assert await store.record_result(result) is True
+    assert await store.record_result(result) is False
+    rows, total = await store.leaderboard(None, "fiasco")
+    assert total == 2 and [r.user_id for r in rows] == [1, 2]
+    assert [g.table_id for g in await store.recent_games(None, 1)] == ["dm"]
+    assert await store.stats(GUILD, 1) == []
+
+
+# --------------------------------------------------------------------------- stats, recent
+
+
+async def test_stats_and_recent_games(store: SqliteStore) -> None:
+    games = [
+        ("a", "fiasco", [(1, 1), (2, 2)]),
+        ("b", "fizzbin", [(2, 1), (None, 2), (1, 3)]),
+        ("c", "fiasco", [(1, 2), (2, 1), (3, 3)]),
+        ("d", "fiasco", [(1, 1), (None, 2)]),
+        ("e", "fazes", [(None, 1), (1, 2)]),
+        ("f", "fiasco", [(2, 1), (3, 2)]),  # user 1 absent
+    ]
+    for minutes, (table_id, game, players) in enumerate(games):
+        finished = T0 + timedelta(minutes=minutes)
+        await store.record_result(make_result(table_id, players, game=game, finished_at=finished))
+    await store.record_result(make_result("x", [(1, 1), (2, 2)], guild_id=OTHER_GUILD))
+
+    listed = await store.stats(GUILD, 1)
+    # Most played first, then by name.
+    assert [s.game for s in listed] == ["fiasco", "fazes", "fizzbin"]
+    stats = {s.game: s for s in listed}
+    assert (stats["fiasco"].games, stats["fiasco"].wins) == (3, 2)
+    assert (stats["fizzbin"].games, stats["fizzbin"].wins) == (1, 0)
+    assert (stats["fazes"].games, stats["fazes"].wins, stats["fazes"].rating) == (1, 0, None)
+    assert stats["fiasco"].rating is not None and stats["fizzbin"].rating is not None
+    assert stats["fizzbin"].rating < 1000
+    assert await store.stats(GUILD, 99) == []
+
+    recent = await store.recent_games(GUILD, 1, limit=10)
+    assert [g.table_id for g in recent] == ["e", "d", "c", "b", "a"]
+    assert [(g.game, g.place, g.score, g.players) for g in recent[1:3]] == [
+        ("fiasco", 1, 90, 2),
+        ("fiasco", 2, 80, 3),
+    ]
+    assert recent[0].finished_at == T0 + timedelta(minutes=4)
+    assert [g.table_id for g in await store.recent_games(GUILD, 1)] == ["e", "d", "c", "b", "a"]
+    assert [g.table_id for g in await store.recent_games(GUILD, 1, limit=2)] == ["e", "d"]
+    assert [g.table_id for g in await store.recent_games(OTHER_GUILD, 1)] == ["x"]
+
+
+# --------------------------------------------------------------------------- concurrency
+
+
+async def test_fifty_tables_finishing_at_the_same_moment(store: SqliteStore) -> None:
+    for i in range(50):
+        await store.save_table(make_table(f"old{i}", status=TableStatus.PLAYING))
+    results = [
+        make_result(f"old{i}", [(1000 + i, 1), (None, 2), (2000 + i, 3)], finished_at=T0)
+        for i in range(50)
+    ]
+    new_tables = [make_table(f"new{i}", status=TableStatus.LOBBY) for i in range(50)]
+    calls = [store.record_result(r) for r in results] + [store.save_table(t) for t in new_tables]
+    outcomes = await asyncio.gather(*calls)
+
+    assert outcomes[:50] == [True] * 50
+    assert await count(store, "SELECT COUNT(*) FROM results") == 50
+    assert await count(store, "SELECT COUNT(*) FROM result_players") == 150
+    assert {t.id for t in await store.open_tables()} == {f"new{i}" for i in range(50)}
+    _, total = await store.leaderboard(GUILD, "fiasco")
+    assert total == 100
+
+
+async def test_two_stores_on_one_file_do_not_lock_each_other(db_path: Path) -> None:
+    """Another process (here a second connection) writing at once waits, never fails."""
+    first = await SqliteStore.open(db_path)
+    second = await SqliteStore.open(db_path)
+    try:
+        calls = [
+            (first if i % 2 else second).record_result(make_result(f"t{i}", [(i, 1), (i + 1, 2)]))
+            for i in range(40)
+        ]
+        calls += [(second if i % 2 else first).save_table(make_table(f"s{i}")) for i in range(40)]
+        assert (await asyncio.gather(*calls))[:40] == [True] * 40
+        # Both see the other's writes, and duplicates across them are still refused.
+        assert await count(first, "SELECT COUNT(*) FROM results") == 40
+        assert len(await second.open_tables()) == 40
+        assert await second.record_result(make_result("t1", [(1, 1), (2, 2)])) is False
+    finally:
+        await first.close()
+        await second.close()
+
+
+# --------------------------------------------------------------------------- durability
+
+
+async def test_reopened_store_sees_everything(db_path: Path) -> None:
+    store = await SqliteStore.open(db_path)
+    playing = make_table("p", status=TableStatus.PLAYING)
+    await store.save_table(playing)
+    await store.save_table(make_table("f", status=TableStatus.PLAYING))
+    await store.record_result(make_result("f", [(1, 1), (2, 2)]))
+    board = await store.leaderboard(GUILD, "fiasco")
+    stats = await store.stats(GUILD, 1)
+    recent = await store.recent_games(GUILD, 2)
+    await store.close()
+    await store.close()  # closing twice is harmless
+    with pytest.raises(StoreError):
+        await store.get_table("p")
+
+    reopened = await SqliteStore.open(db_path)
+    try:
+        assert await reopened.open_tables() == [playing]
+        finished = await reopened.get_table("f")
+        assert finished is not None and finished.status is TableStatus.FINISHED
+        assert await reopened.leaderboard(GUILD, "fiasco") == board
+        assert await reopened.stats(GUILD, 1) == stats
+        assert await reopened.recent_games(GUILD, 2) == recent
+        assert await reopened.record_result(make_result("f", [(1, 1), (2, 2)])) is False
+    finally:
+        await reopened.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+def test_acknowledged_writes_survive_sigkill(db_path: Path) -> None:
+    """A process killed without closing the store loses nothing it had acknowledged."""
+    script = textwrap.dedent(
+        f"""
+        import asyncio, sys, time
+        from datetime import UTC, datetime
+        from bot.models import StoredTable
+        from bot.store import SqliteStore
+
+        async def main():
+            store = await SqliteStore.open({str(db_path)!r})
+            now = datetime.now(UTC)
+            for i in range(20):
+                table = StoredTable(id=f"k{{i}}", guild_id=1, channel_id=2, host_id=3,
+                                    game="fiasco", created_at=now, updated_at=now)
+                await store.save_table(table)
+                print(table.id, flush=True)
+            time.sleep(60)  # never closes: the parent kills us here
+
+        asyncio.run(main())
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert child.stdout is not None
+        acknowledged = [child.stdout.readline().strip() for _ in range(20)]
+        assert acknowledged[-1] == "k19"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=10)
+
+    async def check() -> set[str]:
+        reopened = await SqliteStore.open(db_path)
+        try:
+            return {t.id for t in await reopened.open_tables()}
+        finally:
+            await reopened.close()
+
+    assert asyncio.run(check()) == set(acknowledged)
+
+
+async def test_a_failed_write_rolls_back_and_the_store_keeps_working(store: SqliteStore) -> None:
+    bad = make_result("bad", [(1, 1), (2, 2)])
+    bad.players[1].seat = 0  # two players in seat 0: the second insert violates the key
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.record_result(bad)
+    assert await count(store, "SELECT COUNT(*) FROM results") == 0
+    assert await store.stats(GUILD, 1) == []
+    # The same table can still be recorded properly, and other writes go through.
+    assert await store.record_result(make_result("bad", [(1, 1), (2, 2)])) is True
+    await store.save_table(make_table("after"))
+    assert await store.get_table("after") is not None
+
+
+async def test_cancelled_writes_leave_no_open_transaction(store: SqliteStore) -> None:
+    """A write cancelled at any point is all or nothing, and the next write still works."""
+    for steps in range(12):
+        task = asyncio.create_task(store.record_result(make_result(f"c{steps}", [(1, 1), (2, 2)])))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.save_table(make_table(f"after{steps}"))
+        results = await count(store, "SELECT COUNT(*) FROM results")
+        players = await count(store, "SELECT COUNT(*) FROM result_players")
+        games = await count(store, "SELECT COALESCE(SUM(games), 0) FROM ratings")
+        assert players == games == 2 * results
+    assert not store._conn.in_transaction
+    assert len(await store.open_tables()) == 12
