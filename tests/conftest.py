@@ -1,1 +1,3 @@
 """Shared test configuration."""
+
+from tests.fakediscord.fixtures import *  # noqa: F403

@@ -114,9 +114,7 @@ def _check_interactive(comp: JSON, where: str, seen_ids: set[str]) -> list[str]:
             for k, opt in enumerate(options):
                 for key in ("label", "value", "description"):
                     if _len(opt.get(key)) > MAX_OPTION_TEXT:
-                        problems.append(
-                            f"{where}.options[{k}].{key} longer than {MAX_OPTION_TEXT}"
-                        )
+                        problems.append(f"{where}.options[{k}].{key} longer than {MAX_OPTION_TEXT}")
                 if opt.get("value") in values:
                     problems.append(f"{where}.options[{k}].value {opt.get('value')!r} repeated")
                 values.add(opt.get("value"))
@@ -168,8 +166,9 @@ def check_components(components: list[JSON], flags: int = 0) -> list[str]:
     return problems
 
 
-def check_message(content: str | None, embeds: list[JSON], components: list[JSON],
-                  flags: int = 0) -> list[str]:
+def check_message(
+    content: str | None, embeds: list[JSON], components: list[JSON], flags: int = 0
+) -> list[str]:
     """All limit problems of a message in its final (sent or edited) form."""
     problems: list[str] = []
     if content is not None and len(content) > MAX_CONTENT:

@@ -275,8 +275,9 @@ def visible_text(message: StoredMessage | JSON) -> str:
     return "\n".join(parts)
 
 
-def apply_edit(message: StoredMessage, body: JSON, new_attachments: list[StoredAttachment],
-               when: dt.datetime) -> None:
+def apply_edit(
+    message: StoredMessage, body: JSON, new_attachments: list[StoredAttachment], when: dt.datetime
+) -> None:
     """Apply a PATCH-style edit: present keys replace, absent keys stay."""
     message.history.append(message.snapshot())
     if "content" in body:

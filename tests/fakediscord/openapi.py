@@ -64,7 +64,9 @@ class OpenAPISpec:
         pointer = None
         if "application/json" in content:
             escaped = template.replace("~", "~0").replace("/", "~1")
-            pointer = f"/paths/{escaped}/{method.lower()}/requestBody/content/application~1json/schema"
+            pointer = (
+                f"/paths/{escaped}/{method.lower()}/requestBody/content/application~1json/schema"
+            )
         self._operations.setdefault(method, []).append(
             Operation(
                 method=method,
@@ -79,7 +81,7 @@ class OpenAPISpec:
     def match(self, method: str, path: str) -> Operation | None:
         """The operation for a request path (with or without the `/api/v10` prefix)."""
         if path.startswith(API_PREFIX):
-            path = path[len(API_PREFIX):]
+            path = path[len(API_PREFIX) :]
         for op in self._operations.get(method.upper(), []):
             if op.pattern.match(path):
                 return op

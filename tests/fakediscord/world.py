@@ -113,8 +113,14 @@ class FakeUser:
 
     def client_payload(self) -> JSON:
         """The READY `user` / `GET /users/@me` shape."""
-        return {**self.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US",
-                "email": None, "bot": True}
+        return {
+            **self.payload(),
+            "verified": True,
+            "mfa_enabled": False,
+            "locale": "en-US",
+            "email": None,
+            "bot": True,
+        }
 
 
 @dataclass
