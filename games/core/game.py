@@ -107,6 +107,8 @@ class Game(ABC, Generic[DealT]):
         self.rounds: list[list[int]] = []
         self.tricks: list[int | None] = []
         self.history: list[str] = []
+        # What happened before the first action (a game that deals at once says so here).
+        self.opening_events: list[Event] = []
 
     # --- the public interface -------------------------------------------------
 
