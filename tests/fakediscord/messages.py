@@ -146,7 +146,7 @@ class StoredMessage:
         labels = [(b.label, b.custom_id) for b in self.buttons]
         raise AssertionError(f"no button {label_or_id!r} on message {self.id}; have {labels}")
 
-    def payload(self, *, bot_user_id: int | None = None) -> JSON:
+    def payload(self) -> JSON:
         data: JSON = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
