@@ -1,0 +1,378 @@
+"""Fumblaroo as this project plays it (``rules/fumblaroo.md``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any, ClassVar, cast
+
+from games.core.actions import Action, Grammar, Param
+from games.core.cards import Card, Deck
+from games.core.events import Event
+from games.core.game import Game, Options
+from games.core.registry import register
+from games.core.seats import left_of
+from games.core.tricks import must_follow, winning_play
+from games.core.zones import Visibility, Zone, ZoneKind
+from games.fumblaroo.cards import (
+    DECK,
+    SUIT_NAMES,
+    SUITS,
+    TWO_OF_CLUBS,
+    effective_suit,
+    trick_strength,
+)
+from games.fumblaroo.deal import FumblarooDeal, deal_json, parse_deal, shuffle_deal
+from games.fumblaroo.options import FumblarooOptions
+from games.fumblaroo.rules_text import SUMMARY
+from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
+
+ORDER = Action("order")
+PASS = Action("pass")
+PICK = Action("pick")
+TURN = Action("turn")
+LABELS = {"order": "Order it up", "pass": "Pass", "pick": "Pick it up", "turn": "Turn it down"}
+
+
+class Stage(Enum):
+    BIDDING = "bidding"  # round one: the dealer's left, then the third player
+    DEALER = "dealer's choice"  # both passed: pick up or turn down
+    DISCARD = "dealer discards"
+    CALLING = "calling trump"  # turned down: the dealer's left must call
+    PLAYING = "playing"
+    OVER = "game over"
+
+
+@register
+class Fumblaroo(Game[FumblarooDeal]):
+    """Three-player Euchre on 27 cards: order it up, pick it up, or call trump."""
+
+    name: ClassVar[str] = "fumblaroo"
+    title: ClassVar[str] = "Fumblaroo"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 3
+    options_model: ClassVar[type[Options]] = FumblarooOptions
+    summary: ClassVar[str] = SUMMARY
+
+    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
+        self.opts = cast(FumblarooOptions, options)
+        super().__init__(players, options, **kwargs)
+        self.stage = Stage.BIDDING
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.kingdom: list[Card] = []  # face down, the up-card not included
+        self.up_card: Card | None = None  # face up on the Kingdom while bidding
+        self.turned_down: list[Card] = []  # the up-card turned down: out of play
+        self.discarded: list[Card] = []  # the dealer's discard: face down, out of play
+        self.trick: list[tuple[int, Card]] = []
+        self.won: list[list[Card]] = [[] for _ in range(players)]
+        self.taken: list[int] = [0] * players
+        self.passes = 0
+        self.trump: str | None = None
+        self.caller: int | None = None
+        self.leader = left_of(self.dealer, players)
+        # What happened before the first action (the deal, any 2-of-clubs forfeits).
+        self.opening_events = self._start_hand()
+
+    # --- setup -----------------------------------------------------------------
+
+    @classmethod
+    def deck_for(cls, players: int, options: Options) -> Deck:
+        return DECK
+
+    def _grammar(self) -> Grammar:
+        return Grammar(
+            {
+                "order": (),
+                "pass": (),
+                "pick": (),
+                "turn": (),
+                "call": (Param.SUIT,),
+                "discard": (Param.CARD,),
+                "play": (Param.CARD,),
+            },
+            deck=DECK,
+            suits=SUITS,
+            players=self.players,
+        )
+
+    def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FumblarooDeal:
+        return parse_deal(raw, where)
+
+    def _shuffle_deal(self, rng: random.Random) -> FumblarooDeal:
+        return shuffle_deal(rng, dealer=self.dealer)
+
+    def _deal_json(self, deal: FumblarooDeal) -> dict[str, Any]:
+        return deal_json(deal)
+
+    # --- a hand ------------------------------------------------------------------
+
+    def _start_hand(self) -> list[Event]:
+        """Deal the next hand; a 2 of clubs turned up voids it at once (perhaps repeatedly)."""
+        events: list[Event] = []
+        while True:
+            deal = self.next_deal()
+            self.hands = [list(h) for h in deal.hands]
+            self.up_card = deal.kingdom[0]
+            self.kingdom = list(deal.kingdom[1:])
+            self.turned_down = []
+            self.discarded = []
+            self.trick = []
+            self.won = [[] for _ in range(self.players)]
+            self.taken = [0] * self.players
+            self.passes = 0
+            self.trump = None
+            self.caller = None
+            self.leader = left_of(self.dealer, self.players)
+            events.append(Event("deal", f"{{0}} deals and turns up {self.up_card}",
+                                (self.dealer,)))
+            if self.up_card != TWO_OF_CLUBS:
+                self.stage = Stage.BIDDING
+                self.to_act = self.leader
+                return events
+            events.append(Event("forfeit", "the 2 of clubs: the hand is void and {0} scores 1",
+                                (self.dealer,)))
+            gained = [0] * self.players
+            gained[self.dealer] = 1
+            events += self._close_hand(gained)
+            if self.over:
+                return events
+            self.dealer = left_of(self.dealer, self.players)
+
+    def _close_hand(self, gained: list[int]) -> list[Event]:
+        """Score a finished (or void) hand and end the game if someone leads alone."""
+        self.rounds.append(gained)
+        self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
+        winner = game_winner(self.scores, target=self.opts.target)
+        if winner is None:
+            return []
+        self.stage = Stage.OVER
+        self.finish([winner])
+        return [Event("end", f"{{0}} wins with {self.scores[winner]} points", (winner,))]
+
+    # --- play ------------------------------------------------------------------
+
+    def _suit_of(self, card: Card) -> str:
+        return effective_suit(card, self.trump or "")
+
+    def _led(self) -> str | None:
+        return self._suit_of(self.trick[0][1]) if self.trick else None
+
+    def _turned_suit(self) -> str:
+        return self.turned_down[0].suit if self.turned_down else ""
+
+    def _legal(self, player: int) -> list[Action]:
+        stage = self.stage
+        if stage is Stage.PLAYING:
+            hand = self.hands[player]
+            return [Action("play", c) for c in must_follow(hand, self._led(), self._suit_of)]
+        if stage is Stage.BIDDING:
+            return [ORDER, PASS]
+        if stage is Stage.DEALER:
+            return [PICK, TURN]
+        if stage is Stage.DISCARD:
+            return [Action("discard", c) for c in self.hands[player]]
+        if stage is Stage.CALLING:
+            turned = self._turned_suit()
+            return [Action("call", arg=s) for s in SUITS if s != turned]
+        return []
+
+    def _why_illegal(self, player: int, action: Action) -> str:
+        verb, stage = action.verb, self.stage
+        if stage is Stage.BIDDING:
+            if verb in ("pick", "turn"):
+                return "only the dealer picks up or turns down, after both others pass"
+            return "order it up or pass"
+        if stage is Stage.DEALER:
+            if verb in ("order", "pass"):
+                return "the dealer may not order or pass: pick it up or turn it down"
+            return "pick it up or turn it down"
+        if stage is Stage.DISCARD:
+            if verb == "discard":
+                return f"you do not hold {action.card}"
+            return "discard one of your six cards first"
+        if stage is Stage.CALLING:
+            if verb == "call":
+                return f"the turned-down suit {action.arg} may not be called"
+            if verb == "pass":
+                return "you must call trump; you may not pass"
+            return "call trump: one of the three suits not turned down"
+        if verb != "play" or action.card is None:
+            return "trump is made; play a card"
+        return self._why_not_play(player, action.card)
+
+    def _why_not_play(self, player: int, card: Card) -> str:
+        if card not in self.hands[player]:
+            return f"you do not hold {card}"
+        led = self._led() or ""
+        if card.suit == led and self._suit_of(card) != led:
+            return (f"{card} is a trump ({SUIT_NAMES[self.trump or 'S']}), "
+                    f"not one of {SUIT_NAMES[led]}: follow with a real one")
+        return f"you must follow {SUIT_NAMES[led]}"
+
+    def action_label(self, action: Action) -> str:
+        if action.verb == "call" and action.arg:
+            return f"Call {SUIT_NAMES[action.arg]}"
+        if action.card is not None:
+            return f"{action.verb.capitalize()} {action.card}"
+        return LABELS.get(action.verb, str(action))
+
+    def _do(self, player: int, action: Action) -> list[Event]:
+        verb = action.verb
+        if verb == "play":
+            assert action.card is not None
+            return self._play(player, action.card)
+        if verb == "pass":
+            return self._pass(player)
+        if verb in ("order", "pick"):
+            return self._take_up(player)
+        if verb == "turn":
+            return self._turn(player)
+        if verb == "call":
+            return self._call(player, action.arg or "")
+        assert action.card is not None
+        return self._discard(player, action.card)
+
+    def _pass(self, player: int) -> list[Event]:
+        self.passes += 1
+        events = [Event("pass", "{0} passes", (player,))]
+        if self.passes < self.players - 1:
+            self.to_act = left_of(player, self.players)
+        else:
+            self.stage = Stage.DEALER
+            self.to_act = self.dealer
+        return events
+
+    def _take_up(self, player: int) -> list[Event]:
+        """An order (``player`` is not the dealer) or a pick: the up-card's suit is trump."""
+        up = self.up_card
+        assert up is not None
+        self.trump = up.suit
+        self.caller = player
+        self.hands[self.dealer].append(up)
+        self.up_card = None
+        self.stage = Stage.DISCARD
+        self.to_act = self.dealer
+        if player == self.dealer:
+            return [Event("pick", f"{{0}} picks up {up}: {SUIT_NAMES[up.suit]} are trump",
+                          (player,))]
+        return [Event("order", f"{{0}} orders up {up}: {SUIT_NAMES[up.suit]} are trump",
+                      (player,))]
+
+    def _turn(self, player: int) -> list[Event]:
+        up = self.up_card
+        assert up is not None
+        self.turned_down.append(up)
+        self.up_card = None
+        self.stage = Stage.CALLING
+        self.to_act = left_of(self.dealer, self.players)
+        return [Event("turn", f"{{0}} turns down {up}; {{1}} must call trump",
+                      (player, self.to_act))]
+
+    def _call(self, player: int, suit: str) -> list[Event]:
+        self.trump = suit
+        self.caller = player
+        events = [Event("call", f"{{0}} calls {SUIT_NAMES[suit]} trump", (player,))]
+        return events + self._start_tricks()
+
+    def _discard(self, player: int, card: Card) -> list[Event]:
+        self.hands[player].remove(card)
+        self.discarded.append(card)
+        events = [Event("discard", "{0} discards a card face down", (player,))]
+        return events + self._start_tricks()
+
+    def _start_tricks(self) -> list[Event]:
+        self.stage = Stage.PLAYING
+        self.leader = left_of(self.dealer, self.players)
+        self.to_act = self.leader
+        return [Event("lead", "{0} leads", (self.leader,))]
+
+    def _play(self, player: int, card: Card) -> list[Event]:
+        self.hands[player].remove(card)
+        self.trick.append((player, card))
+        events = [Event("play", f"{{0}} plays {card}", (player,))]
+        if len(self.trick) < self.players:
+            self.to_act = left_of(player, self.players)
+            return events
+        return events + self._take_trick()
+
+    def _take_trick(self) -> list[Event]:
+        trump, led = self.trump or "", self._led() or ""
+        winner, card = winning_play(self.trick, lambda c: trick_strength(c, trump, led))
+        self.won[winner].extend(c for _, c in self.trick)
+        self.taken[winner] += 1
+        self.tricks.append(winner)
+        self.trick = []
+        self.leader = winner
+        self.to_act = winner
+        events = [Event("trick", f"{{0}} takes the trick with {card}", (winner,))]
+        if sum(self.taken) < TRICKS_PER_HAND:
+            return events
+        return events + self._end_hand()
+
+    def _end_hand(self) -> list[Event]:
+        assert self.caller is not None
+        gained = hand_points(self.taken, caller=self.caller)
+        n = self.players
+        events = [Event("hand", "hand over: " + ", ".join(
+            f"{{{p}}} {self.taken[p]} tricks +{gained[p]}" for p in range(n)), tuple(range(n)))]
+        events += self._close_hand(gained)
+        if self.over:
+            return events
+        self.dealer = left_of(self.dealer, n)
+        return events + self._start_hand()
+
+    # --- views -----------------------------------------------------------------
+
+    def zones(self) -> list[Zone]:
+        zones = [
+            Zone(f"hand:{p}", ZoneKind.HAND, h, Visibility.OWNER, p)
+            for p, h in enumerate(self.hands)
+        ]
+        zones.append(Zone("kingdom", ZoneKind.STOCK, self.kingdom, Visibility.NOBODY))
+        up = [self.up_card] if self.up_card is not None else []
+        zones.append(Zone("up-card", ZoneKind.FACE_UP, up, Visibility.PUBLIC))
+        zones.append(Zone("turned down", ZoneKind.WASTE, self.turned_down, Visibility.PUBLIC))
+        zones.append(Zone("discard", ZoneKind.ASIDE, self.discarded, Visibility.NOBODY))
+        zones.append(Zone("trick", ZoneKind.TRICK, [c for _, c in self.trick],
+                          Visibility.PUBLIC))
+        zones += [
+            Zone(f"tricks:{p}", ZoneKind.COLLECTION, w, Visibility.PUBLIC, p)
+            for p, w in enumerate(self.won)
+        ]
+        return zones
+
+    def current_trick(self) -> list[tuple[int, Card]]:
+        return list(self.trick)
+
+    def phase(self) -> str:
+        hand = len(self.rounds) + 1
+        if self.stage is Stage.OVER:
+            return "game over"
+        if self.stage is Stage.PLAYING:
+            return f"hand {hand}, trick {sum(self.taken) + 1}"
+        return f"hand {hand}, {self.stage.value}"
+
+    def facts(self) -> list[tuple[str, str]]:
+        facts: list[tuple[str, str]] = []
+        if self.trump is not None:
+            facts.append(("Trump", SUIT_NAMES[self.trump]))
+        elif self.up_card is not None:
+            facts.append(("Up-card", self.up_card.text))
+        if self.turned_down:
+            facts.append(("Turned down", self.turned_down[0].text))
+        facts.append(("Target", str(self.opts.target)))
+        return facts
+
+    def seat_notes(self) -> list[str]:
+        notes = []
+        for p in range(self.players):
+            parts = []
+            if p == self.dealer:
+                parts.append("dealer")
+            if p == self.caller and self.trump is not None:
+                parts.append(f"called {SUIT_NAMES[self.trump]}")
+            if self.stage is Stage.PLAYING:
+                parts.append(f"{self.taken[p]} trick{'' if self.taken[p] == 1 else 's'}")
+            notes.append(", ".join(parts))
+        return notes
