@@ -1,0 +1,382 @@
+"""Fizzbin as this project plays it (``rules/fizzbin.md``)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Mapping
+from enum import Enum
+from functools import cache
+from typing import Any, ClassVar, Self, cast
+
+from games.core.actions import STACK, Action, Grammar, Param
+from games.core.cards import Card, Deck
+from games.core.events import Event
+from games.core.game import Game, Options
+from games.core.outcome import best_of
+from games.core.registry import register
+from games.core.zones import Visibility, Zone, ZoneKind
+from games.fizzbin.cards import DECK, RANK_NAMES, SUITS, is_forced, is_special, special_ranks
+from games.fizzbin.deal import (
+    BIG_HAND,
+    FACE_UP_INDEX,
+    FizzbinDeal,
+    check_big_hands,
+    deal_json,
+    parse_deal,
+    shuffle_deal,
+)
+from games.fizzbin.options import FizzbinOptions
+from games.fizzbin.rules_text import SUMMARY
+from games.fizzbin.scoring import HandRank, judge, rank_hand
+from games.fizzbin.seating import Seating
+
+
+class Step(Enum):
+    """Where the player to act is in their turn."""
+
+    DRAW = "draw"  # the turn's first draw
+    DRAW_AGAIN = "draw again"  # a special card was drawn: draw again or discard
+    DISCARD = "discard"  # drawing is over
+    OVER = "over"
+
+
+@cache
+def _draws(players: int) -> tuple[Action, ...]:
+    """``draw stack`` then ``draw <p>`` for every pile (shared, immutable)."""
+    return (Action("draw", arg=STACK), *(Action("draw", arg=str(p)) for p in range(players)))
+
+
+@cache
+def _discards(players: int) -> dict[Card, tuple[Action, ...]]:
+    """For every card, ``discard <card> <p>`` onto each pile (shared, immutable)."""
+    return {c: tuple(Action("discard", c, str(p)) for p in range(players)) for c in DECK.cards}
+
+
+@register
+class Fizzbin(Game[FizzbinDeal]):
+    """Draw, discard, and hold the best hand when the stack runs out."""
+
+    name: ClassVar[str] = "fizzbin"
+    title: ClassVar[str] = "Fizzbin"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options_model: ClassVar[type[Options]] = FizzbinOptions
+    summary: ClassVar[str] = SUMMARY
+
+    def __init__(
+        self,
+        players: int,
+        options: Options,
+        *,
+        is_night: Callable[[], bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.opts = cast(FizzbinOptions, options)
+        self.is_night = is_night
+        super().__init__(players, options, **kwargs)
+        # ``self.dealer`` is the dealer's seat; turn order is by seats, all else by player.
+        self.seating = Seating(players)
+        self.night = False
+        self.step = Step.DRAW
+        self.hands: list[list[Card]] = [[] for _ in range(players)]  # face-down part
+        self.face_up: list[list[Card]] = [[] for _ in range(players)]  # 0 or 1 card
+        self.piles: list[list[Card]] = [[] for _ in range(players)]  # top card last
+        self.stack: list[Card] = []  # top card last
+        self.taken: list[Card] = []  # taken from a pile this turn: not this turn's discard
+        self.results: list[dict[str, Any]] = []
+        self.opening_events = self._start_hand()
+
+    # --- setup -----------------------------------------------------------------
+
+    @classmethod
+    def deck_for(cls, players: int, options: Options) -> Deck:
+        return DECK
+
+    def _grammar(self) -> Grammar:
+        return Grammar(
+            {"draw": (Param.SOURCE,), "discard": (Param.CARD, Param.PLAYER)},
+            deck=DECK,
+            suits=SUITS,
+            players=self.players,
+        )
+
+    def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FizzbinDeal:
+        return parse_deal(raw, where, players=self.players, time=self.opts.time)
+
+    def _shuffle_deal(self, rng: random.Random) -> FizzbinDeal:
+        return shuffle_deal(rng, self.seating, self.dealer)
+
+    def _deal_json(self, deal: FizzbinDeal) -> dict[str, Any]:
+        # Day or night is settled just after (``_start_hand``), once per deal.
+        return deal_json(deal, bool(deal.night))
+
+    def _night_for(self, deal: FizzbinDeal) -> bool:
+        if deal.night is not None:
+            return deal.night
+        if self.opts.time == "clock":
+            return bool(self.is_night()) if self.is_night is not None else False
+        return self.opts.time == "night"
+
+    def clone(self) -> Self:
+        """An independent copy that shares the clock (the base copy would deep-copy it)."""
+        memo: dict[int, Any] = {
+            id(self.options): self.options,
+            id(self.grammar): self.grammar,
+            id(self._explicit_deals): self._explicit_deals,
+            id(self.is_night): self.is_night,
+        }
+        return copy.deepcopy(self, memo)
+
+    def _start_hand(self) -> list[Event]:
+        seating, n = self.seating, self.players
+        left_seat = seating.left_of(self.dealer)
+        dealer, left = seating.player_at(self.dealer), seating.player_at(left_seat)
+        deal = self.next_deal()
+        check_big_hands(deal, f"deal {len(self.deals_played)}", dealer=dealer, left=left)
+        self.night = self._night_for(deal)
+        self.deals_played[-1]["night"] = self.night
+        self.hands = [list(h) for h in deal.hands]
+        self.face_up = [
+            [h.pop(FACE_UP_INDEX)] if len(h) == BIG_HAND else [] for h in self.hands
+        ]
+        self.piles = [[] for _ in range(n)]
+        self.stack = list(reversed(deal.stack))
+        self.taken = []
+        self.step = Step.DRAW
+        self.to_act = left
+        shown = " and ".join(
+            f"{{{i}}}'s {self.face_up[p][0]}" for i, p in enumerate((left, dealer))
+            if self.face_up[p]
+        )
+        return [Event(
+            "deal",
+            f"hand {len(self.results) + 1}, by {self._time_word()}: {{1}} deals; "
+            f"{shown} face up; {{0}} plays first",
+            (left, dealer),
+        )]
+
+    # --- play ------------------------------------------------------------------
+
+    def _legal(self, player: int) -> list[Action]:
+        if self.step is Step.DRAW:
+            return self._draw_actions()
+        if self.step is Step.DRAW_AGAIN:
+            return self._draw_actions() + self._discard_actions(player)
+        if self.step is Step.DISCARD:
+            return self._discard_actions(player)
+        return []
+
+    def _draw_actions(self) -> list[Action]:
+        draws = _draws(self.players)
+        out = [draws[0]] if self.stack else []
+        out += [draws[p + 1] for p, pile in enumerate(self.piles) if pile]
+        return out
+
+    def _discard_actions(self, player: int) -> list[Action]:
+        table = _discards(self.players)
+        return [a for c in self.holding(player) if c not in self.taken for a in table[c]]
+
+    def holding(self, player: int) -> list[Card]:
+        """Every card in ``player``'s hand, the face-up one included."""
+        return self.hands[player] + self.face_up[player]
+
+    def _why_illegal(self, player: int, action: Action) -> str:
+        if action.verb == "draw" and action.card is None:
+            if self.step is Step.DISCARD:
+                return "your drawing is over: discard a card"
+            return "the stack is empty" if action.arg == STACK else "that pile is empty"
+        if action.verb == "discard" and action.card is not None:
+            if self.step is Step.DRAW:
+                return "draw a card first"
+            card = action.card
+            if card not in self.holding(player):
+                return f"you do not hold {card}"
+            if card in self.taken:
+                return f"{card} was taken from a pile this turn and may not be discarded now"
+        return f"you cannot {action} now"
+
+    def action_label(self, action: Action) -> str:
+        if action.verb == "draw":
+            if action.arg == STACK:
+                return "Draw from the stack"
+            pile = self.piles[action.player_arg]
+            top = f" {pile[-1]}" if pile else ""
+            whose = "your pile" if action.player_arg == self.to_act else f"pile {action.arg}"
+            return f"Take{top} from {whose}"
+        whose = "your pile" if action.arg is not None and action.player_arg == self.to_act \
+            else f"pile {action.arg}"
+        return f"Discard {action.card} on {whose}"
+
+    def _do(self, player: int, action: Action) -> list[Event]:
+        if action.verb == "draw":
+            return self._draw(player, action.arg or STACK)
+        assert action.card is not None
+        return self._discard(player, action.card, action.player_arg)
+
+    def _draw(self, player: int, source: str) -> list[Event]:
+        if source == STACK:
+            card = self.stack.pop()
+            where = "the stack"
+            players: tuple[int, ...] = (player,)
+        else:
+            owner = int(source)
+            card = self.piles[owner].pop()
+            where = "their own pile" if owner == player else "{1}'s pile"
+            players = (player, owner)
+        if is_forced(card, night=self.night):
+            self.piles[player].append(card)
+            self.step = Step.DISCARD
+            events = [Event("forced", f"{{0}} draws {card} from {where}: forced, it goes onto "
+                                      "their own pile", players)]
+            return events + self._after_draw(player)
+        self.hands[player].append(card)
+        special = is_special(card, night=self.night)
+        self.step = Step.DRAW_AGAIN if special else Step.DISCARD
+        if source == STACK:
+            what = "a special card" if special else "a card"
+        else:
+            self.taken.append(card)
+            what = f"{card} (special)" if special else str(card)
+        again = " and may draw again" if special else ""
+        events = [Event("draw", f"{{0}} draws {what} from {where}{again}", players)]
+        return events + self._after_draw(player)
+
+    def _after_draw(self, player: int) -> list[Event]:
+        """End the turn at once when the player may neither discard nor draw again."""
+        if any(c not in self.taken for c in self.holding(player)):
+            return []
+        if self.step is Step.DRAW_AGAIN and self._draw_actions():
+            return []
+        event = Event("skip", "{0} holds no card they may discard; the turn ends", (player,))
+        return [event, *self._end_turn(player)]
+
+    def _discard(self, player: int, card: Card, target: int) -> list[Event]:
+        if card in self.face_up[player]:
+            self.face_up[player].remove(card)
+        else:
+            self.hands[player].remove(card)
+        self.piles[target].append(card)
+        where = "their own pile" if target == player else "{1}'s pile"
+        event = Event("discard", f"{{0}} discards {card} onto {where}", (player, target))
+        return [event, *self._end_turn(player)]
+
+    def _end_turn(self, player: int) -> list[Event]:
+        self.taken = []
+        if not self.stack:
+            return self._end_hand()
+        self.step = Step.DRAW
+        self.to_act = self.seating.player_at(self.seating.right_of(self.seating.seat_of(player)))
+        return []
+
+    # --- the end of a hand -----------------------------------------------------
+
+    def _end_hand(self) -> list[Event]:
+        n = self.players
+        ranks = [rank_hand(self.holding(p), night=self.night) for p in range(n)]
+        winner, loser = judge(ranks)
+        self.results.append({"winner": winner, "loser": loser, "ranks": [r.value for r in ranks]})
+        gained = [1 if p == winner else 0 for p in range(n)]
+        self.rounds.append(gained)
+        self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
+        events = [
+            Event("show", f"{{0}} shows {' '.join(map(str, self.holding(p))) or 'no cards'}: "
+                          f"{ranks[p].title}", (p,))
+            for p in range(n)
+        ]
+        events.append(_result_event(winner, loser, ranks))
+        if len(self.results) == self.opts.hands:
+            self.step = Step.OVER
+            winners = best_of(self.scores)
+            self.finish(winners)
+            return [*events, _end_event(winners)]
+        if winner is not None:
+            events += self._move(winner, loser)
+        return events + self._start_hand()
+
+    def _move(self, winner: int, loser: int | None) -> list[Event]:
+        """The winner deals next; the loser takes the seat on the winner's left."""
+        self.dealer = self.seating.seat_of(winner)
+        if loser is None:
+            return []
+        other = self.seating.player_at(self.seating.left_of(self.dealer))
+        if other == loser:
+            return []
+        self.seating.swap(loser, other)
+        return [Event("swap", "{0} swaps seats with {1}", (loser, other))]
+
+    # --- views -----------------------------------------------------------------
+
+    def result_fields(self) -> dict[str, Any]:
+        return {"hands": [{**r, "ranks": list(r["ranks"])} for r in self.results]}
+
+    def zones(self) -> list[Zone]:
+        zones: list[Zone] = []
+        for p in range(self.players):
+            zones.append(Zone(f"hand:{p}", ZoneKind.HAND, self.hands[p], Visibility.OWNER, p))
+            zones.append(Zone(f"face_up:{p}", ZoneKind.FACE_UP, self.face_up[p],
+                              Visibility.PUBLIC, p))
+            zones.append(Zone(f"pile:{p}", ZoneKind.PILE, self.piles[p][::-1],
+                              Visibility.PUBLIC, p))
+        zones.append(Zone("stack", ZoneKind.STOCK, self.stack[::-1], Visibility.NOBODY))
+        return zones
+
+    def current_trick(self) -> list[tuple[int, Card]]:
+        return []
+
+    def _time_word(self) -> str:
+        return "night" if self.night else "day"
+
+    def phase(self) -> str:
+        if self.step is Step.OVER:
+            return "game over"
+        doing = {Step.DRAW: "drawing", Step.DRAW_AGAIN: "may draw again",
+                 Step.DISCARD: "discarding"}[self.step]
+        return (f"hand {len(self.results) + 1} of {self.opts.hands}, "
+                f"by {self._time_word()}, {doing}")
+
+    def facts(self) -> list[tuple[str, str]]:
+        special = sorted(special_ranks(night=self.night), reverse=True)
+        forced = sorted(special_ranks(night=not self.night), reverse=True)
+        return [
+            ("Time", self._time_word()),
+            ("Special", " and ".join(RANK_NAMES[r] for r in special)),
+            ("Forced", " and ".join(RANK_NAMES[r] for r in forced)),
+            ("Stack", f"{len(self.stack)} cards"),
+            ("Hand", f"{min(len(self.results) + 1, self.opts.hands)} of {self.opts.hands}"),
+        ]
+
+    def seat_notes(self) -> list[str]:
+        """Per player (not per seat): their seat now, and who deals."""
+        notes = []
+        for p in range(self.players):
+            seat = self.seating.seat_of(p)
+            notes.append(f"seat {seat}, dealer" if seat == self.dealer else f"seat {seat}")
+        return notes
+
+    def dealer_player(self) -> int:
+        """The player dealing the current hand."""
+        return self.seating.player_at(self.dealer)
+
+    def seat_of(self, player: int) -> int:
+        """The seat ``player`` sits in now."""
+        return self.seating.seat_of(player)
+
+
+def _result_event(winner: int | None, loser: int | None, ranks: list[HandRank]) -> Event:
+    if winner is None:
+        text = "nobody wins the hand"
+        players: tuple[int, ...] = ()
+    else:
+        text = f"{{0}} wins the hand with {ranks[winner].title}, scores 1 and deals next"
+        players = (winner,)
+    if loser is not None:
+        text += f"; {{{len(players)}}} loses with {ranks[loser].title}"
+        players = (*players, loser)
+    return Event("result", text, players)
+
+
+def _end_event(winners: tuple[int, ...]) -> Event:
+    names = " and ".join(f"{{{i}}}" for i in range(len(winners)))
+    return Event("end", f"the match is over: {names} win{'s' if len(winners) == 1 else ''}",
+                 winners)
