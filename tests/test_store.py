@@ -598,7 +598,6 @@ async def test_reopened_store_sees_everything(db_path: Path) -> None:
         await reopened.close()
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 def test_acknowledged_writes_survive_sigkill(db_path: Path) -> None:
     """A process killed without closing the store loses nothing it had acknowledged."""
     script = textwrap.dedent(
