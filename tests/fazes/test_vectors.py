@@ -1,63 +1,16 @@
-"""The shared Fazes vectors, and a few records of our own, through ``python -m games replay -``."""
+"""Fazes records of our own through ``python -m games replay -`` (the shared vectors are
+replayed by ``tests/test_shared_vectors.py``)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fazes.helpers import COLOUR_HANDS_4P, MADNESS_8P, MADNESS_TRUMP_PLAY, deal
-
-REPO = Path(__file__).resolve().parents[2]
-VECTORS = REPO.parent / "shared" / "rules" / "vectors" / "fazes"
-VECTOR_FILES = sorted(VECTORS.glob("*.json"))
-
-
-def run_replay(stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games", "replay", "-"],
-        input=stdin, capture_output=True, text=True, cwd=REPO, timeout=60, check=False,
-    )
-
-
-def check(record: dict[str, Any], expect: dict[str, Any] | None, exit_status: int) -> None:
-    """Replay ``record`` and compare with ``expect`` (every key; not error.message)."""
-    proc = run_replay(json.dumps(record))
-    assert proc.returncode == exit_status, proc.stderr
-    if exit_status == 2:
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
-        return
-    assert "Traceback" not in proc.stderr
-    out = json.loads(proc.stdout)
-    assert expect is not None
-    for key, want in expect.items():
-        if key == "error":
-            got = out["error"]
-            assert (got is None) == (want is None), got
-            if want is not None:
-                assert (got["index"], got["action"]) == (want["index"], want["action"])
-                assert isinstance(got["message"], str) and got["message"]
-        else:
-            assert out[key] == want, key
-
-
-def test_the_shared_vectors_are_there():
-    assert VECTORS.is_dir(), VECTORS
-    assert VECTOR_FILES, f"no vectors in {VECTORS}"
-
-
-@pytest.mark.parametrize("path", VECTOR_FILES, ids=[p.stem for p in VECTOR_FILES])
-def test_shared_vector_replays_to_its_expected_output(path: Path):
-    vector = json.loads(path.read_text(encoding="utf-8"))
-    expect = vector.get("expect")
-    default = 1 if expect and expect.get("error") else 0
-    check(vector["record"], expect, vector.get("exit", default))
-
+from tests.vectors import REPO, check_replay
 
 # --- records of our own ------------------------------------------------------------
 
@@ -79,15 +32,15 @@ MADNESS_ACTIONS = [
 
 
 def test_own_record_full_madness_game_replays():
-    check(record(8, MADNESS_8P, MADNESS_ACTIONS),
-          {"over": True, "scores": [0, 0, 0, 55, 15, 110, 115, 10], "winners": [0, 1, 2],
-           "tricks": [7, 6, 5, 4, 3, 5], "to_act": None, "legal": [], "error": None}, 0)
+    check_replay(record(8, MADNESS_8P, MADNESS_ACTIONS),
+                 {"over": True, "scores": [0, 0, 0, 55, 15, 110, 115, 10], "winners": [0, 1, 2],
+                  "tricks": [7, 6, 5, 4, 3, 5], "to_act": None, "legal": [], "error": None}, 0)
 
 
 def test_own_record_action_text_is_case_insensitive():
     actions = [a.replace("play", "PLAY").lower() for a in MADNESS_ACTIONS[:3]]
-    check(record(8, MADNESS_8P, actions),
-          {"to_act": 3, "legal": ["play G6"], "error": None, "tricks": []}, 0)
+    check_replay(record(8, MADNESS_8P, actions),
+                 {"to_act": 3, "legal": ["play G6"], "error": None, "tricks": []}, 0)
 
 
 @pytest.mark.parametrize(
@@ -105,23 +58,23 @@ def test_own_record_action_text_is_case_insensitive():
     ],
 )
 def test_own_record_illegal_action_exits_1(actions, index, to_act, legal):
-    check(record(8, MADNESS_8P, actions),
-          {"over": False, "to_act": to_act, "legal": legal, "tricks": [],
-           "error": {"index": index, "action": actions[index]}}, 1)
+    check_replay(record(8, MADNESS_8P, actions),
+                 {"over": False, "to_act": to_act, "legal": legal, "tricks": [],
+                  "error": {"index": index, "action": actions[index]}}, 1)
 
 
 def test_own_record_void_player_must_trump_in_madness():
     actions = [*MADNESS_ACTIONS[:31], "4 play G11"]  # P4 holds no black but R9 and R12
-    check(record(8, MADNESS_8P, actions),
-          {"to_act": 4, "legal": ["play R12", "play R9"], "tricks": [7, 6, 5],
-           "error": {"index": 31, "action": "4 play G11"}}, 1)
+    check_replay(record(8, MADNESS_8P, actions),
+                 {"to_act": 4, "legal": ["play R12", "play R9"], "tricks": [7, 6, 5],
+                  "error": {"index": 31, "action": "4 play G11"}}, 1)
 
 
 def test_own_record_action_after_the_end_exits_1():
     actions = [*MADNESS_ACTIONS, "0 play G2"]
-    check(record(8, MADNESS_8P, actions),
-          {"over": True, "winners": [0, 1, 2], "legal": [], "to_act": None,
-           "error": {"index": 48, "action": "0 play G2"}}, 1)
+    check_replay(record(8, MADNESS_8P, actions),
+                 {"over": True, "winners": [0, 1, 2], "legal": [], "to_act": None,
+                  "error": {"index": 48, "action": "0 play G2"}}, 1)
 
 
 @pytest.mark.parametrize(
@@ -145,13 +98,11 @@ def test_own_record_action_after_the_end_exits_1():
 def test_own_malformed_record_exits_2(changes):
     rec = record(8, MADNESS_8P, MADNESS_ACTIONS)
     rec.update(changes)
-    check(rec, None, 2)
+    check_replay(rec, {}, 2)
 
 
 def test_text_that_is_not_json_exits_2():
-    proc = run_replay('{"game": "fazes", ')
-    assert proc.returncode == 2
-    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    check_replay(None, {}, 2, raw='{"game": "fazes", ')
 
 
 def test_the_rules_core_imports_no_discord_database_or_asyncio():

@@ -1,65 +1,15 @@
-"""Every shared Fizzbin vector, and a few records of our own, replayed through the real
-command ``python -m games replay -``."""
+"""Fizzbin records of our own replayed through the real command ``python -m games replay -``
+(the shared vectors are replayed by ``tests/test_shared_vectors.py``)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import games
 from tests.fizzbin.helpers import DAY_ALL_RANKS, DAY_ALL_RANKS_STACK, deal
-
-VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "vectors" / "fizzbin"
-ROOT = Path(games.__file__).resolve().parent.parent  # where ``python -m games`` is found
-
-
-def vector_files() -> list[Path]:
-    assert VECTORS.is_dir(), f"the shared vectors are missing: {VECTORS}"
-    files = sorted(VECTORS.glob("*.json"))
-    assert files, f"no vectors in {VECTORS}"
-    return files
-
-
-def run_replay(record: Any, *, raw: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "games", "replay", "-"],
-        input=raw if raw is not None else json.dumps(record),
-        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
-    )
-
-
-def check(record: Any, expect: dict[str, Any], code: int) -> None:
-    proc = run_replay(record)
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
-    if code == 2:
-        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-        return
-    got = json.loads(proc.stdout)
-    for key, want in expect.items():
-        if key == "error" and want is not None:
-            assert got["error"] is not None
-            assert got["error"]["index"] == want["index"]
-            assert got["error"]["action"] == want["action"]
-            assert got["error"]["message"]
-        else:
-            assert got[key] == want, f"{key}: {got[key]!r} != {want!r}"
-
-
-def test_the_shared_vectors_are_there():
-    assert len(vector_files()) >= 8
-
-
-@pytest.mark.parametrize("path", vector_files(), ids=lambda p: p.stem)
-def test_shared_vector_replays_as_expected(path):
-    vec = json.loads(path.read_text())
-    expect = vec["expect"]
-    check(vec["record"], expect, vec.get("exit", 1 if expect.get("error") else 0))
+from tests.vectors import check_replay
 
 
 def _record(**changes: Any) -> dict[str, Any]:
@@ -92,19 +42,17 @@ def _record(**changes: Any) -> dict[str, Any]:
          "seed-string", "actions-not-list"],
 )
 def test_malformed_records_exit_2_with_one_line(record):
-    check(record, {}, 2)
+    check_replay(record, {}, 2)
 
 
 def test_not_json_exits_2():
-    proc = run_replay(None, raw="{not json")
-    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    check_replay(None, {}, 2, raw="{not json")
 
 
 def test_a_stack_card_may_be_discarded_at_once():
-    proc = run_replay(_record(actions=["1 draw stack", "1 discard 6S 1", "0 draw stack",
-                                       "0 discard TS 3"]))
-    assert proc.returncode == 0 and json.loads(proc.stdout)["error"] is None
-    assert json.loads(proc.stdout)["to_act"] == 5
+    check_replay(_record(actions=["1 draw stack", "1 discard 6S 1", "0 draw stack",
+                                  "0 discard TS 3"]),
+                 {"error": None, "to_act": 5}, 0)
 
 
 @pytest.mark.parametrize(
@@ -115,15 +63,12 @@ def test_a_stack_card_may_be_discarded_at_once():
          "missing-pile", "no-player-number"],
 )
 def test_an_action_that_cannot_be_applied_exits_1_with_the_state_before_it(action):
-    proc = run_replay(_record(actions=["1 draw stack", "1 discard 6S 1", "0 draw stack",
-                                       action]))
-    assert proc.returncode == 1, proc.stderr
+    proc = check_replay(_record(actions=["1 draw stack", "1 discard 6S 1", "0 draw stack",
+                                         action]),
+                        {"to_act": 0, "hands": [], "rounds": [], "over": False,
+                         "error": {"index": 3, "action": action}}, 1)
     out = json.loads(proc.stdout)
-    assert out["error"]["index"] == 3 and out["error"]["action"] == action
-    assert out["error"]["message"]
-    assert out["to_act"] == 0
     assert "draw stack" not in out["legal"] and "discard TS 5" in out["legal"]
-    assert out["hands"] == [] and out["rounds"] == [] and out["over"] is False
 
 
 def test_an_action_after_the_game_is_over_exits_1():
@@ -131,9 +76,8 @@ def test_an_action_after_the_game_is_over_exits_1():
     stack = DAY_ALL_RANKS_STACK.split()
     lines = [f"{order[i]} draw stack" if j == 0 else f"{order[i]} discard {stack[i]} {order[i]}"
              for i in range(14) for j in (0, 1)]
-    proc = run_replay(_record(actions=[*lines, "5 draw stack"]))
-    assert proc.returncode == 1
-    out = json.loads(proc.stdout)
-    assert out["over"] is True and out["winners"] == [1] and out["error"]["index"] == 28
-    assert out["hands"] == [{"winner": 1, "loser": 5, "ranks": [
-        "full", "royal", "three-quarters", "half", "nothing", "shronk"]}]
+    check_replay(_record(actions=[*lines, "5 draw stack"]),
+                 {"over": True, "winners": [1],
+                  "error": {"index": 28, "action": "5 draw stack"},
+                  "hands": [{"winner": 1, "loser": 5, "ranks": [
+                      "full", "royal", "three-quarters", "half", "nothing", "shronk"]}]}, 1)

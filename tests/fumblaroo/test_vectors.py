@@ -1,62 +1,16 @@
-"""The shared vectors (``shared/rules/vectors/fumblaroo``) and a few records of our own,
-replayed through the real command ``python -m games replay -``."""
+"""Fumblaroo records of our own, replayed through the real command
+``python -m games replay -`` (the shared vectors are replayed by
+``tests/test_shared_vectors.py``)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fumblaroo.helpers import FORFEIT_DEAL, NEXT_DEAL, deal
-
-REPO = Path(__file__).resolve().parents[2]
-VECTORS = REPO.parent / "shared" / "rules" / "vectors" / "fumblaroo"
-VECTOR_FILES = sorted(VECTORS.glob("*.json"))
-
-
-def run_replay(record: Any) -> subprocess.CompletedProcess[str]:
-    text = record if isinstance(record, str) else json.dumps(record)
-    return subprocess.run(
-        [sys.executable, "-m", "games", "replay", "-"],
-        input=text, capture_output=True, text=True, cwd=REPO, timeout=60, check=False,
-    )
-
-
-def check(record: Any, expect: dict[str, Any], exit_status: int | None = None) -> None:
-    """Replay ``record`` and compare with ``expect`` as the vectors' contract says."""
-    if exit_status is None:
-        exit_status = 1 if expect.get("error") else 0
-    result = run_replay(record)
-    assert result.returncode == exit_status, result.stderr
-    if exit_status == 2:
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1, result.stderr
-        assert "Traceback" not in result.stderr
-        return
-    out = json.loads(result.stdout)
-    for key, want in expect.items():
-        got = out[key]
-        if key == "error" and want is not None:
-            assert got is not None, out
-            assert (got["index"], got["action"]) == (want["index"], want["action"])
-            continue
-        assert got == want, f"{key}: {got!r} != {want!r}"
-
-
-def test_the_shared_vectors_are_there():
-    assert VECTORS.is_dir(), VECTORS
-    assert VECTOR_FILES, f"no vectors in {VECTORS}"
-
-
-@pytest.mark.parametrize("path", VECTOR_FILES, ids=[p.stem for p in VECTOR_FILES])
-def test_shared_vector(path: Path):
-    vector = json.loads(path.read_text(encoding="utf-8"))
-    check(vector["record"], vector["expect"], vector.get("exit"))
-
+from tests.vectors import check_replay
 
 # --- our own records -------------------------------------------------------------------
 
@@ -90,28 +44,31 @@ MALFORMED = [
 
 @pytest.mark.parametrize(("why", "bad"), MALFORMED, ids=[why for why, _ in MALFORMED])
 def test_malformed_records_exit_2_with_one_line(why: str, bad: Any):
-    check(bad, {}, 2)
+    if isinstance(bad, str):  # raw text, not a record
+        check_replay(None, {}, 2, raw=bad)
+    else:
+        check_replay(bad, {}, 2)
 
 
 def test_a_record_without_deals_plays_from_the_seed():
-    result = run_replay({"game": "fumblaroo", "players": 3, "seed": 42, "actions": []})
-    assert result.returncode == 0, result.stderr
-    out = json.loads(result.stdout)
     # Seed 42 draws dealer 2 and a deal without 2C up: seat 0 bids first.
-    assert out == {"game": "fumblaroo", "over": False, "scores": [0, 0, 0], "rounds": [],
-                   "winners": [], "tricks": [], "to_act": 0, "legal": ["order", "pass"],
-                   "error": None}
+    expect = {"game": "fumblaroo", "over": False, "scores": [0, 0, 0], "rounds": [],
+              "winners": [], "tricks": [], "to_act": 0, "legal": ["order", "pass"],
+              "error": None}
+    result = check_replay({"game": "fumblaroo", "players": 3, "seed": 42, "actions": []},
+                          expect, 0)
+    assert json.loads(result.stdout) == expect  # and nothing more
 
 
 def test_a_whole_hand_replays_to_its_score():
     actions = ["0 order", "2 discard 9C", "0 play AH", "1 play 9D", "2 play 9S",
                "0 play KH", "1 play TD", "2 play TS", "0 play QH", "1 play JD", "2 play JS",
                "0 play JH", "1 play QD", "2 play QS", "0 play TH", "1 play KD", "2 play KS"]
-    check(record(actions=actions), {
+    check_replay(record(actions=actions), {
         "game": "fumblaroo", "over": False, "scores": [5, 0, 0], "rounds": [[5, 0, 0]],
         "winners": [], "tricks": [0, 0, 0, 0, 0], "to_act": 1, "legal": ["order", "pass"],
         "error": None,
-    })
+    }, 0)
 
 
 @pytest.mark.parametrize(("actions", "index"), [
@@ -125,12 +82,8 @@ def test_a_whole_hand_replays_to_its_score():
     (["0 order", "2 discard 9C", "frobnicate"], 2),  # no player number
 ])
 def test_illegal_actions_exit_1_at_their_index(actions: list[str], index: int):
-    result = run_replay(record(actions=actions))
-    assert result.returncode == 1, result.stderr
-    out = json.loads(result.stdout)
-    assert out["error"]["index"] == index and out["error"]["action"] == actions[index]
-    assert out["error"]["message"]
-    assert out["over"] is False
+    check_replay(record(actions=actions),
+                 {"over": False, "error": {"index": index, "action": actions[index]}}, 1)
 
 
 def test_an_action_after_the_game_is_over_exits_1():
@@ -138,8 +91,6 @@ def test_an_action_after_the_game_is_over_exits_1():
                "0 play KH", "1 play TD", "2 play TS", "0 play QH", "1 play JD", "2 play JS",
                "0 play JH", "1 play QD", "2 play QS", "0 play TH", "1 play KD", "2 play KS",
                "1 order"]
-    result = run_replay(record(options={"target": 5}, actions=actions))
-    assert result.returncode == 1
-    out = json.loads(result.stdout)
-    assert out["over"] is True and out["winners"] == [0] and out["legal"] == []
-    assert out["error"]["index"] == len(actions) - 1
+    check_replay(record(options={"target": 5}, actions=actions),
+                 {"over": True, "winners": [0], "legal": [],
+                  "error": {"index": len(actions) - 1, "action": "1 order"}}, 1)
