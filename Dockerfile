@@ -1,4 +1,6 @@
-# A small image that runs Fivefold as a non-root user, with its database on a volume.
+# A small image that runs the Fivefold bot as a non-root user, its database on a volume.
+#   docker build -t fivefold .
+#   docker run --env-file .env -v fivefold-data:/data fivefold
 FROM python:3.11-slim AS build
 WORKDIR /src
 COPY pyproject.toml README.md ./
@@ -11,9 +13,10 @@ FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 fivefold \
     && mkdir /data && chown fivefold:fivefold /data
 COPY --from=build /install /usr/local
-USER fivefold
-WORKDIR /home/fivefold
 ENV DATABASE_PATH=/data/fivefold.db \
     PYTHONUNBUFFERED=1
 VOLUME ["/data"]
+USER fivefold
+WORKDIR /home/fivefold
+STOPSIGNAL SIGTERM
 CMD ["fivefold"]
