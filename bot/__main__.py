@@ -1,0 +1,79 @@
+"""``python -m bot`` / ``fivefold``: run the bot until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+from pydantic import ValidationError
+
+from bot.app import FivefoldBot, create_bot
+from bot.settings import Settings
+
+HOW_TO_GET_A_TOKEN = (
+    "Create an application at https://discord.com/developers/applications, open its Bot tab, "
+    "press Reset Token and put the token in .env as DISCORD_TOKEN=..."
+)
+EXIT_CONFIG = 2
+
+
+def fail(message: str) -> int:
+    print(f"fivefold: {message}", file=sys.stderr)
+    return EXIT_CONFIG
+
+
+async def run(settings: Settings, *, bot: FivefoldBot | None = None) -> int:
+    """Run the bot until it stops or SIGINT/SIGTERM arrives; the exit status."""
+    bot = bot or create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.token))
+    stopper = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopper.cancel()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
+        if not bot.is_closed():
+            await bot.close()
+    if runner.done() and not runner.cancelled() and runner.exception() is not None:
+        exc = runner.exception()
+        if isinstance(exc, discord.LoginFailure):
+            return fail(f"Discord rejected the token. {HOW_TO_GET_A_TOKEN}")
+        if isinstance(exc, discord.PrivilegedIntentsRequired):
+            return fail("Discord refused an intent this bot should not ask for.")
+        raise exc  # type: ignore[misc]
+    runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await runner
+    return 0
+
+
+def main() -> int:
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(map(str, first["loc"])).upper()
+        return fail(f"bad setting {where}: {first['msg']}")
+    if not settings.token:
+        return fail(f"DISCORD_TOKEN is not set. {HOW_TO_GET_A_TOKEN}")
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,328 @@
+"""The session manager: one table per channel or thread, from lobby to the final score.
+
+Lobby changes (join, leave, computer seats, start, cancel) and seat changes in
+play (leave, kick, end) happen here under the session's lock and are saved
+before the caller replies; actions in play go through :class:`bot.turns.Turns`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+import games
+from bot.context import game_context
+from bot.errors import NoSuchTable, TableClosed, TableError
+from bot.models import Seat, StoredTable, TableStatus
+from bot.session import Session
+from bot.settings import Settings
+from bot.store_api import Store
+from bot.turns import TableListener, Turns, describe, now
+from games.core.errors import GameError, SetupError
+from games.core.game import Game, Options
+from games.core.records import Record
+from games.core.replay import load, split_action
+
+log = logging.getLogger(__name__)
+
+KEEP_CLOSED = 500
+"""How many closed tables stay in memory to answer their old buttons with a reason."""
+
+
+def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``raw`` checked against ``game``'s options model (player count aside); SetupError."""
+    cls = games.get(game)
+    unknown = sorted(set(raw) - set(cls.options_model.model_fields))
+    if unknown:
+        known = ", ".join(cls.options_model.model_fields) or "none"
+        raise SetupError(f"{cls.title} has no option {', '.join(unknown)} (its options: {known})")
+    try:
+        options: Options = cls.options_model.model_validate(dict(raw))
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise SetupError(f"bad options for {cls.title}: {problems}") from None
+    return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
+
+
+class SessionManager:
+    """Every open table of this bot, by table id and by channel."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.listener: TableListener | None = None
+        self.turns = Turns(store, settings, lambda: self.listener)
+        self._by_id: dict[str, Session] = {}
+        self._by_channel: dict[int, Session] = {}
+
+    # --- lookup -------------------------------------------------------------------------
+
+    def get(self, table_id: str) -> Session:
+        """The table ``table_id``; :class:`NoSuchTable` if this bot does not know it."""
+        session = self._by_id.get(table_id)
+        if session is None:
+            raise NoSuchTable("that button is not from a table I know")
+        return session
+
+    def in_channel(self, channel_id: int) -> Session | None:
+        """The open table of this channel or thread, if any."""
+        session = self._by_channel.get(channel_id)
+        return session if session is not None and session.is_open else None
+
+    def sessions(self) -> list[Session]:
+        return list(self._by_id.values())
+
+    def _register(self, session: Session) -> None:
+        self._by_id[session.id] = session
+        self._by_channel[session.channel_id] = session
+        closed = [s for s in self._by_id.values() if not s.is_open]
+        if len(closed) > KEEP_CLOSED:
+            closed.sort(key=lambda s: s.table.updated_at)
+            for old in closed[: len(closed) - KEEP_CLOSED]:
+                del self._by_id[old.id]
+
+    def _forget(self, session: Session) -> None:
+        """Free the channel; the closed table stays known a while so its buttons say so."""
+        if self._by_channel.get(session.channel_id) is session:
+            del self._by_channel[session.channel_id]
+
+    # --- the lobby ----------------------------------------------------------------------
+
+    async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                   game: str, options: Mapping[str, Any]) -> Session:
+        """A new lobby in ``channel_id`` with the host seated; TableError if one is open."""
+        if self.in_channel(channel_id) is not None:
+            raise TableError("there is already a table here")
+        options = validate_options(game, options)
+        stamp = now()
+        table = StoredTable(
+            id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
+            game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
+            created_at=stamp, updated_at=stamp,
+        )
+        session = Session(table)
+        self._register(session)
+        await self.store.save_table(table)
+        return session
+
+    async def set_message(self, session: Session, message_id: int) -> None:
+        """Remember the public lobby/table message of ``session``."""
+        async with session.lock:
+            session.table.message_id = message_id
+            await self._save(session, notify=False)
+
+    async def join(self, session: Session, user_id: int, name: str) -> None:
+        async with session.lock:
+            self._require_lobby(session)
+            cls = games.get(session.table.game)
+            if session.seat_of(user_id) is not None:
+                raise TableError("you are already seated at this table")
+            if len(session.seats) >= cls.max_players:
+                raise TableError(f"the table is full ({cls.max_players} players)")
+            session.seats.append(Seat(user_id=user_id, name=name))
+            await self._save(session)
+
+    async def add_computer(self, session: Session, user_id: int) -> None:
+        async with session.lock:
+            self._require_lobby(session)
+            cls = games.get(session.table.game)
+            if session.seat_of(user_id) is None and user_id != session.table.host_id:
+                raise TableError("only players at this table can add a computer player")
+            if len(session.seats) >= cls.max_players:
+                raise TableError(f"the table is full ({cls.max_players} players)")
+            session.seats.append(Seat(name=self._computer_name(session)))
+            await self._save(session)
+
+    async def leave(self, session: Session, user_id: int) -> str:
+        """``user_id`` leaves: a lobby seat is freed, a seat in play passes to a computer."""
+        async with session.lock:
+            self._require_open(session)
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise TableError("you are not seated at this table")
+            name = session.seats[seat].name
+            if session.status is TableStatus.LOBBY:
+                del session.seats[seat]
+                message = "you left the table"
+            else:
+                self._hand_to_computer(session, seat)
+                message = "you left the table; a computer player took your seat"
+            await self._after_seat_change(session, f"{name} left the table")
+            return message
+
+    async def kick(self, session: Session, by_user: int, user_id: int) -> str:
+        """The host hands ``user_id``'s seat to a computer player (frees it in a lobby)."""
+        async with session.lock:
+            self._require_open(session)
+            if by_user != session.table.host_id:
+                raise TableError("only the host can do that")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise TableError("that person is not seated at this table")
+            if user_id == by_user:
+                raise TableError("you cannot kick yourself; use /leave")
+            name = session.seats[seat].name
+            if session.status is TableStatus.LOBBY:
+                del session.seats[seat]
+            else:
+                self._hand_to_computer(session, seat)
+            await self._after_seat_change(session, f"the host handed {name}'s seat to a computer")
+            return f"{name}'s seat passed to a computer player"
+
+    async def start(self, session: Session, user_id: int) -> None:
+        """The host starts the game: seed, record and first turn; TableError if not now."""
+        async with session.lock:
+            self._require_lobby(session)
+            if user_id != session.table.host_id:
+                raise TableError("only the host can start the game")
+            table = session.table
+            cls = games.get(table.game)
+            count = len(table.seats)
+            if not cls.min_players <= count <= cls.max_players:
+                raise TableError(f"{cls.title} needs {cls.min_players} to {cls.max_players} "
+                                 f"players; {count} seated")
+            seed = random.SystemRandom().randrange(2**63)
+            try:
+                game = games.new_game(table.game, count, table.options, seed=seed,
+                                      **game_context(table.game, self.settings))
+            except SetupError as exc:
+                raise TableError(exc.message) from None
+            session.game = game
+            session.rng = random.Random(seed)
+            table.status = TableStatus.PLAYING
+            table.record = {**game.record(), "meta": self._meta(table)}
+            table.version += 1
+            session.recent.append(f"{cls.title} begins with {len(table.seats)} players")
+            await self._save(session)
+            self.turns.schedule(session)
+
+    async def end(self, session: Session, user_id: int, *, moderator: bool, name: str) -> None:
+        """The host (or a moderator) ends the table; no result is written."""
+        async with session.lock:
+            self._require_open(session)
+            if user_id != session.table.host_id and not moderator:
+                raise TableError("only the host or someone with Manage Messages can end the table")
+            session.closed_by = name
+            await self._close(session, f"{name} ended the table")
+
+    async def cancel(self, session: Session, user_id: int, *, name: str) -> None:
+        """The host cancels a lobby."""
+        async with session.lock:
+            self._require_lobby(session)
+            if user_id != session.table.host_id:
+                raise TableError("only the host can cancel the table")
+            session.closed_by = name
+            await self._close(session, f"{name} cancelled the table")
+
+    async def close_gone(self, session: Session) -> None:
+        """The table's channel or message is gone: close it as cancelled."""
+        async with session.lock:
+            if session.is_open:
+                await self._close(session, "the table's channel or message is gone")
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _require_open(self, session: Session) -> None:
+        if not session.is_open:
+            raise TableClosed("this table is closed")
+
+    def _require_lobby(self, session: Session) -> None:
+        self._require_open(session)
+        if session.status is not TableStatus.LOBBY:
+            raise TableError("the game has already started")
+
+    def _computer_name(self, session: Session) -> str:
+        taken = set(session.names())
+        number = 1
+        while f"Computer {number}" in taken:
+            number += 1
+        return f"Computer {number}"
+
+    def _hand_to_computer(self, session: Session, seat: int) -> None:
+        old = session.seats[seat]
+        session.seats[seat] = Seat(name=f"{old.name} (computer)", replaced_user_id=old.user_id)
+
+    async def _after_seat_change(self, session: Session, note: str) -> None:
+        table = session.table
+        humans = session.humans()
+        if not humans:
+            await self._close(session, note + "; nobody is left")
+            return
+        if table.host_id not in humans:
+            table.host_id = humans[0]
+        if session.status is TableStatus.PLAYING:
+            session.recent.append(note)
+            table.version += 1
+            self.turns.schedule(session)
+        await self._save(session)
+
+    async def _close(self, session: Session, note: str) -> None:
+        session.table.status = TableStatus.CANCELLED
+        session.recent.append(note)
+        session.table.version += 1
+        session.cancel_tasks()
+        await self._save(session)
+        self._forget(session)
+
+    async def _save(self, session: Session, *, notify: bool = True) -> None:
+        session.table.updated_at = now()
+        await self.store.save_table(session.table)
+        if notify:
+            self.turns.changed(session)
+
+    def _meta(self, table: StoredTable) -> dict[str, Any]:
+        return {
+            "guild": table.guild_id,
+            "channel": table.channel_id,
+            "players": [{"name": s.name, "user_id": s.user_id} for s in table.seats],
+            "started_at": now().isoformat(),
+            "table": table.id,
+        }
+
+    # --- after a restart ----------------------------------------------------------------
+
+    async def resume_all(self) -> list[Session]:
+        """Rebuild every open table from the store by replaying its record."""
+        resumed = []
+        for table in await self.store.open_tables():
+            try:
+                session = self._rebuild(table)
+            except (SetupError, GameError, ValueError) as exc:
+                log.warning("table %s cannot be resumed (%s); closing it", table.id, exc)
+                session = Session(table)
+                self._register(session)
+                await self._close(session, "the table could not be resumed")
+                continue
+            self._register(session)
+            if session.game is not None and session.game.over:
+                await self.turns.finish(session)  # it ended just before a crash
+                self._forget(session)
+                continue
+            resumed.append(session)
+        return resumed
+
+    def _rebuild(self, table: StoredTable) -> Session:
+        session = Session(table)
+        if table.status is not TableStatus.PLAYING:
+            return session
+        if table.record is None:
+            raise ValueError("a table in play without a record")
+        record = Record.from_data(table.record)
+        game: Game[Any] = load(record, **game_context(table.game, self.settings))
+        names = [seat.name for seat in table.seats]
+        for line in record.actions:
+            player, text = split_action(line, game.players)
+            session.recent.extend(describe(game.apply(player, text), names))
+        session.game = game
+        session.rng = random.Random((record.seed or 0) + len(record.actions))
+        return session
+
+    async def shutdown(self) -> None:
+        """Cancel every session's tasks (the bot is closing or the cog unloading)."""
+        for session in self._by_id.values():
+            session.cancel_tasks()

@@ -1,0 +1,54 @@
+"""The bot's settings, read from the environment and ``.env`` (see ``.env.example``)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    """Everything an operator can set. Field names are the environment variables, upper-cased."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr = SecretStr("")
+    """The bot token from the Discord developer portal (Bot tab, Reset Token)."""
+    database_path: str = "fivefold.db"
+    """The SQLite file holding open tables, finished games and ratings."""
+    dev_guild_id: int | None = None
+    """Sync slash commands to this one server at once (global sync can take an hour)."""
+    log_level: LogLevel = "INFO"
+    computer_delay: float = Field(default=1.5, ge=0)
+    """Seconds a computer player waits before it acts, so people can follow the play."""
+    turn_timeout: float = Field(default=0, ge=0)
+    """Seconds before a computer plays an absent person's turn; 0 turns it off."""
+    timezone: str = "UTC"
+    """The zone of the clock that decides Fizzbin's day and night."""
+
+    @field_validator("dev_guild_id", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            zoneinfo.ZoneInfo(value)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r} (try UTC or Europe/Paris)") from None
+        return value
+
+    @property
+    def token(self) -> str:
+        return self.discord_token.get_secret_value().strip()

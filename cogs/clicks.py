@@ -1,0 +1,190 @@
+"""What a click does: the one place where refusals become ephemeral answers.
+
+Every handler validates who clicked, asks the session manager to act (which
+holds the session's lock, applies, saves) and answers exactly once. A
+``TableError`` or the rules core's ``GameError`` is caught here, in
+:meth:`Clicks.refusing`, and answered with its message: on a hand menu by
+updating that menu (so its token renews), elsewhere by an ephemeral message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+
+from bot.errors import TableError
+from bot.session import Session
+from bot.sessions import SessionManager
+from cogs import ids
+from cogs.render_hand import render_hand
+from cogs.ui import is_ephemeral
+from games.core.actions import Action
+from games.core.cards import Card
+from games.core.errors import GameError
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+UNKNOWN = "that button is not from a table I know"
+
+
+def display_name(interaction: Interaction) -> str:
+    user = interaction.user
+    return (getattr(user, "display_name", None) or user.name)[:64]
+
+
+async def say(interaction: Interaction, text: str) -> None:
+    """An ephemeral answer, as the response or (if answered already) as a followup."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Clicks:
+    """The handlers behind every button of the lobby, table and hand menus."""
+
+    def __init__(self, sessions: SessionManager) -> None:
+        self.sessions = sessions
+
+    @contextlib.asynccontextmanager
+    async def refusing(self, interaction: Interaction) -> AsyncIterator[None]:
+        """Answer a refusal ephemerally with its reason; nothing has changed."""
+        try:
+            yield
+        except (TableError, GameError) as exc:
+            text = exc.message
+            if is_ephemeral(interaction) and not interaction.response.is_done():
+                await interaction.response.edit_message(content=text, view=None)
+            else:
+                await say(interaction, text[:1].upper() + text[1:] + ".")
+        except discord.HTTPException:
+            log.exception("a click could not be answered")
+        except Exception:
+            log.exception("a click failed")
+            await say(interaction, "Something went wrong on my side; try Show my hand again.")
+
+    # --- lobby --------------------------------------------------------------------------
+
+    async def lobby(self, interaction: Interaction, table_id: str, verb: str) -> None:
+        async with self.refusing(interaction):
+            session = self.sessions.get(table_id)
+            user, name = interaction.user.id, display_name(interaction)
+            if verb == "join":
+                await self.sessions.join(session, user, name)
+            elif verb == "leave":
+                await self.sessions.leave(session, user)
+            elif verb == "cpu":
+                await self.sessions.add_computer(session, user)
+            elif verb == "start":
+                await self.sessions.start(session, user)
+            elif verb == "cancel":
+                await self.sessions.cancel(session, user, name=name)
+            await interaction.response.defer()
+
+    # --- the hand menu ------------------------------------------------------------------
+
+    def seated(self, session: Session, interaction: Interaction) -> int:
+        """The clicker's seat at a running game, or the reason they have none."""
+        self.sessions.turns.require_game(session)
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("you are not seated at this table; the table message shows "
+                             "everything public")
+        return seat
+
+    async def show_hand(self, interaction: Interaction, session: Session) -> None:
+        """A fresh ephemeral menu for the clicker (``Show my hand`` and ``/hand``)."""
+        async with self.refusing(interaction):
+            seat = self.seated(session, interaction)
+            menu = render_hand(session, seat)
+            await interaction.response.send_message(menu.content, view=menu.view,
+                                                    ephemeral=True)
+
+    async def hand_button(self, interaction: Interaction, table_id: str) -> None:
+        async with self.refusing(interaction):
+            await self.show_hand(interaction, self.sessions.get(table_id))
+
+    async def card(self, interaction: Interaction, table_id: str, version: int,
+                   card_text: str) -> None:
+        await self._menu_click(interaction, table_id, version, card=card_text)
+
+    async def action(self, interaction: Interaction, table_id: str, version: int,
+                     action_text: str) -> None:
+        await self._menu_click(interaction, table_id, version, action=action_text)
+
+    async def page(self, interaction: Interaction, table_id: str, version: int,
+                   page: int) -> None:
+        async with self.refusing(interaction):
+            session = self.sessions.get(table_id)
+            seat = self.seated(session, interaction)
+            note = None if version == session.version else "the table moved on; here it is now"
+            await self._answer_menu(interaction, session, seat, page=page, note=note)
+
+    async def _menu_click(self, interaction: Interaction, table_id: str, version: int, *,
+                          card: str | None = None, action: str | None = None) -> None:
+        async with self.refusing(interaction):
+            session = self.sessions.get(table_id)
+            seat = self.seated(session, interaction)
+            note: str | None = None
+            focus: Card | None = None
+            try:
+                if version != session.version:
+                    raise TableError("that menu was out of date; here is your hand as it is now")
+                step = self._resolve(session, seat, card, action)
+                if isinstance(step, Card):
+                    focus = step
+                else:
+                    words = await self.sessions.turns.act(session, interaction.user.id, step,
+                                                          version=version)
+                    note = "; ".join(words[:3]) or "done"
+            except (TableError, GameError) as exc:
+                note = exc.message
+                if session.game is None or not session.is_open:
+                    raise
+            await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+
+    def _resolve(self, session: Session, seat: int, card: str | None,
+                 action: str | None) -> Action | Card:
+        """The action a click means, or a card whose several actions need a second step."""
+        game = session.game
+        assert game is not None
+        if game.to_act != seat:
+            raise TableError(self.sessions.turns.not_your_turn(session))
+        if action is not None:
+            return game.parse(ids.action_text(action))
+        assert card is not None
+        chosen = game.grammar.deck.parse(card)
+        legal = game.legal_actions(seat)
+        options = [a for a in legal if a.card == chosen]
+        if len(options) == 1:
+            return options[0]
+        if options:
+            return chosen
+        samples = [a for a in legal if a.card is not None]
+        if samples:
+            # The rules core says why this card cannot go (apply refuses, changing nothing).
+            game.apply(seat, Action(samples[0].verb, chosen, samples[0].arg))
+        raise TableError(f"you cannot use {chosen.text} now; choose one of the other buttons")
+
+    async def _answer_menu(self, interaction: Interaction, session: Session, seat: int, *,
+                           page: int = 0, focus: Card | None = None,
+                           note: str | None = None) -> None:
+        menu = render_hand(session, seat, page=page, focus=focus, note=note)
+        if is_ephemeral(interaction):
+            await interaction.response.edit_message(content=menu.content, view=menu.view)
+        else:
+            await interaction.response.send_message(menu.content, view=menu.view,
+                                                    ephemeral=True)
+
+    # --- anything else ------------------------------------------------------------------
+
+    async def unknown(self, interaction: Interaction) -> None:
+        """A component this bot did not make (forged, or from an older bot)."""
+        if not interaction.response.is_done():
+            await interaction.response.send_message(UNKNOWN[:1].upper() + UNKNOWN[1:] + ".",
+                                                    ephemeral=True)

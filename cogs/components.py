@@ -1,0 +1,129 @@
+"""Routing clicks by custom id alone: ``DynamicItem`` templates, so buttons survive restarts.
+
+Each template (see :mod:`cogs.ids`) turns a click into a call on the
+:class:`cogs.clicks.Clicks` of the loaded cog. discord.py dispatches a dynamic
+item only when its template matches *and* the clicked message carries that
+custom id; :func:`is_routed` mirrors that test so every other click (a forged
+or unknown id) can be answered instead of failing silently.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from cogs import ids
+from cogs.clicks import Clicks
+
+Interaction = discord.Interaction[Any]
+Button = discord.ui.Button[discord.ui.View]
+
+
+def clicks_of(interaction: Interaction) -> Clicks | None:
+    cog: Any = interaction.client.get_cog("Tables")
+    return cog.clicks if cog is not None else None
+
+
+class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
+    """Shared plumbing: the item is rebuilt from its custom id, the real work is in Clicks."""
+
+    def __init__(self, custom_id: str, match: dict[str, str]) -> None:
+        super().__init__(discord.ui.Button(custom_id=custom_id, label="-"))
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> _Item:
+        return cls(str(getattr(item, "custom_id", "")), match.groupdict())
+
+    async def callback(self, interaction: Interaction) -> None:
+        clicks = clicks_of(interaction)
+        if clicks is None:
+            await interaction.response.send_message("The tables are restarting; try again.",
+                                                    ephemeral=True)
+            return
+        await self.handle(clicks, interaction)
+
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        raise NotImplementedError
+
+
+class LobbyButton(_Item, template=ids.LOBBY_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.lobby(interaction, self.match["table"], self.match["verb"])
+
+
+class HandButton(_Item, template=ids.HAND_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.hand_button(interaction, self.match["table"])
+
+
+class CardButton(_Item, template=ids.CARD_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.card(interaction, self.match["table"], int(self.match["version"]),
+                          self.match["card"])
+
+
+class ActionButton(_Item, template=ids.ACTION_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.action(interaction, self.match["table"], int(self.match["version"]),
+                            self.match["action"])
+
+
+class PageButton(_Item, template=ids.PAGE_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.page(interaction, self.match["table"], int(self.match["version"]),
+                          int(self.match["page"]))
+
+
+ITEMS: tuple[type[_Item], ...] = (LobbyButton, HandButton, CardButton, ActionButton, PageButton)
+_PATTERNS = [
+    (re.compile(template), item)
+    for template, item in zip((ids.LOBBY_TEMPLATE, ids.HAND_TEMPLATE, ids.CARD_TEMPLATE,
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE), ITEMS, strict=True)
+]
+
+
+def _match(custom_id: str) -> tuple[type[_Item], re.Match[str]] | None:
+    for pattern, item in _PATTERNS:
+        found = pattern.fullmatch(custom_id)
+        if found is not None:
+            return item, found
+    return None
+
+
+def is_routed(interaction: Interaction) -> bool:
+    """Whether discord.py will hand this click to a dynamic item (see the module docstring)."""
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom_id = str(data.get("custom_id", ""))
+    component_type = data.get("component_type")
+    if _match(custom_id) is None or interaction.message is None:
+        return False
+    for row in interaction.message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id and \
+                    getattr(child.type, "value", None) == component_type:
+                return True
+    return False
+
+
+async def route_unrouted(interaction: Interaction) -> None:
+    """A click discord.py drops: a well-formed id goes to its handler, anything else is unknown.
+
+    Such a click names a button that is not on its message: one removed when its
+    table ended, or a forged one. Its handler gives the real reason ("this game
+    is over", "you do not hold S4").
+    """
+    clicks = clicks_of(interaction)
+    if clicks is None:
+        return
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom_id = str(data.get("custom_id", ""))
+    found = _match(custom_id)
+    if found is None or data.get("component_type") != discord.ComponentType.button.value:
+        await clicks.unknown(interaction)
+        return
+    item, match = found
+    await item(custom_id, match.groupdict()).handle(clicks, interaction)

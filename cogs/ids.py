@@ -1,0 +1,52 @@
+"""The custom-id scheme: every button names its table, so it works without in-memory views.
+
+::
+
+    ff:<table>:<lobby verb>            public lobby buttons: join leave cpu start cancel
+    ff:<table>:hand                    the public "Show my hand" button
+    ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
+    ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
+    ff:<table>:p:<version>:<page>      turn the pages of a hand menu
+
+Public messages carry only the first two kinds, so no card is ever named in a
+public custom id. Hand-menu ids carry the table's version: a click on an older
+menu is refused with a fresh one.
+"""
+
+from __future__ import annotations
+
+LOBBY_VERBS = ("join", "leave", "cpu", "start", "cancel")
+PREFIX = "ff"
+
+TABLE = r"(?P<table>[A-Za-z0-9]{1,20})"
+LOBBY_TEMPLATE = rf"ff:{TABLE}:(?P<verb>{'|'.join(LOBBY_VERBS)})"
+HAND_TEMPLATE = rf"ff:{TABLE}:hand"
+VERSION = r"(?P<version>\d{1,9})"
+CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
+ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
+PAGE_TEMPLATE = rf"ff:{TABLE}:p:{VERSION}:(?P<page>\d{{1,2}})"
+
+
+def lobby_id(table: str, verb: str) -> str:
+    return f"{PREFIX}:{table}:{verb}"
+
+
+def hand_id(table: str) -> str:
+    return f"{PREFIX}:{table}:hand"
+
+
+def card_id(table: str, version: int, card: str, index: int) -> str:
+    return f"{PREFIX}:{table}:c:{version}:{card}:{index}"
+
+
+def action_id(table: str, version: int, action: str) -> str:
+    return f"{PREFIX}:{table}:a:{version}:{action.replace(' ', '_')}"
+
+
+def page_id(table: str, version: int, page: int) -> str:
+    return f"{PREFIX}:{table}:p:{version}:{page}"
+
+
+def action_text(token: str) -> str:
+    """The action written in an action id, back in record notation."""
+    return token.replace("_", " ")

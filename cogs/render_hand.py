@@ -1,0 +1,146 @@
+"""The ephemeral hand menu: the viewer's own cards as buttons, then every other decision.
+
+Rendered only from ``view_for(seat)`` and ``legal_actions(seat)``, for the one
+player who clicked. A card with one legal action plays it in one click; a card
+with several (Fizzbin's discard onto a pile) opens a second step listing them.
+Hands too large for one message are paged.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import discord
+
+from bot.session import Session
+from cogs import ids
+from cogs.ui import button, clip, static_view
+from games.core.actions import Action
+from games.core.cards import Card
+from games.core.zones import ZoneKind
+
+ROWS = 5
+PER_ROW = 5
+MAX_DECISION_ROWS = 3
+CONTENT_LIMIT = 2000
+
+
+@dataclass
+class Menu:
+    content: str
+    view: discord.ui.View
+
+
+OWN_KINDS = (ZoneKind.HAND, ZoneKind.FACE_UP)
+
+
+def own_cards(session: Session, seat: int) -> list[tuple[Card, bool]]:
+    """The cards ``seat`` holds, as that player sees them: (card, lies face up)."""
+    assert session.game is not None
+    view = session.game.view_for(seat)
+    return [(c, z.kind is ZoneKind.FACE_UP) for z in view.zones
+            if z.kind in OWN_KINDS and z.owner == seat and z.cards is not None
+            for c in z.cards]
+
+
+def other_own_zones(session: Session, seat: int) -> list[str]:
+    """Lines for the viewer's other private zones (Fibonachos' own deck, for one)."""
+    assert session.game is not None
+    lines = []
+    for z in session.game.view_for(seat).zones:
+        if z.owner == seat and z.kind is not ZoneKind.HAND and z.cards is not None \
+                and z.kind not in (ZoneKind.COLLECTION, ZoneKind.PILE, ZoneKind.FACE_UP):
+            lines.append(f"Your {z.name.partition(':')[0].replace('_', ' ')}: {z.count} cards")
+    return lines
+
+
+def _status(session: Session, seat: int) -> str:
+    game = session.game
+    assert game is not None
+    if game.over:
+        return "The game is over."
+    if game.to_act == seat:
+        return "**Your turn.**"
+    if game.to_act is None:
+        return "Waiting."
+    return f"Waiting for {session.seats[game.to_act].name}."
+
+
+def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | None = None,
+                note: str | None = None) -> Menu:
+    """``seat``'s menu at the table's current version."""
+    game = session.game
+    assert game is not None
+    table, version = session.table, session.version
+    held_cards = own_cards(session, seat)
+    hand = [card for card, _ in held_cards]
+    legal = game.legal_actions(seat)
+    held = set(hand)
+    by_card: dict[Card, list[Action]] = {}
+    decisions: list[Action] = []
+    for action in legal:
+        if action.card is not None and action.card in held:
+            by_card.setdefault(action.card, []).append(action)
+        else:
+            decisions.append(action)
+
+    lines = []
+    if note:
+        lines.append(f"> {note}")
+    lines.append(f"**Your hand** ({game.title}, {game.phase()}): "
+                 + (" ".join(c.text for c, up in held_cards if not up) or "no cards"))
+    face_up = [c.text for c, up in held_cards if up]
+    if face_up:
+        lines.append("Face up in front of you: " + " ".join(face_up))
+    lines.extend(other_own_zones(session, seat))
+    lines.append(_status(session, seat))
+
+    if focus is not None and focus in by_card:
+        lines.append(f"Where does {focus.text} go?")
+        choices = [button(game.action_label(a), ids.action_id(table.id, version, str(a)),
+                          style=discord.ButtonStyle.success) for a in by_card[focus]]
+        choices = choices[: (ROWS - 1) * PER_ROW]
+        choices.append(button("Back", ids.page_id(table.id, version, 0)))
+        return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(choices))
+
+    decision_buttons = [
+        button(game.action_label(a), ids.action_id(table.id, version, str(a)),
+               style=discord.ButtonStyle.success)
+        for a in decisions[: MAX_DECISION_ROWS * PER_ROW]
+    ]
+    card_buttons = [
+        button(card.text + (" (face up)" if up else ""),
+               ids.card_id(table.id, version, card.text, i),
+               style=discord.ButtonStyle.primary if card in by_card
+               else discord.ButtonStyle.secondary,
+               disabled=card not in by_card)
+        for i, (card, up) in enumerate(held_cards)
+    ]
+    decision_rows = math.ceil(len(decision_buttons) / PER_ROW)
+    card_rows = math.ceil(len(card_buttons) / PER_ROW)
+    items: list[discord.ui.Button[discord.ui.View]] = []
+    if card_rows + decision_rows <= ROWS:
+        _place(items, card_buttons, first_row=0)
+        _place(items, decision_buttons, first_row=card_rows)
+    else:
+        rows_for_cards = max(1, ROWS - decision_rows - 1)
+        per_page = rows_for_cards * PER_ROW
+        pages = math.ceil(len(card_buttons) / per_page)
+        page = min(max(page, 0), pages - 1)
+        _place(items, card_buttons[page * per_page:(page + 1) * per_page], first_row=0)
+        _place(items, decision_buttons, first_row=rows_for_cards)
+        nav_row = rows_for_cards + decision_rows
+        items.append(button("Previous", ids.page_id(table.id, version, max(page - 1, 0)),
+                            disabled=page == 0, row=nav_row))
+        items.append(button(f"Next ({page + 1}/{pages})",
+                            ids.page_id(table.id, version, min(page + 1, pages - 1)),
+                            disabled=page + 1 >= pages, row=nav_row))
+    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items))
+
+
+def _place(items: list[discord.ui.Button[discord.ui.View]],
+           buttons: list[discord.ui.Button[discord.ui.View]], *, first_row: int) -> None:
+    for index, item in enumerate(buttons):
+        item.row = first_row + index // PER_ROW
+        items.append(item)

@@ -1,0 +1,62 @@
+"""Small Discord helpers shared by the renderers and the click handlers."""
+
+from __future__ import annotations
+
+import discord
+
+EMBED_COLOUR = discord.Colour(0x2B7A4B)
+FIELD_LIMIT = 1024
+
+
+def static_view(buttons: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:
+    """A view that only describes components: clicks are routed by custom id, not by it.
+
+    It is stopped at once so discord.py does not keep it in its view store.
+    """
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
+    view.stop()
+    return view
+
+
+def button(label: str, custom_id: str, *,
+           style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+           disabled: bool = False, row: int | None = None) -> discord.ui.Button[discord.ui.View]:
+    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style,
+                             disabled=disabled, row=row)
+
+
+def clip(text: str, limit: int = FIELD_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return f"{where}/{message_id}" if message_id else where
+
+
+def is_ephemeral(interaction: discord.Interaction[discord.Client]) -> bool:
+    """Whether the clicked message is an ephemeral one (a hand menu)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+EMBED_BUDGET = 5800
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """Shorten the longest fields until the embed is within Discord's 6,000 characters."""
+    while len(embed) > EMBED_BUDGET and embed.fields:
+        index = max(range(len(embed.fields)), key=lambda i: len(embed.fields[i].value or ""))
+        field = embed.fields[index]
+        value = field.value or ""
+        excess = len(embed) - EMBED_BUDGET
+        keep = max(8, len(value) - excess - 1)
+        if keep >= len(value):
+            embed.remove_field(index)
+            continue
+        embed.set_field_at(index, name=field.name, value=value[:keep] + "…",
+                           inline=field.inline)
+    return embed

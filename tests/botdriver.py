@@ -1,0 +1,158 @@
+"""Running the real bot against the fake Discord, and playing it the way people do.
+
+Used by ``tests/test_discord_*.py``. The helpers only click what a person could
+click (buttons on messages the user can see) unless a test forges on purpose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.app import FivefoldBot, create_bot
+from bot.session import Session
+from bot.settings import Settings
+from bot.store import SqliteStore
+from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
+from tests.fakediscord.world import FakeChannel, FakeUser
+
+
+def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "discord_token": "fake-bot-token",
+        "database_path": str(tmp_path / "fivefold.db"),
+        "computer_delay": 0,
+        "turn_timeout": 0,
+        "dev_guild_id": None,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@asynccontextmanager
+async def running_bot(fake: FakeDiscord, tmp_path: Path,
+                      **overrides: Any) -> AsyncIterator[FivefoldBot]:
+    """The real bot, with a real SQLite store in ``tmp_path``, connected to ``fake``."""
+    settings = settings_for(tmp_path, **overrides)
+    store = await SqliteStore.open(settings.database_path)
+    bot = create_bot(settings, store=store, guild_ready_timeout=0.05)
+    try:
+        async with fake.run_client(bot):
+            yield bot
+    finally:
+        await store.close()
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    """Wait until ``predicate()`` holds, checking every few milliseconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"condition not met within {timeout}s: {what}")
+        await asyncio.sleep(0.005)
+
+
+def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
+    session = bot.sessions.in_channel(channel.id)
+    if session is None:
+        for s in bot.sessions.sessions():
+            if s.channel_id == channel.id:
+                return s
+        raise AssertionError(f"no table in {channel.name}")
+    return session
+
+
+def settled(bot: FivefoldBot, session: Session) -> bool:
+    """No computer turn pending and no table edit in flight."""
+    cog = bot.get_cog("Tables")
+    publishing = cog is not None and bool(cog.publisher._running)  # type: ignore[attr-defined]
+    turn = session.turn_task
+    seat = session.to_act()
+    computer_to_act = seat is not None and session.seats[seat].is_computer
+    waiting_on_computer = turn is not None and not turn.done() and computer_to_act
+    return not publishing and not waiting_on_computer and not session.lock.locked()
+
+
+async def wait_settled(bot: FivefoldBot, session: Session, timeout: float = 10.0) -> None:
+    await until(lambda: settled(bot, session), timeout, f"table {session.id} to settle")
+
+
+def table_message(fake: FakeDiscord, session: Session) -> StoredMessage:
+    assert session.table.message_id is not None
+    return fake.messages[session.table.message_id]
+
+
+async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channel: FakeChannel,
+                     game: str, *, people: list[FakeUser] = (),  # type: ignore[assignment]
+                     computers: int = 0, options: dict[str, Any] | None = None) -> Session:
+    """``/play`` by ``host``, Join by each of ``people``, computers added, then Start."""
+    result = await fake.slash(host, channel, "play", {"game": game, **(options or {})})
+    assert result.message is not None and not result.ephemeral, result
+    session = session_in(bot, channel)
+    for person in people:
+        answer = await fake.click(person, table_message(fake, session), "Join")
+        assert answer.response_type == 6, answer
+    for _ in range(computers):
+        await fake.click(host, table_message(fake, session), "Add computer player")
+    await wait_settled(bot, session)
+    await fake.click(host, table_message(fake, session), "Start")
+    await wait_settled(bot, session)
+    return session
+
+
+def enabled_choices(menu: StoredMessage) -> list[str]:
+    """The custom ids of a hand menu's enabled buttons that make a move."""
+    return [b.custom_id for b in menu.buttons
+            if not b.disabled and b.custom_id and (":c:" in b.custom_id or ":a:" in b.custom_id)]
+
+
+async def take_turn(fake: FakeDiscord, session: Session, user: FakeUser,
+                    rng: random.Random) -> InteractionResult:
+    """``user`` opens their hand and makes a random legal move (two steps if needed)."""
+    shown = await fake.click(user, table_message(fake, session), "Show my hand")
+    assert shown.ephemeral and shown.message is not None, shown
+    menu = shown.message
+    choices = enabled_choices(menu)
+    assert choices, f"{user.name} has nothing to click: {menu.text}"
+    result = await fake.click(user, menu, rng.choice(choices))
+    assert result.response_type == 7, result
+    if "Where does" in result.text:
+        step = [c for c in enabled_choices(menu) if ":a:" in c]
+        assert step, result.text
+        result = await fake.click(user, menu, rng.choice(step))
+        assert result.response_type == 7, result
+    return result
+
+
+async def play_to_the_end(fake: FakeDiscord, bot: FivefoldBot, session: Session,
+                          users: dict[int, FakeUser], rng: random.Random,
+                          max_turns: int = 3000) -> int:
+    """Play every person's turns until the game is over; the number of turns people took."""
+    turns = 0
+    while True:
+        await wait_settled(bot, session)
+        game = session.game
+        assert game is not None
+        if game.over or not session.is_open:
+            return turns
+        seat = game.to_act
+        assert seat is not None
+        user_id = session.seats[seat].user_id
+        assert user_id is not None, "a computer seat should have acted"
+        await take_turn(fake, session, users[user_id], rng)
+        turns += 1
+        assert turns < max_turns, "the game does not end"
+
+
+def answer_text(fake: FakeDiscord, result: InteractionResult) -> str:
+    """The content the bot answered this very interaction with (not later edits)."""
+    for request in fake.requests:
+        if request.path.endswith("/callback") and f"/interactions/{result.id}/" in request.path:
+            data = (request.body or {}).get("data") or {}
+            return str(data.get("content") or "")
+    raise AssertionError(f"interaction {result.id} has no callback")

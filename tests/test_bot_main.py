@@ -1,0 +1,70 @@
+"""Starting and stopping the bot: settings, a missing or rejected token, SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.__main__ import run
+from bot.app import create_bot, intents
+from bot.settings import Settings
+from tests.botdriver import settings_for, until
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_missing_token_prints_one_line_on_how_to_get_one(tmp_path):
+    env = {**os.environ, "DISCORD_TOKEN": "", "DATABASE_PATH": str(tmp_path / "x.db"),
+           "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "DISCORD_TOKEN" in lines[0] and "Reset Token" in lines[0]
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_settings_come_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("DEV_GUILD_ID", "1234")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    monkeypatch.setenv("COMPUTER_DELAY", "0.5")
+    settings = Settings()
+    assert settings.token == "abc" and settings.dev_guild_id == 1234
+    assert settings.log_level == "DEBUG" and settings.computer_delay == 0.5
+    assert settings.database_path == "fivefold.db" and settings.turn_timeout == 0
+    assert settings.timezone == "UTC"
+
+
+def test_the_bot_asks_for_no_privileged_intent():
+    wanted = intents()
+    assert wanted.guilds
+    assert not (wanted.message_content or wanted.members or wanted.presences)
+
+
+async def test_a_rejected_token_exits_with_one_line(tmp_path, capsys):
+    async with FakeDiscord(token="the-real-token") as fake:
+        fake.add_guild()
+        settings = settings_for(tmp_path, discord_token="a-wrong-token")
+        assert await run(settings) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "rejected the token" in err[0]
+
+
+async def test_sigterm_closes_the_bot_cleanly(tmp_path):
+    async with FakeDiscord() as fake:
+        fake.add_guild()
+        settings = settings_for(tmp_path)
+        bot = create_bot(settings, guild_ready_timeout=0.05)
+        task = asyncio.create_task(run(settings, bot=bot))
+        await until(bot.is_ready, 10, "the bot to be ready")
+        os.kill(os.getpid(), signal.SIGTERM)
+        assert await asyncio.wait_for(task, 10) == 0
+        assert bot.is_closed()
