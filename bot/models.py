@@ -28,6 +28,10 @@ class Seat(BaseModel):
     name: str
     # The user who held this seat before a computer took it over (left or kicked).
     replaced_user_id: int | None = None
+    # The table's version right after this seat's last action: a hand menu drawn
+    # before it is out of date (a double click), one drawn after it is still good
+    # even if other seats have played since.
+    acted_version: int = 0
 
     @property
     def is_computer(self) -> bool:

@@ -58,6 +58,16 @@ class Session:
     def version(self) -> int:
         return self.table.version
 
+    def menu_is_stale(self, seat: int, version: int) -> bool:
+        """Whether ``seat``'s hand menu drawn at ``version`` may no longer be acted on.
+
+        It may not once the seat has acted since it was drawn (so a double click
+        applies once), nor if it claims a version the table never reached. Other
+        seats' actions do not make it stale: the click is checked against the
+        current state anyway.
+        """
+        return version < self.seats[seat].acted_version or version > self.version
+
     def names(self) -> list[str]:
         """Each seat's display name, by seat index."""
         return [seat.name for seat in self.table.seats]

@@ -327,37 +327,8 @@ class SqliteStore:
 
     async def save_table(self, table: StoredTable) -> None:
         """Insert or update a table, in one transaction, durable when this returns."""
-        table, doc = _table_doc(table)
         async with self._transaction(write=True) as conn:
-            await conn.execute(
-                """
-                INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
-                                    status, doc, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET
-                    guild_id = excluded.guild_id,
-                    channel_id = excluded.channel_id,
-                    message_id = excluded.message_id,
-                    host_id = excluded.host_id,
-                    game = excluded.game,
-                    status = excluded.status,
-                    doc = excluded.doc,
-                    created_at = excluded.created_at,
-                    updated_at = excluded.updated_at
-                """,
-                (
-                    table.id,
-                    table.guild_id,
-                    table.channel_id,
-                    table.message_id,
-                    table.host_id,
-                    table.game,
-                    table.status.value,
-                    doc,
-                    _iso(table.created_at),
-                    _iso(table.updated_at),
-                ),
-            )
+            await _upsert_table(conn, table)
 
     async def open_tables(self) -> list[StoredTable]:
         """Every table in the lobby or playing, oldest first, to resume at start-up."""
@@ -378,10 +349,12 @@ class SqliteStore:
 
     # ----------------------------------------------------------------- results
 
-    async def record_result(self, result: GameResult) -> bool:
+    async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:
         """Write a finished game, its players and the rating updates in one transaction.
 
-        Also marks the table (if stored) finished. Exactly once per
+        Also marks the table (if stored) finished, or, when ``table`` is given, saves
+        it whole in the same transaction (so its final action and its result land
+        together). Exactly once per
         ``table_id``: the insert is ``ON CONFLICT DO NOTHING`` on the UNIQUE
         column, so a second call, concurrent or later, even from another
         process, writes nothing and returns False.
@@ -413,21 +386,25 @@ class SqliteStore:
                     for p in result.players
                 ],
             )
-            await conn.execute(
-                """
-                UPDATE tables
-                SET status = ?, updated_at = ?,
-                    doc = json_set(doc, '$.status', ?, '$.updated_at', ?)
-                WHERE id = ?
-                """,
-                (
-                    TableStatus.FINISHED.value,
-                    finished_at,
-                    TableStatus.FINISHED.value,
-                    finished_at,
-                    result.table_id,
-                ),
-            )
+            if table is not None:
+                finished = table.model_copy(update={"status": TableStatus.FINISHED})
+                await _upsert_table(conn, finished)
+            else:
+                await conn.execute(
+                    """
+                    UPDATE tables
+                    SET status = ?, updated_at = ?,
+                        doc = json_set(doc, '$.status', ?, '$.updated_at', ?)
+                    WHERE id = ?
+                    """,
+                    (
+                        TableStatus.FINISHED.value,
+                        finished_at,
+                        TableStatus.FINISHED.value,
+                        finished_at,
+                        result.table_id,
+                    ),
+                )
             await _update_ratings(conn, guild, result.game, _humans(result.players))
         return True
 
@@ -530,6 +507,40 @@ class SqliteStore:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+async def _upsert_table(conn: aiosqlite.Connection, table: StoredTable) -> None:
+    """Insert or replace one table's row and document (inside the caller's transaction)."""
+    table, doc = _table_doc(table)
+    await conn.execute(
+        """
+        INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
+                            status, doc, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET
+            guild_id = excluded.guild_id,
+            channel_id = excluded.channel_id,
+            message_id = excluded.message_id,
+            host_id = excluded.host_id,
+            game = excluded.game,
+            status = excluded.status,
+            doc = excluded.doc,
+            created_at = excluded.created_at,
+            updated_at = excluded.updated_at
+        """,
+        (
+            table.id,
+            table.guild_id,
+            table.channel_id,
+            table.message_id,
+            table.host_id,
+            table.game,
+            table.status.value,
+            doc,
+            _iso(table.created_at),
+            _iso(table.updated_at),
+        ),
+    )
 
 
 async def _rollback(conn: aiosqlite.Connection) -> None:

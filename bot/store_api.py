@@ -22,11 +22,12 @@ class Store(Protocol):
 
     async def get_table(self, table_id: str) -> StoredTable | None: ...
 
-    async def record_result(self, result: GameResult) -> bool:
+    async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:
         """Write a finished game and its rating updates in one transaction.
 
-        Exactly once per table: a second call for the same ``table_id`` writes
-        nothing and returns False.
+        With ``table``, the finished table (its record holding the final action) is
+        saved in the same transaction. Exactly once per table: a second call for
+        the same ``table_id`` writes nothing and returns False.
         """
 
     async def leaderboard(

@@ -78,12 +78,12 @@ class Turns:
             seat = session.seat_of(user_id)
             if seat is None:
                 raise TableError("you are not seated at this table")
-            if version != session.version:
+            if session.menu_is_stale(seat, version):
                 raise StaleMenu("that menu was out of date; here is your hand as it is now")
             if game.to_act != seat:
                 raise TableError(self.not_your_turn(session))
             events = game.apply(seat, action)
-            return await self._applied(session, events)
+            return await self._applied(session, seat, events)
 
     def require_game(self, session: Session) -> Game[Any]:
         """The running game, or the reason there is none."""
@@ -102,9 +102,13 @@ class Turns:
 
     # --- after every action -------------------------------------------------------------
 
-    async def _applied(self, session: Session, events: list[Event],
+    async def _applied(self, session: Session, seat: int, events: list[Event],
                        note: str | None = None) -> list[str]:
-        """Bump the version, remember the events, save (and finish) the table, schedule next."""
+        """Bump the version, remember the events, save (and finish) the table, schedule next.
+
+        ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
+        person's played by a computer): its open menus become out of date.
+        """
         game = session.game
         assert game is not None
         words = describe(events, session.names())
@@ -113,6 +117,7 @@ class Turns:
         session.recent.extend(words)
         table = session.table
         table.version += 1
+        table.seats[seat].acted_version = table.version
         table.record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
         table.updated_at = now()
         if game.over:
@@ -138,8 +143,8 @@ class Turns:
         result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
                             finished_at=table.updated_at, players=players,
                             record=dict(table.record or game.record()))
-        await self.store.record_result(result)
-        await self.store.save_table(table)
+        # One transaction: the final action, the result and the ratings land together.
+        await self.store.record_result(result, table=table)
         session.cancel_tasks()
 
     # --- computer seats and turn timers -------------------------------------------------
@@ -178,7 +183,7 @@ class Turns:
                     name = session.seats[seat].name
                     note = f"{name} took too long; a computer played for them"
                 events = game.apply(seat, action)
-                await self._applied(session, events, note)
+                await self._applied(session, seat, events, note)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -133,7 +133,7 @@ class Clicks:
             note: str | None = None
             focus: Card | None = None
             try:
-                if version != session.version:
+                if session.menu_is_stale(seat, version):
                     raise TableError("that menu was out of date; here is your hand as it is now")
                 step = self._resolve(session, seat, card, action)
                 if isinstance(step, Card):

@@ -143,6 +143,33 @@ async def test_a_menu_older_than_the_table_is_refused_with_a_fresh_one(
         assert all(f":{session.version}:" in b.custom_id for b in result.message.buttons)
 
 
+async def test_a_menu_drawn_before_another_seat_played_still_plays_a_legal_move(
+    fake_world: FakeWorld, tmp_path
+):
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await two_player_fiasco(world, bot)
+        while session.game.phase() == "claiming suits":
+            await take_turn(fake, session, person_to_act(world, session), random.Random(2))
+            await wait_settled(bot, session)
+        mover, waiter = person_to_act(world, session), other_person(world, session)
+        early = await menu_of(fake, session, waiter)  # drawn while it is not their turn
+        await take_turn(fake, session, mover, random.Random(3))
+        await wait_settled(bot, session)
+        assert person_to_act(world, session) is waiter
+        button = next(b for b in early.buttons if b.custom_id and ":c:" in b.custom_id)
+        assert button.disabled  # it was not their turn when the menu was drawn
+        actions = len(session.table.record["actions"])
+        result = await fake.click(waiter, early, button.custom_id, force=True)
+        assert result.response_type == 7 and result.ephemeral
+        assert "out of date" not in result.text
+        assert len(session.table.record["actions"]) == actions + 1
+        # The same old menu clicked again is now out of date: the waiter has acted since.
+        again = await fake.click(waiter, early, button.custom_id, force=True)
+        refused(again, "out of date")
+        assert len(session.table.record["actions"]) == actions + 1
+
+
 async def test_a_double_click_applies_once(fake_world: FakeWorld, tmp_path):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:

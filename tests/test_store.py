@@ -365,6 +365,31 @@ async def test_concurrent_record_result_for_one_table_writes_once(store: SqliteS
     assert [(s.games, s.wins) for s in await store.stats(GUILD, 2)] == [(1, 0)]
 
 
+async def test_record_result_saves_the_final_table_in_the_same_transaction(
+    store: SqliteStore,
+) -> None:
+    await store.save_table(make_table("t1", status=TableStatus.PLAYING))
+    final = make_table("t1", status=TableStatus.PLAYING)
+    final.version = 9
+    final.record = {"seed": 42, "actions": ["0 play S4", "1 play K"]}
+    assert await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=final) is True
+    saved = await store.get_table("t1")
+    assert saved is not None
+    assert saved.status is TableStatus.FINISHED
+    assert (saved.version, saved.record) == (9, final.record)
+    assert await store.open_tables() == []
+
+
+async def test_a_second_record_result_leaves_the_saved_table_alone(store: SqliteStore) -> None:
+    first = make_table("t1", status=TableStatus.PLAYING)
+    await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=first)
+    later = make_table("t1", status=TableStatus.PLAYING)
+    later.version = 99
+    assert await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=later) is False
+    saved = await store.get_table("t1")
+    assert saved is not None and saved.version == first.version
+
+
 async def test_record_result_without_a_stored_table(store: SqliteStore) -> None:
     assert await store.record_result(make_result("never-saved", [(1, 1), (2, 2)])) is True
     assert await store.get_table("never-saved") is None
