@@ -199,8 +199,11 @@ class Game(ABC, Generic[DealT]):
         """The teams, when players play in teams."""
         return None
 
-    def action_label(self, action: Action) -> str:
-        """A button label for ``action`` in words ("Claim Swords", "Order it up")."""
+    def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
+        """A button label for ``action`` in words ("Collect Swords", "Order it up").
+
+        ``names`` are the players' names by index, for actions that name a player.
+        """
         return str(action)
 
     def current_trick(self) -> list[tuple[int, Card]]:

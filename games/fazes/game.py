@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
@@ -177,7 +177,7 @@ class Fazes(Game[FazesDeal]):
             return "you must lead G2 to open the faze"
         return why_not_playable(hand, self.plays[0][1].suit, card, trump=self.trump)
 
-    def action_label(self, action: Action) -> str:
+    def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:  # pragma: no cover - the only verb takes a card
             return str(action)
         verb = "Lead" if not self.plays else "Play"

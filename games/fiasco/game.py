@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, cast
@@ -165,7 +165,7 @@ class Fiasco(Game[FiascoDeal]):
             return "suits are claimed already; play a card"
         return f"you do not hold {action.card}"
 
-    def action_label(self, action: Action) -> str:
+    def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == "choose" and action.arg:
             return f"Collect {SUIT_NAMES[action.arg]}"
         return f"Play {action.card}"

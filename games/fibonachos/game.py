@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, cast
 
@@ -118,7 +118,7 @@ class Fibonachos(Game[FibonachosDeal]):
             return f"you do not hold {card}"
         return f"you must follow {SUIT_NAMES[self._led() or card.suit]}"
 
-    def action_label(self, action: Action) -> str:
+    def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:
             return str(action)
         trump = " (Fibonacho)" if is_fibonacho(action.card) else ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, Self, cast
@@ -196,17 +196,19 @@ class Fizzbin(Game[FizzbinDeal]):
                 return f"{card} was taken from a pile this turn and may not be discarded now"
         return f"you cannot {action} now"
 
-    def action_label(self, action: Action) -> str:
+    def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == "draw":
             if action.arg == STACK:
                 return "Draw from the stack"
             pile = self.piles[action.player_arg]
             top = f" {pile[-1]}" if pile else ""
-            whose = "your pile" if action.player_arg == self.to_act else f"pile {action.arg}"
-            return f"Take{top} from {whose}"
-        whose = "your pile" if action.arg is not None and action.player_arg == self.to_act \
-            else f"pile {action.arg}"
-        return f"Discard {action.card} on {whose}"
+            return f"Take{top} from {self._pile_name(action.player_arg, names)}"
+        return f"Discard {action.card} on {self._pile_name(action.player_arg, names)}"
+
+    def _pile_name(self, owner: int, names: Sequence[str]) -> str:
+        if owner == self.to_act:
+            return "your pile"
+        return f"{names[owner]}'s pile" if owner < len(names) else f"pile {owner}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         if action.verb == "draw":

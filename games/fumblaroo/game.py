@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, cast
 
@@ -210,7 +210,7 @@ class Fumblaroo(Game[FumblarooDeal]):
                     f"not one of {SUIT_NAMES[led]}: follow with a real one")
         return f"you must follow {SUIT_NAMES[led]}"
 
-    def action_label(self, action: Action) -> str:
+    def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == "call" and action.arg:
             return f"Call {SUIT_NAMES[action.arg]}"
         if action.card is not None:

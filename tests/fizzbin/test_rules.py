@@ -534,3 +534,18 @@ def test_a_clone_is_independent_and_keeps_the_same_clock():
     copy.apply(copy.to_act, "draw stack")
     assert len(copy.stack) == len(g.stack) - 1 and g.history == []
     assert snapshot(g) != snapshot(copy)
+
+
+def test_action_labels_name_the_pile_owner_by_name():
+    import games
+
+    g = games.new_game("fizzbin", 3, {"time": "day", "hands": 1}, seed=4, dealer=0)
+    names = ["Ana", "Ben", "Cy"]
+    me = g.to_act
+    other = (me + 1) % 3
+    card = g.legal_actions()[0]
+    assert g.action_label(card, names) == "Draw from the stack"
+    discard = g.parse(f"discard AS {other}")
+    assert g.action_label(discard, names) == f"Discard AS on {names[other]}'s pile"
+    own = g.parse(f"discard AS {me}")
+    assert g.action_label(own, names) == "Discard AS on your pile"
