@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib
+import itertools
 import pkgutil
 from pathlib import Path
 
@@ -123,3 +124,26 @@ def test_clone_is_independent_of_the_original():
     assert len(c.history) == len(g.history) + 1
     assert [len(h) for h in g.hands] != [len(h) for h in c.hands] or g.pot != c.pot
     assert c.options is g.options
+
+
+@pytest.mark.parametrize("name", ["fumblaroo", "fazes", "fibonachos", "fizzbin", "fiasco"])
+def test_a_record_with_its_deals_goes_on_to_the_same_deals_as_the_game(name):
+    from games.core.replay import replay
+
+    cls = get(name)
+    whole = new_game(name, cls.min_players + 1 if name != "fumblaroo" else 3, seed=21)
+    records = []
+    while not whole.over:
+        records.append(whole.record())
+        whole.apply(whole.to_act, whole.legal_actions()[len(whole.history) % 2 - 1])
+    # Cut the game at every deal boundary: the replayed record (deals included) deals on
+    # exactly as the uninterrupted game did.
+    cuts = [r for r, nxt in itertools.pairwise(records)
+            if len(nxt["deals"]) > len(r["deals"])]
+    assert cuts, "the game has a second deal"
+    for cut in cuts:
+        game = replay(Record.from_data(cut)).game
+        for line in whole.history[len(cut["actions"]):]:
+            seat, _, text = line.partition(" ")
+            game.apply(int(seat), text)
+        assert game.record() == whole.record()

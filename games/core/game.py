@@ -94,6 +94,8 @@ class Game(ABC, Generic[DealT]):
             dealer = self.require_rng("the first dealer").randrange(players)
         elif not 0 <= dealer < players:
             raise SetupError(f"dealer {dealer} is not a seat (0 to {players - 1})")
+        elif self.rng is not None:
+            self.rng.randrange(players)  # drawn all the same: see next_deal
         self.first_dealer = dealer
         self.dealer = dealer
         self._explicit_deals: list[DealT] = [
@@ -278,10 +280,18 @@ class Game(ABC, Generic[DealT]):
         return self.rng
 
     def next_deal(self) -> DealT:
-        """The next deal: the record's own if it has one, else shuffled from the seed."""
+        """The next deal: the record's own if it has one, else shuffled from the seed.
+
+        A deal (or first dealer) that the record gives is still drawn from the seed
+        and thrown away, so the generator ends up where it would be without it: a
+        record carrying the deals it has played so far goes on to the same deals as
+        the game it records.
+        """
         index = len(self.deals_played)
         if index < len(self._explicit_deals):
             deal = self._explicit_deals[index]
+            if self.rng is not None:
+                self._shuffle_deal(self.rng)
         else:
             deal = self._shuffle_deal(self.require_rng(f"deal {index + 1}"))
         self.deals_played.append(self._deal_json(deal))
