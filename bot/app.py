@@ -9,6 +9,7 @@ globally).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import discord
 from discord.ext import commands
@@ -19,7 +20,7 @@ from bot.store_api import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables",)
+EXTENSIONS = ("cogs.tables", "cogs.stats")
 
 
 def intents() -> discord.Intents:
@@ -33,12 +34,13 @@ class FivefoldBot(commands.Bot):
     """The Fivefold bot. ``store`` may be given (tests); otherwise SQLite at DATABASE_PATH."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
-                 **options: object) -> None:
+                 seed_source: Callable[[], int] | None = None, **options: object) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, **options)  # type: ignore[arg-type]
         self.settings = settings
         self._given_store = store
         self.store: Store | None = store
+        self._seed_source = seed_source
         self._sessions: SessionManager | None = None
 
     @property
@@ -52,7 +54,8 @@ class FivefoldBot(commands.Bot):
             from bot.store import SqliteStore
 
             self.store = await SqliteStore.open(self.settings.database_path)
-        self._sessions = SessionManager(self.store, self.settings)
+        self._sessions = SessionManager(self.store, self.settings,
+                                        seed_source=self._seed_source)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()
@@ -80,6 +83,11 @@ class FivefoldBot(commands.Bot):
 
 
 def create_bot(settings: Settings, *, store: Store | None = None,
+               seed_source: Callable[[], int] | None = None,
                **options: object) -> FivefoldBot:
-    """The bot, built but not started (tests pass ``guild_ready_timeout`` and a store)."""
-    return FivefoldBot(settings, store=store, **options)
+    """The bot, built but not started.
+
+    Tests pass ``guild_ready_timeout``, a store, and a ``seed_source`` giving each new
+    game's seed (by default a fresh random one) to make games reproducible.
+    """
+    return FivefoldBot(settings, store=store, seed_source=seed_source, **options)

@@ -9,7 +9,6 @@ it and die with it.
 from __future__ import annotations
 
 import asyncio
-import random
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -29,7 +28,6 @@ class Session:
     game: Game[Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
-    rng: random.Random = field(default_factory=random.Random)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn_task: asyncio.Task[None] | None = None
     closed_by: str | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -52,9 +52,12 @@ def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
 class SessionManager:
     """Every open table of this bot, by table id and by channel."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, *,
+                 seed_source: Callable[[], int] | None = None) -> None:
         self.store = store
         self.settings = settings
+        # Each new game's seed; tests give a fixed one to make games reproducible.
+        self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**63))
         self.listener: TableListener | None = None
         self.turns = Turns(store, settings, lambda: self.listener)
         self._by_id: dict[str, Session] = {}
@@ -68,6 +71,18 @@ class SessionManager:
         if session is None:
             raise NoSuchTable("that button is not from a table I know")
         return session
+
+    async def find(self, table_id: str) -> Session:
+        """Like :meth:`get`, but a table closed before a restart still says why it is closed."""
+        session = self._by_id.get(table_id)
+        if session is not None:
+            return session
+        stored = await self.store.get_table(table_id)
+        if stored is not None and stored.status is TableStatus.FINISHED:
+            raise TableClosed("this game is over")
+        if stored is not None and stored.status is TableStatus.CANCELLED:
+            raise TableClosed("this table was closed")
+        return self.get(table_id)
 
     def in_channel(self, channel_id: int) -> Session | None:
         """The open table of this channel or thread, if any."""
@@ -186,14 +201,13 @@ class SessionManager:
             if not cls.min_players <= count <= cls.max_players:
                 raise TableError(f"{cls.title} needs {cls.min_players} to {cls.max_players} "
                                  f"players; {count} seated")
-            seed = random.SystemRandom().randrange(2**63)
+            seed = self.seed_source()
             try:
                 game = games.new_game(table.game, count, table.options, seed=seed,
                                       **game_context(table.game, self.settings))
             except SetupError as exc:
                 raise TableError(exc.message) from None
             session.game = game
-            session.rng = random.Random(seed)
             table.status = TableStatus.PLAYING
             table.record = {**game.record(), "meta": self._meta(table)}
             table.version += 1
@@ -307,19 +321,24 @@ class SessionManager:
         return resumed
 
     def _rebuild(self, table: StoredTable) -> Session:
+        """A stored table back in memory: a game in play is rebuilt by replaying its record.
+
+        The record holds the deals played so far and the seed; the rules core draws
+        from the seed for given deals too, so the deals still to come are the ones
+        the uninterrupted game would have had.
+        """
         session = Session(table)
         if table.status is not TableStatus.PLAYING:
             return session
         if table.record is None:
             raise ValueError("a table in play without a record")
         record = Record.from_data(table.record)
-        game: Game[Any] = load(record, **game_context(table.game, self.settings))
+        game: Game[Any] = load(record, **game_context(record.game, self.settings))
         names = [seat.name for seat in table.seats]
         for line in record.actions:
             player, text = split_action(line, game.players)
             session.recent.extend(describe(game.apply(player, text), names))
         session.game = game
-        session.rng = random.Random((record.seed or 0) + len(record.actions))
         return session
 
     async def shutdown(self) -> None:

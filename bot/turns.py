@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.computer import choose_action
+from bot.computer import choose_action, move_rng
 from bot.errors import StaleMenu, TableClosed, TableError
 from bot.models import GameResult, ResultPlayer, TableStatus
 from bot.session import Session
@@ -135,6 +135,9 @@ class Turns:
         table = session.table
         table.status = TableStatus.FINISHED
         table.updated_at = now()
+        record = dict(table.record or game.record())
+        record["meta"] = {**record.get("meta", {}), "ended_at": table.updated_at.isoformat()}
+        table.record = record
         players = [
             ResultPlayer(seat=i, user_id=seat.user_id, name=seat.name, score=game.scores[i],
                          place=game.outcome.places[i], winner=i in game.winners)
@@ -142,7 +145,7 @@ class Turns:
         ]
         result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
                             finished_at=table.updated_at, players=players,
-                            record=dict(table.record or game.record()))
+                            record=record)
         # One transaction: the final action, the result and the ratings land together.
         await self.store.record_result(result, table=table)
         session.cancel_tasks()
@@ -177,7 +180,8 @@ class Turns:
                     return
                 game = session.game
                 assert game is not None
-                action = choose_action(game, seat, session.rng)
+                done = len((session.table.record or {}).get("actions", []))
+                action = choose_action(game, seat, move_rng(game.seed, done))
                 note = None
                 if timed_out:
                     name = session.seats[seat].name

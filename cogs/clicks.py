@@ -72,7 +72,7 @@ class Clicks:
 
     async def lobby(self, interaction: Interaction, table_id: str, verb: str) -> None:
         async with self.refusing(interaction):
-            session = self.sessions.get(table_id)
+            session = await self.sessions.find(table_id)
             user, name = interaction.user.id, display_name(interaction)
             if verb == "join":
                 await self.sessions.join(session, user, name)
@@ -107,7 +107,7 @@ class Clicks:
 
     async def hand_button(self, interaction: Interaction, table_id: str) -> None:
         async with self.refusing(interaction):
-            await self.show_hand(interaction, self.sessions.get(table_id))
+            await self.show_hand(interaction, await self.sessions.find(table_id))
 
     async def card(self, interaction: Interaction, table_id: str, version: int,
                    card_text: str) -> None:
@@ -120,7 +120,7 @@ class Clicks:
     async def page(self, interaction: Interaction, table_id: str, version: int,
                    page: int) -> None:
         async with self.refusing(interaction):
-            session = self.sessions.get(table_id)
+            session = await self.sessions.find(table_id)
             seat = self.seated(session, interaction)
             note = None if version == session.version else "the table moved on; here it is now"
             await self._answer_menu(interaction, session, seat, page=page, note=note)
@@ -128,7 +128,7 @@ class Clicks:
     async def _menu_click(self, interaction: Interaction, table_id: str, version: int, *,
                           card: str | None = None, action: str | None = None) -> None:
         async with self.refusing(interaction):
-            session = self.sessions.get(table_id)
+            session = await self.sessions.find(table_id)
             seat = self.seated(session, interaction)
             note: str | None = None
             focus: Card | None = None

@@ -5,11 +5,17 @@ Each template (see :mod:`cogs.ids`) turns a click into a call on the
 item only when its template matches *and* the clicked message carries that
 custom id; :func:`is_routed` mirrors that test so every other click (a forged
 or unknown id) can be answered instead of failing silently.
+
+Other cogs route their own dynamic items (the leaderboard's pages) and tell
+this module with :func:`add_route`, so :func:`is_routed` leaves their clicks to
+discord.py and :func:`route_unrouted` hands them a dropped one (a forged id, or
+one no longer on its message) to answer.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -19,6 +25,7 @@ from cogs.clicks import Clicks
 
 Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
+Fallback = Callable[[Interaction, "re.Match[str]"], Awaitable[None]]
 
 
 def clicks_of(interaction: Interaction) -> Clicks | None:
@@ -86,6 +93,19 @@ _PATTERNS = [
 ]
 
 
+_ROUTES: dict[str, tuple[re.Pattern[str], Fallback]] = {}
+"""Other cogs' custom-id templates, each with the handler for a click discord.py drops."""
+
+
+def add_route(template: str, fallback: Fallback) -> None:
+    """Another cog routes ``template`` itself; ``fallback`` answers its dropped clicks."""
+    _ROUTES[template] = (re.compile(template), fallback)
+
+
+def remove_route(template: str) -> None:
+    _ROUTES.pop(template, None)
+
+
 def _match(custom_id: str) -> tuple[type[_Item], re.Match[str]] | None:
     for pattern, item in _PATTERNS:
         found = pattern.fullmatch(custom_id)
@@ -94,12 +114,21 @@ def _match(custom_id: str) -> tuple[type[_Item], re.Match[str]] | None:
     return None
 
 
+def _other_route(custom_id: str) -> tuple[Fallback, re.Match[str]] | None:
+    for pattern, fallback in list(_ROUTES.values()):
+        found = pattern.fullmatch(custom_id)
+        if found is not None:
+            return fallback, found
+    return None
+
+
 def is_routed(interaction: Interaction) -> bool:
     """Whether discord.py will hand this click to a dynamic item (see the module docstring)."""
     data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
     custom_id = str(data.get("custom_id", ""))
     component_type = data.get("component_type")
-    if _match(custom_id) is None or interaction.message is None:
+    known = _match(custom_id) is not None or _other_route(custom_id) is not None
+    if not known or interaction.message is None:
         return False
     for row in interaction.message.components:
         for child in getattr(row, "children", [row]):
@@ -114,13 +143,18 @@ async def route_unrouted(interaction: Interaction) -> None:
 
     Such a click names a button that is not on its message: one removed when its
     table ended, or a forged one. Its handler gives the real reason ("this game
-    is over", "you do not hold S4").
+    is over", "you do not hold S4"); another cog's id goes to that cog's fallback.
     """
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom_id = str(data.get("custom_id", ""))
+    other = _other_route(custom_id)
+    if other is not None and data.get("component_type") == discord.ComponentType.button.value:
+        fallback, match = other
+        await fallback(interaction, match)
+        return
     clicks = clicks_of(interaction)
     if clicks is None:
         return
-    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-    custom_id = str(data.get("custom_id", ""))
     found = _match(custom_id)
     if found is None or data.get("component_type") != discord.ComponentType.button.value:
         await clicks.unknown(interaction)

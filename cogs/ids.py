@@ -7,6 +7,8 @@
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
+    ff:lb:<game>:<offset>              turn the pages of a leaderboard (the server comes
+                                       from the interaction, never from the id)
 
 Public messages carry only the first two kinds, so no card is ever named in a
 public custom id. Hand-menu ids carry the table's version: a click on an older
@@ -25,6 +27,8 @@ VERSION = r"(?P<version>\d{1,9})"
 CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
 ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
 PAGE_TEMPLATE = rf"ff:{TABLE}:p:{VERSION}:(?P<page>\d{{1,2}})"
+# Table ids are 10 hex digits, so "lb" can never be one.
+LEADERBOARD_TEMPLATE = r"ff:lb:(?P<game>[a-z]{1,20}):(?P<offset>\d{1,6})"
 
 
 def lobby_id(table: str, verb: str) -> str:
@@ -45,6 +49,10 @@ def action_id(table: str, version: int, action: str) -> str:
 
 def page_id(table: str, version: int, page: int) -> str:
     return f"{PREFIX}:{table}:p:{version}:{page}"
+
+
+def leaderboard_id(game: str, offset: int) -> str:
+    return f"{PREFIX}:lb:{game}:{offset}"
 
 
 def action_text(token: str) -> str:

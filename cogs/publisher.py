@@ -3,7 +3,8 @@
 The session manager calls :meth:`Publisher.table_changed` after every change;
 the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
-becomes at most two edits and the latest state always wins.
+becomes at most two edits and the latest state always wins. The edit that shows
+a finished game attaches its record (:mod:`cogs.export`).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import asyncio
 import logging
 
 import discord
+from discord.utils import MISSING
 
 from bot.models import TableStatus
 from bot.session import Session
+from cogs.export import record_file
 from cogs.render_lobby import render_lobby
 from cogs.render_table import Rendered, render_closed_lobby, render_table
 
@@ -61,9 +64,12 @@ class Publisher:
         shown = render(session)
         message = self.client.get_partial_messageable(session.channel_id).get_partial_message(
             message_id)
+        # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
+        record = record_file(session)
         try:
             await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
-                               allowed_mentions=shown.mentions)
+                               allowed_mentions=shown.mentions,
+                               attachments=[record] if record is not None else MISSING)
         except discord.NotFound:
             log.warning("table %s: its message is gone", session.id)
         except discord.HTTPException:

@@ -117,7 +117,12 @@ def render_table(session: Session) -> Rendered:
     if session.recent:
         embed.add_field(name="Recent", value=clip("\n".join(session.recent)[-1000:]),
                         inline=False)
-    embed.set_footer(text=f"Table {table.id}. Show my hand to see your cards and play.")
+    if view.over and table.status is TableStatus.FINISHED:
+        embed.set_footer(text=f"Table {table.id}. The attached file is this game's record, "
+                              "every deal and move: keep it, or replay it with "
+                              "python -m games replay.")
+    else:
+        embed.set_footer(text=f"Table {table.id}. Show my hand to see your cards and play.")
     buttons = [] if view.over or not session.is_open else [
         button("Show my hand", ids.hand_id(table.id), style=discord.ButtonStyle.primary)]
     return Rendered(content, fit(embed), static_view(buttons) if buttons else None, mentions)

@@ -35,12 +35,16 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
 
 
 @asynccontextmanager
-async def running_bot(fake: FakeDiscord, tmp_path: Path,
+async def running_bot(fake: FakeDiscord, tmp_path: Path, *,
+                      seed_source: Callable[[], int] | None = None,
                       **overrides: Any) -> AsyncIterator[FivefoldBot]:
-    """The real bot, with a real SQLite store in ``tmp_path``, connected to ``fake``."""
+    """The real bot, with a real SQLite store in ``tmp_path``, connected to ``fake``.
+
+    ``seed_source`` gives each new game's seed (a fixed one makes games reproducible).
+    """
     settings = settings_for(tmp_path, **overrides)
     store = await SqliteStore.open(settings.database_path)
-    bot = create_bot(settings, store=store, guild_ready_timeout=0.05)
+    bot = create_bot(settings, store=store, seed_source=seed_source, guild_ready_timeout=0.05)
     try:
         async with fake.run_client(bot):
             yield bot
