@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -18,6 +19,7 @@ from cogs import ids
 from cogs.ui import button, clip, static_view
 from games.core.actions import Action
 from games.core.cards import Card
+from games.core.game import Game
 from games.core.zones import ZoneKind
 
 ROWS = 5
@@ -67,12 +69,20 @@ def _status(session: Session, seat: int) -> str:
     return f"Waiting for {session.seats[game.to_act].name}."
 
 
+def card_label(game: Game[Any], card: Card, *, face_up: bool = False) -> str:
+    """A card button's label: its notation and, for screen readers, its name in words."""
+    name = game.card_name(card)
+    label = card.text if name == card.text else f"{card.text} · {name}"
+    return label + (" (face up)" if face_up else "")
+
+
 def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | None = None,
                 note: str | None = None) -> Menu:
     """``seat``'s menu at the table's current version."""
     game = session.game
     assert game is not None
     table, version = session.table, session.version
+    names = session.names()
     held_cards = own_cards(session, seat)
     hand = [card for card, _ in held_cards]
     legal = game.legal_actions(seat)
@@ -98,19 +108,19 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
 
     if focus is not None and focus in by_card:
         lines.append(f"Where does {focus.text} go?")
-        choices = [button(game.action_label(a), ids.action_id(table.id, version, str(a)),
+        choices = [button(game.action_label(a, names), ids.action_id(table.id, version, str(a)),
                           style=discord.ButtonStyle.success) for a in by_card[focus]]
         choices = choices[: (ROWS - 1) * PER_ROW]
         choices.append(button("Back", ids.page_id(table.id, version, 0)))
         return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(choices))
 
     decision_buttons = [
-        button(game.action_label(a), ids.action_id(table.id, version, str(a)),
+        button(game.action_label(a, names), ids.action_id(table.id, version, str(a)),
                style=discord.ButtonStyle.success)
         for a in decisions[: MAX_DECISION_ROWS * PER_ROW]
     ]
     card_buttons = [
-        button(card.text + (" (face up)" if up else ""),
+        button(card_label(game, card, face_up=up),
                ids.card_id(table.id, version, card.text, i),
                style=discord.ButtonStyle.primary if card in by_card
                else discord.ButtonStyle.secondary,

@@ -106,9 +106,15 @@ def render_table(session: Session) -> Rendered:
         embed.add_field(name="On the table",
                         value=clip(", ".join(f"{names[p]}: {c.text}" for p, c in view.trick)),
                         inline=False)
+    told = {name.lower() for name, _ in view.facts}  # a game's own fact outranks the zone
+    on_table = tuple(card for _, card in view.trick)
     for zone in view.zones:
         if zone.kind is ZoneKind.HAND or (zone.count == 0 and zone.kind is not ZoneKind.STOCK):
             continue
+        if zone_title(zone, names).lower() in told:
+            continue
+        if zone.kind is ZoneKind.TRICK and zone.cards == on_table:
+            continue  # "On the table" shows the same cards with who played them
         if len(embed.fields) >= 20:
             break
         embed.add_field(name=clip(zone_title(zone, names), 256), value=clip(zone_text(zone)),

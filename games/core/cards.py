@@ -44,6 +44,20 @@ class Card:
         return self
 
 
+_STANDARD_RANKS = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
+_STANDARD_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def standard_card_name(card: Card) -> str:
+    """A card of the standard deck in words, for screen readers.
+
+    >>> standard_card_name(Card("QH", "H", 12)), standard_card_name(Card("TD", "D", 10))
+    ('Queen of hearts', '10 of diamonds')
+    """
+    rank = _STANDARD_RANKS.get(card.rank, str(card.rank))
+    return f"{rank} of {_STANDARD_SUITS[card.suit]}"
+
+
 class Deck:
     """A game's full deck (a multiset of cards) with the parser for its notation."""
 

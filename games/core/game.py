@@ -208,6 +208,10 @@ class Game(ABC, Generic[DealT]):
         """
         return str(action)
 
+    def card_name(self, card: Card) -> str:
+        """``card`` in words ("Swords 4", "Queen of hearts"), for labels a screen reader reads."""
+        return card.text
+
     def current_trick(self) -> list[tuple[int, Card]]:
         """The cards on the table in the trick under way, as (seat, card) in play order."""
         return []

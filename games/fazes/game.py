@@ -177,6 +177,9 @@ class Fazes(Game[FazesDeal]):
             return "you must lead G2 to open the faze"
         return why_not_playable(hand, self.plays[0][1].suit, card, trump=self.trump)
 
+    def card_name(self, card: Card) -> str:
+        return card_name(card)
+
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:  # pragma: no cover - the only verb takes a card
             return str(action)

@@ -165,6 +165,13 @@ class Fiasco(Game[FiascoDeal]):
             return "suits are claimed already; play a card"
         return f"you do not hold {action.card}"
 
+    def card_name(self, card: Card) -> str:
+        if card == KING:
+            return "King"
+        if card == FIASCO:
+            return "Fiasco"
+        return f"{SUIT_NAMES[card.suit]} {card.rank}"
+
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == "choose" and action.arg:
             return f"Collect {SUIT_NAMES[action.arg]}"

@@ -118,6 +118,9 @@ class Fibonachos(Game[FibonachosDeal]):
             return f"you do not hold {card}"
         return f"you must follow {SUIT_NAMES[self._led() or card.suit]}"
 
+    def card_name(self, card: Card) -> str:
+        return card_name(card)
+
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:
             return str(action)
@@ -231,7 +234,7 @@ class Fibonachos(Game[FibonachosDeal]):
 
     def facts(self) -> list[tuple[str, str]]:
         prize = f"Spicy {self.prize[0].rank}" if self.prize else "none"
-        facts = [("Prize", prize), ("Spicy deck", f"{len(self.spicy)} cards")]
+        facts = [("Prize", prize)]
         if self.trick:
             facts.append(("Lead suit", SUIT_NAMES[self.trick[0][1].suit]))
         return facts

@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any, ClassVar, Self, cast
 
 from games.core.actions import STACK, Action, Grammar, Param
-from games.core.cards import Card, Deck
+from games.core.cards import Card, Deck, standard_card_name
 from games.core.events import Event
 from games.core.game import Game, Options
 from games.core.outcome import best_of
@@ -196,6 +196,9 @@ class Fizzbin(Game[FizzbinDeal]):
                 return f"{card} was taken from a pile this turn and may not be discarded now"
         return f"you cannot {action} now"
 
+    def card_name(self, card: Card) -> str:
+        return standard_card_name(card)
+
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == "draw":
             if action.arg == STACK:
@@ -345,7 +348,6 @@ class Fizzbin(Game[FizzbinDeal]):
             ("Special", " and ".join(RANK_NAMES[r] for r in special)),
             ("Forced", " and ".join(RANK_NAMES[r] for r in forced)),
             ("Stack", f"{len(self.stack)} cards"),
-            ("Hand", f"{min(len(self.results) + 1, self.opts.hands)} of {self.opts.hands}"),
         ]
 
     def seat_notes(self) -> list[str]:

@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any, ClassVar, cast
 
 from games.core.actions import Action, Grammar, Param
-from games.core.cards import Card, Deck
+from games.core.cards import Card, Deck, standard_card_name
 from games.core.events import Event
 from games.core.game import Game, Options
 from games.core.registry import register
@@ -209,6 +209,9 @@ class Fumblaroo(Game[FumblarooDeal]):
             return (f"{card} is a trump ({SUIT_NAMES[self.trump or 'S']}), "
                     f"not one of {SUIT_NAMES[led]}: follow with a real one")
         return f"you must follow {SUIT_NAMES[led]}"
+
+    def card_name(self, card: Card) -> str:
+        return standard_card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == "call" and action.arg:
