@@ -3,7 +3,7 @@
 #   docker run --env-file .env -v fivefold-data:/data fivefold
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY games ./games
 COPY bot ./bot
 COPY cogs ./cogs

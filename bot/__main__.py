@@ -6,19 +6,23 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sqlite3
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
 from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
+from bot.store import StoreError
 
 HOW_TO_GET_A_TOKEN = (
     "Create an application at https://discord.com/developers/applications, open its Bot tab, "
     "press Reset Token and put the token in .env as DISCORD_TOKEN=..."
 )
 EXIT_CONFIG = 2
+EXIT_UNREACHABLE = 1
 
 
 def fail(message: str) -> int:
@@ -51,6 +55,12 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None) -> int:
             return fail(f"Discord rejected the token. {HOW_TO_GET_A_TOKEN}")
         if isinstance(exc, discord.PrivilegedIntentsRequired):
             return fail("Discord refused an intent this bot should not ask for.")
+        if isinstance(exc, StoreError | sqlite3.Error):
+            return fail(f"cannot use the database {settings.database_path}: {exc}")
+        if isinstance(exc, aiohttp.ClientError | OSError):
+            print(f"fivefold: cannot reach Discord ({exc}); check the network and try again.",
+                  file=sys.stderr)
+            return EXIT_UNREACHABLE
         raise exc  # type: ignore[misc]
     runner.cancel()
     with contextlib.suppress(asyncio.CancelledError):

@@ -257,11 +257,14 @@ class SqliteStore:
         """
         location = str(path)
         in_memory = location == ":memory:"
-        if not in_memory:
-            Path(location).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions; this class issues
-        # BEGIN/COMMIT itself so a transaction is exactly what it says.
-        conn = await aiosqlite.connect(location, isolation_level=None)
+        try:
+            if not in_memory:
+                Path(location).parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: no implicit transactions; this class issues
+            # BEGIN/COMMIT itself so a transaction is exactly what it says.
+            conn = await aiosqlite.connect(location, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open {location}: {exc}") from exc
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import discord
 
 from bot.__main__ import run
 from bot.app import create_bot, intents
@@ -68,3 +71,28 @@ async def test_sigterm_closes_the_bot_cleanly(tmp_path):
         os.kill(os.getpid(), signal.SIGTERM)
         assert await asyncio.wait_for(task, 10) == 0
         assert bot.is_closed()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_an_unreachable_discord_exits_with_one_line(tmp_path, capsys, monkeypatch):
+    port = free_port()  # nothing listens there
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    assert await run(settings_for(tmp_path)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot reach Discord" in err[0], err
+
+
+async def test_a_database_that_cannot_be_opened_exits_with_one_line(tmp_path, capsys):
+    async with FakeDiscord() as fake:
+        fake.add_guild()
+        blocker = tmp_path / "not-a-folder"
+        blocker.write_text("a file where the database's folder should be")
+        settings = settings_for(tmp_path, database_path=str(blocker / "x.db"))
+        assert await run(settings) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot use the database" in err[0], err
