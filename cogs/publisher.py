@@ -5,12 +5,19 @@ the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
 becomes at most two edits and the latest state always wins. The edit that shows
 a finished game attaches its record (:mod:`cogs.export`).
+
+Editing a message never notifies anyone, so when the turn passes to another
+person the publisher also posts a short ping that mentions them alone, and
+deletes the previous one: one ping in the channel at a time, gone when the
+game ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from dataclasses import dataclass
 
 import discord
 from discord.utils import MISSING
@@ -34,6 +41,22 @@ def render(session: Session) -> Rendered:
     return render_closed_lobby(session)
 
 
+@dataclass(frozen=True)
+class Ping:
+    """The turn ping standing in a table's channel: whom it names, and its message."""
+
+    user_id: int
+    message_id: int
+
+
+def person_to_act(session: Session) -> int | None:
+    """The user id of the person whose turn it is, if a person's (not a computer's)."""
+    seat = session.to_act()
+    if seat is None:
+        return None
+    return session.seats[seat].user_id
+
+
 class Publisher:
     """The :class:`bot.turns.TableListener` of the Discord layer."""
 
@@ -41,6 +64,7 @@ class Publisher:
         self.client = client
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._pings: dict[str, Ping] = {}
 
     def table_changed(self, session: Session) -> None:
         self._dirty.add(session.id)
@@ -54,6 +78,7 @@ class Publisher:
             while session.id in self._dirty:
                 self._dirty.discard(session.id)
                 await self._edit(session)
+                await self._ping(session)
         finally:
             self._running.pop(session.id, None)
 
@@ -74,6 +99,33 @@ class Publisher:
             log.warning("table %s: its message is gone", session.id)
         except discord.HTTPException:
             log.exception("table %s: could not edit its message", session.id)
+
+    async def _ping(self, session: Session) -> None:
+        """Ping the person to act if the turn has passed to them; drop a stale ping."""
+        user_id = person_to_act(session)
+        old = self._pings.get(session.id)
+        if old is not None and old.user_id == user_id:
+            return  # still their turn (or their turn again): they have been told
+        channel = self.client.get_partial_messageable(session.channel_id)
+        if old is not None:
+            del self._pings[session.id]
+            with contextlib.suppress(discord.HTTPException):  # already gone: nothing to tidy
+                await channel.get_partial_message(old.message_id).delete()
+        if user_id is None or session.table.message_id is None:
+            return
+        title = session.game.title if session.game is not None else "the game"
+        link = channel.get_partial_message(session.table.message_id).jump_url
+        try:
+            sent = await channel.send(
+                f"<@{user_id}>, it is your turn in {title}: {link}",
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(user_id)], everyone=False, roles=False,
+                    replied_user=False),
+            )
+        except discord.HTTPException:
+            log.warning("table %s: could not ping the player to act", session.id)
+            return
+        self._pings[session.id] = Ping(user_id, sent.id)
 
     async def idle(self) -> None:
         """Wait until no edit is running (for shutdown and tests)."""
