@@ -69,11 +69,12 @@ def _status(session: Session, seat: int) -> str:
     return f"Waiting for {session.seats[game.to_act].name}."
 
 
-def card_label(game: Game[Any], card: Card, *, face_up: bool = False) -> str:
-    """A card button's label: its notation and, for screen readers, its name in words."""
-    name = game.card_name(card)
-    label = card.text if name == card.text else f"{card.text} · {name}"
-    return label + (" (face up)" if face_up else "")
+def in_words(game: Game[Any], cards: list[Card]) -> str | None:
+    """The cards named in words ("Swords 4, King"), for screen readers; None if no different."""
+    names = [game.card_name(c) for c in cards]
+    if names == [c.text for c in cards]:
+        return None
+    return ", ".join(names)
 
 
 def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | None = None,
@@ -100,6 +101,9 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         lines.append(f"> {note}")
     lines.append(f"**Your hand** ({game.title}, {game.phase()}): "
                  + (" ".join(c.text for c, up in held_cards if not up) or "no cards"))
+    spoken = in_words(game, [c for c, up in held_cards if not up])
+    if spoken:
+        lines.append(f"-# In words: {spoken}")
     face_up = [c.text for c, up in held_cards if up]
     if face_up:
         lines.append("Face up in front of you: " + " ".join(face_up))
@@ -120,7 +124,7 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         for a in decisions[: MAX_DECISION_ROWS * PER_ROW]
     ]
     card_buttons = [
-        button(card_label(game, card, face_up=up),
+        button(card.text + (" (face up)" if up else ""),
                ids.card_id(table.id, version, card.text, i),
                style=discord.ButtonStyle.primary if card in by_card
                else discord.ButtonStyle.secondary,

@@ -39,17 +39,19 @@ async def test_a_hand_too_large_for_one_message_is_paged():
     assert not check_components(components(second))
     shown = [i.label for m in (first, second) for i in m.view.children if ":c:" in i.custom_id]
     assert len(shown) == 30
-    assert sorted(shown) == sorted(f"{c.text} · {game.card_name(c)}" for c in game.hands[seat])
+    assert sorted(shown) == sorted(c.text for c in game.hands[seat])
     assert all(":3:" in i for i in ids)  # every id carries the table's version
 
 
-def test_card_buttons_name_the_card_in_words_for_screen_readers():
+def test_the_menu_names_the_cards_in_words_for_screen_readers():
     session = started("fumblaroo", 3)
     game = session.game
     seat = game.to_act
-    labels = [i.label for i in render_hand(session, seat).view.children
-              if ":c:" in i.custom_id]
-    assert sorted(labels) == sorted(f"{c.text} · {game.card_name(c)}" for c in game.hands[seat])
+    menu = render_hand(session, seat)
+    labels = [i.label for i in menu.view.children if ":c:" in i.custom_id]
+    assert sorted(labels) == sorted(c.text for c in game.hands[seat])  # buttons: the notation
+    words = ", ".join(game.card_name(c) for c in game.hands[seat])
+    assert f"In words: {words}" in menu.content
     assert game.card_name(game.grammar.deck.parse("TD")) == "10 of diamonds"
     assert game.card_name(game.grammar.deck.parse("AS")) == "Ace of spades"
 

@@ -115,8 +115,7 @@ async def test_a_card_that_is_not_legal_is_refused_with_the_rules_reason(
                     refused(result)
                     reason = answer_text(fake, result).lower()
                     assert "out of date" not in reason and "not your turn" not in reason
-                    card = disabled[0].label.split(" · ")[0].lower()
-                    assert card in reason or "must" in reason, reason
+                    assert disabled[0].label.lower() in reason or "must" in reason, reason
                     assert state(session) == before
                     assert enabled_choices(result.message), "a fresh menu comes with the reason"
                     return
