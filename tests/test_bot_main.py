@@ -96,3 +96,11 @@ async def test_a_database_that_cannot_be_opened_exits_with_one_line(tmp_path, ca
         assert await run(settings) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot use the database" in err[0], err
+
+
+def test_create_bot_is_importable_from_the_package_and_does_not_start_it(tmp_path):
+    import bot
+
+    built = bot.create_bot(settings_for(tmp_path))
+    assert isinstance(built, bot.FivefoldBot)
+    assert not built.is_ready() and not built.is_closed()
