@@ -37,6 +37,15 @@ class Param(Enum):
 STACK = "stack"
 
 
+def is_number(token: str) -> bool:
+    """Whether ``token`` is a whole number in ASCII digits (no superscript, no full-width).
+
+    >>> is_number("12"), is_number("²"), is_number("-1")
+    (True, False, False)
+    """
+    return token.isascii() and token.isdigit()
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """A player's decision: ``verb``, an optional ``card`` and an optional ``arg``."""
@@ -112,7 +121,7 @@ class Grammar:
             return letter
         if param is Param.SOURCE and token.lower() == STACK:
             return STACK
-        if token.isdigit() and int(token) < self.players:
+        if is_number(token) and int(token) < self.players:
             return str(int(token))
         what = "'stack' or a player" if param is Param.SOURCE else "a player"
         raise UnknownAction(f"{token!r} is not {what} (players are 0 to {self.players - 1})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.core.actions import is_number
 from games.core.errors import GameError, UnknownAction
 from games.core.game import Game
 from games.core.records import Record
@@ -45,7 +46,7 @@ class Replay:
 def split_action(line: str, players: int) -> tuple[int, str]:
     """``"2 play S4"`` -> ``(2, "play S4")``; :class:`UnknownAction` if it does not read."""
     head, _, rest = line.strip().partition(" ")
-    if not head.isdigit():
+    if not is_number(head):
         raise UnknownAction(f"an action starts with a player number, not {head!r}")
     player = int(head)
     if player >= players:

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from games.fiasco.cards import deck_of
 from tests.vectors import check_replay
 
 
@@ -75,3 +76,22 @@ def test_an_action_after_the_game_is_over_exits_1():
     record["actions"].append("0 play K")
     check_replay(record, {"over": True,
                           "error": {"index": len(record["actions"]) - 1, "action": "0 play K"}}, 1)
+
+
+@pytest.mark.parametrize("head", ["\u00b2", "\uff11", "-1", "0x1"])  # ², full-width 1
+def test_a_player_number_that_is_not_plain_digits_exits_1_with_the_state(head):
+    line = f"{head} play S1"
+    proc = check_replay(_record(actions=["0 choose S", "1 choose R", "2 choose B", line]),
+                        {"error": {"index": 3, "action": line}}, 1)
+    assert "player number" in json.loads(proc.stdout)["error"]["message"]
+
+
+@pytest.mark.parametrize("suits", ["BTMH", "SBTM", "RBTM"])
+def test_a_four_suit_deal_without_swords_and_roses_exits_2_even_before_it_is_dealt(suits):
+    # The four-suit deck is the two claimed suits plus the first two unclaimed of S R B T M H,
+    # so Swords and Roses are in it whatever the claims: a deal without them is no deck.
+    cards = [c.text for c in deck_of(suits).cards]
+    record = {"game": "fiasco", "players": 2, "options": {"suits": "four"}, "seed": 1,
+              "dealer": 1, "deals": [{"hands": [cards[:6], cards[6:12]], "stock": cards[12:]}],
+              "actions": ["0 choose B"]}
+    check_replay(record, {}, 2)
