@@ -118,9 +118,16 @@ def to_model_values(game: str, raw: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# A game at a Discord table should end the same day: a record may list any number
+# of entries (the rules set no limit), but /play takes at most this many.
+MAX_LIST_ENTRIES = 24
+
+
 def _convert(spec: OptionSpec, value: Any) -> Any:
     if spec.kind == "list" and isinstance(value, str):
         parts = [p for p in value.replace(" ", ",").split(",") if p]
+        if len(parts) > MAX_LIST_ENTRIES:
+            raise SetupError(f"{spec.name} takes at most {MAX_LIST_ENTRIES} entries at a table")
         try:
             return [int(p) for p in parts]
         except ValueError:

@@ -98,6 +98,9 @@ async def test_options_are_checked_against_the_chosen_game(fake_world: FakeWorld
         bad = await fake.slash(world.alice, world.table, "play",
                                {"game": "fazes", "fazes": "1,9"})
         assert bad.ephemeral and "fazes" in bad.text.lower()
+        endless = await fake.slash(world.alice, world.table, "play",
+                                   {"game": "fazes", "fazes": ",".join(["1"] * 25)})
+        assert endless.ephemeral and "at most 24" in endless.text
         assert bot.sessions.in_channel(world.table.id) is None
         ok = await fake.slash(world.alice, world.table, "play",
                               {"game": "fiasco", "length": "extended"})

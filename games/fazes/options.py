@@ -9,14 +9,14 @@ from pydantic import Field
 from games.core.game import Options
 
 ALL_FAZES = (1, 2, 3, 4, 5, 6)
-MAX_FAZES = 24  # four full games' worth; keeps a table from running for days
 
 FazeNumber = Annotated[int, Field(ge=1, le=6)]
 
 
 class FazesOptions(Options):
-    """``fazes``: the fazes to play, in order; repeats allowed (default: 1 to 6)."""
+    """``fazes``: the fazes to play, in order; repeats allowed (default: 1 to 6).
 
-    fazes: list[FazeNumber] = Field(
-        default_factory=lambda: list(ALL_FAZES), min_length=1, max_length=MAX_FAZES
-    )
+    Any non-empty list: the rules set no maximum length.
+    """
+
+    fazes: list[FazeNumber] = Field(default_factory=lambda: list(ALL_FAZES), min_length=1)

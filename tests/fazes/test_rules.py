@@ -363,6 +363,15 @@ def test_fazes_option_plays_the_listed_fazes_in_order_with_repeats():
     assert len(g.record()["deals"]) == 3
 
 
+def test_fazes_option_is_any_non_empty_list_with_no_upper_limit():
+    # rules/fazes.md: "a non-empty list of faze numbers 1-6" - no maximum length, so a
+    # long list (here 25 fazes) is a valid record, not a malformed one.
+    g = game(COLOUR_HANDS_4P, *([5] * 25))
+    play_first_legal(g)
+    assert g.over and len(g.rounds) == 25
+    assert g.scores == [0, -50 * 25, 0, 0] and g.winners == (1,)
+
+
 def test_the_deal_passes_clockwise_each_faze():
     g = game(COLOUR_HANDS_4P, dealer=2)
     dealers = []
