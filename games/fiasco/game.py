@@ -334,7 +334,12 @@ class Fiasco(Game[FiascoDeal]):
 
 
 def _check_four_suit_shape(cards: list[Card], where: str) -> None:
+    """Whether ``cards`` is the ``suits: four`` deck for some pair of claims.
+
+    Swords and Roses are always kept (claimed, or the first unclaimed), so a deal
+    without them can be no game's deck, whatever the claims turn out to be.
+    """
     suits = sorted({c.suit for c in cards if c.suit})
-    if len(suits) != 4:
-        raise SetupError(f"{where} is not a four-suit deck")
+    if len(suits) != 4 or not {"S", "R"} <= set(suits):
+        raise SetupError(f"{where} is not a four-suit deck (S, R and two more suits)")
     four_suit_deck(suits).check_exactly(cards, where)
