@@ -81,3 +81,32 @@ def test_an_action_after_the_game_is_over_exits_1():
                   "error": {"index": 28, "action": "5 draw stack"},
                   "hands": [{"winner": 1, "loser": 5, "ranks": [
                       "full", "royal", "three-quarters", "half", "nothing", "shronk"]}]}, 1)
+
+
+def _whole_first_hand() -> list[str]:
+    """The 28 actions of the first hand of ``_record``: each turn draws the stack's top and
+    discards it onto the drawer's own pile (winner 1, loser 5 swapping to seat 2)."""
+    order = [1, 0, 5, 4, 3, 2] * 3
+    stack = DAY_ALL_RANKS_STACK.split()
+    return [f"{order[i]} draw stack" if j == 0 else f"{order[i]} discard {stack[i]} {order[i]}"
+            for i in range(14) for j in (0, 1)]
+
+
+def test_a_next_deal_that_must_come_from_the_seed_without_a_seed_exits_2():
+    # README: "a deal ... that must come from the seed when there is no seed" is malformed,
+    # also when the game only reaches it after some actions.
+    check_replay(_record(options={"hands": 2, "time": "day"}, actions=_whole_first_hand()),
+                 {}, 2)
+    # one action short of the end of the hand: deal 2 is not reached, the record replays
+    check_replay(_record(options={"hands": 2, "time": "day"}, actions=_whole_first_hand()[:-1]),
+                 {"to_act": 0, "hands": []}, 0)
+
+
+def test_a_next_deal_whose_seven_card_hands_ignore_the_new_seats_exits_2():
+    # Hand 2 is dealt by player 1 with player 5 (swapped into seat 2) on the left, so the
+    # 7-card lists must be lists 1 and 5; here they are lists 0 and 1.
+    second = deal(["AS 2S 3S 4S 5S 6S 7S", "8S 9S TS JS QS KS AH", "2H 3H 4H 5H 6H 7H",
+                   "8H 9H TH JH QH KH", "AD 2D 3D 4D 5D 6D", "7D 8D 9D TD JD QD"], night=False)
+    first = deal(DAY_ALL_RANKS, DAY_ALL_RANKS_STACK, night=False)
+    check_replay(_record(options={"hands": 2, "time": "day"}, deals=[first, second],
+                         actions=_whole_first_hand()), {}, 2)
