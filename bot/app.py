@@ -14,13 +14,14 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
+from bot.context import Clock
 from bot.sessions import SessionManager
 from bot.settings import Settings
 from bot.store_api import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.stats")
+EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help")
 
 
 def intents() -> discord.Intents:
@@ -34,13 +35,15 @@ class FivefoldBot(commands.Bot):
     """The Fivefold bot. ``store`` may be given (tests); otherwise SQLite at DATABASE_PATH."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
-                 seed_source: Callable[[], int] | None = None, **options: object) -> None:
+                 seed_source: Callable[[], int] | None = None, clock: Clock | None = None,
+                 **options: object) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, **options)  # type: ignore[arg-type]
         self.settings = settings
         self._given_store = store
         self.store: Store | None = store
         self._seed_source = seed_source
+        self._clock = clock
         self._sessions: SessionManager | None = None
 
     @property
@@ -55,7 +58,7 @@ class FivefoldBot(commands.Bot):
 
             self.store = await SqliteStore.open(self.settings.database_path)
         self._sessions = SessionManager(self.store, self.settings,
-                                        seed_source=self._seed_source)
+                                        seed_source=self._seed_source, clock=self._clock)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()
@@ -83,11 +86,12 @@ class FivefoldBot(commands.Bot):
 
 
 def create_bot(settings: Settings, *, store: Store | None = None,
-               seed_source: Callable[[], int] | None = None,
+               seed_source: Callable[[], int] | None = None, clock: Clock | None = None,
                **options: object) -> FivefoldBot:
     """The bot, built but not started.
 
-    Tests pass ``guild_ready_timeout``, a store, and a ``seed_source`` giving each new
-    game's seed (by default a fresh random one) to make games reproducible.
+    Tests pass ``guild_ready_timeout``, a store, a ``seed_source`` giving each new
+    game's seed (by default a fresh random one) to make games reproducible, and a
+    ``clock`` (by default the real one, in UTC) to fix Fizzbin's day and night.
     """
-    return FivefoldBot(settings, store=store, seed_source=seed_source, **options)
+    return FivefoldBot(settings, store=store, seed_source=seed_source, clock=clock, **options)

@@ -51,6 +51,10 @@ class StoredTable(BaseModel):
     status: TableStatus = TableStatus.LOBBY
     seats: list[Seat] = Field(default_factory=list)
     record: dict[str, Any] | None = None  # the game record once started
+    # The server's time zone when the game started (Fizzbin's day and night); every
+    # deal of the game, after a restart too, reads the clock in it. None: not started
+    # yet, or started before servers had zones (the TIMEZONE setting then applies).
+    timezone: str | None = None
     version: int = 0  # bumped by every accepted action; stale menus compare against it
     created_at: datetime
     updated_at: datetime

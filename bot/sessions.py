@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import games
-from bot.context import game_context
+from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import NoSuchTable, TableClosed, TableError
 from bot.models import Seat, StoredTable, TableStatus
 from bot.session import Session
@@ -53,11 +53,14 @@ class SessionManager:
     """Every open table of this bot, by table id and by channel."""
 
     def __init__(self, store: Store, settings: Settings, *,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None,
+                 clock: Clock | None = None) -> None:
         self.store = store
         self.settings = settings
         # Each new game's seed; tests give a fixed one to make games reproducible.
         self.seed_source = seed_source or (lambda: random.SystemRandom().randrange(2**63))
+        # The clock games read (Fizzbin's day and night); tests give a fixed one.
+        self.clock: Clock = clock or utc_now
         self.listener: TableListener | None = None
         self.turns = Turns(store, settings, lambda: self.listener)
         self._by_id: dict[str, Session] = {}
@@ -202,12 +205,15 @@ class SessionManager:
                 raise TableError(f"{cls.title} needs {cls.min_players} to {cls.max_players} "
                                  f"players; {count} seated")
             seed = self.seed_source()
+            zone = await self.timezone_of(table.guild_id)
             try:
                 game = games.new_game(table.game, count, table.options, seed=seed,
-                                      **game_context(table.game, self.settings))
+                                      **game_context(table.game, self.settings, timezone=zone,
+                                                     clock=self.clock))
             except SetupError as exc:
                 raise TableError(exc.message) from None
             session.game = game
+            table.timezone = zone
             table.status = TableStatus.PLAYING
             table.record = {**game.record(), "meta": self._meta(table)}
             table.version += 1
@@ -238,6 +244,25 @@ class SessionManager:
         async with session.lock:
             if session.is_open:
                 await self._close(session, "the table's channel or message is gone")
+
+    # --- the server's clock -------------------------------------------------------------
+
+    async def timezone_of(self, guild_id: int | None) -> str:
+        """The time zone of ``guild_id``: its own (``/timezone``), else the TIMEZONE setting."""
+        if guild_id is None:
+            return self.settings.timezone
+        stored = await self.store.get_timezone(guild_id)
+        return self._usable_zone(stored, f"server {guild_id}")
+
+    def _usable_zone(self, zone: str | None, whose: str) -> str:
+        """``zone`` if zoneinfo loads it here, else (with a warning) the TIMEZONE setting."""
+        if zone is None:
+            return self.settings.timezone
+        if not loads(zone):
+            log.warning("%s has the unknown time zone %r; using %s", whose, zone,
+                        self.settings.timezone)
+            return self.settings.timezone
+        return zone
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -333,7 +358,9 @@ class SessionManager:
         if table.record is None:
             raise ValueError("a table in play without a record")
         record = Record.from_data(table.record)
-        game: Game[Any] = load(record, **game_context(record.game, self.settings))
+        zone = self._usable_zone(table.timezone, f"table {table.id}")
+        game: Game[Any] = load(record, **game_context(record.game, self.settings, timezone=zone,
+                                                      clock=self.clock))
         names = [seat.name for seat in table.seats]
         for line in record.actions:
             player, text = split_action(line, game.players)

@@ -19,7 +19,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr = SecretStr("")
     """The bot token from the Discord developer portal (Bot tab, Reset Token)."""
     database_path: str = "fivefold.db"
-    """The SQLite file holding open tables, finished games and ratings."""
+    """The SQLite file holding open tables, finished games, ratings and server settings."""
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
@@ -28,7 +28,8 @@ class Settings(BaseSettings):
     turn_timeout: float = Field(default=0, ge=0)
     """Seconds before a computer plays an absent person's turn; 0 turns it off."""
     timezone: str = "UTC"
-    """The zone of the clock that decides Fizzbin's day and night."""
+    """The zone of the clock that decides Fizzbin's day and night, for servers that set
+    none with ``/timezone``."""
 
     @field_validator("dev_guild_id", mode="before")
     @classmethod

@@ -16,7 +16,7 @@ Durability and concurrency
 
 Schema
     Numbered migrations in :mod:`bot.migrations` (``0001_initial.sql``,
-    ``0002_ratings.sql``, ...) are applied at open, in order, in one
+    ``0002_ratings.sql``, ``0003_guild_settings.sql``, ...) are applied at open, in order, in one
     transaction, and the version reached is kept in ``PRAGMA user_version``. A
     database written by a newer version of the bot is refused
     (:class:`SchemaTooNewError`) rather than misread.
@@ -474,6 +474,35 @@ class SqliteStore:
             )
             for row in rows
         ]
+
+    # ----------------------------------------------------------------- server settings
+
+    async def get_timezone(self, guild_id: int) -> str | None:
+        """The server's time zone (an IANA name), or None if it set none."""
+        async with self._transaction(write=False) as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT timezone FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+            )
+        zone = rows[0]["timezone"] if rows else None
+        return None if zone is None else str(zone)
+
+    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
+        """Set the server's time zone; None goes back to the bot's default.
+
+        The zone is stored as given: the caller checks it is a known IANA name.
+        """
+        async with self._transaction(write=True) as conn:
+            await conn.execute(
+                """
+                INSERT INTO guild_settings (guild_id, timezone, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET
+                    timezone = excluded.timezone,
+                    updated_at = excluded.updated_at
+                """,
+                (guild_id, zone, _iso(datetime.now(UTC))),
+            )
 
     async def recent_games(
         self, guild_id: int | None, user_id: int, *, limit: int = 5

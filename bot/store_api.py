@@ -42,3 +42,9 @@ class Store(Protocol):
         self, guild_id: int | None, user_id: int, *, limit: int = 5
     ) -> list[RecentGame]:
         """The player's latest finished games in this server, newest first."""
+
+    async def get_timezone(self, guild_id: int) -> str | None:
+        """The server's time zone (an IANA name), or None if it set none."""
+
+    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
+        """Set the server's time zone (a known IANA name); None goes back to the default."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import FivefoldBot, create_bot
+from bot.context import Clock
 from bot.session import Session
 from bot.settings import Settings
 from bot.store import SqliteStore
@@ -37,14 +38,17 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, tmp_path: Path, *,
                       seed_source: Callable[[], int] | None = None,
+                      clock: Clock | None = None,
                       **overrides: Any) -> AsyncIterator[FivefoldBot]:
     """The real bot, with a real SQLite store in ``tmp_path``, connected to ``fake``.
 
-    ``seed_source`` gives each new game's seed (a fixed one makes games reproducible).
+    ``seed_source`` gives each new game's seed (a fixed one makes games reproducible);
+    ``clock`` the moment games read (Fizzbin's day and night; the real one if None).
     """
     settings = settings_for(tmp_path, **overrides)
     store = await SqliteStore.open(settings.database_path)
-    bot = create_bot(settings, store=store, seed_source=seed_source, guild_ready_timeout=0.05)
+    bot = create_bot(settings, store=store, seed_source=seed_source, clock=clock,
+                     guild_ready_timeout=0.05)
     try:
         async with fake.run_client(bot):
             yield bot

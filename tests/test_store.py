@@ -140,6 +140,7 @@ def test_sqlite_store_satisfies_the_protocol() -> None:
     names = {name for name in vars(Store) if not name.startswith("_")}
     assert names >= {"close", "save_table", "open_tables", "get_table", "record_result"}
     assert names >= {"leaderboard", "stats", "recent_games"}
+    assert names >= {"get_timezone", "set_timezone"}
     for name in names:
         ours, theirs = getattr(SqliteStore, name), getattr(Store, name)
         assert inspect.iscoroutinefunction(ours), name
@@ -177,7 +178,9 @@ async def test_open_empty_database_applies_every_migration(db_path: Path) -> Non
     store = await SqliteStore.open(db_path)
     await store.close()
     assert user_version(db_path) == LATEST
-    assert {"tables", "results", "result_players", "ratings"} <= table_names(db_path)
+    assert {"tables", "results", "result_players", "ratings", "guild_settings"} <= table_names(
+        db_path
+    )
     # Reopening an up-to-date database changes nothing.
     store = await SqliteStore.open(db_path)
     await store.close()
@@ -256,6 +259,55 @@ async def test_upgrade_from_version_1_keeps_the_data(db_path: Path) -> None:
         ana = {s.game: s for s in await store.stats(GUILD, 1)}
         assert (ana["fiasco"].games, ana["fiasco"].wins) == (2, 2)
         assert ana["fiasco"].rating is not None and ana["fiasco"].rating > 1000
+    finally:
+        await store.close()
+
+
+async def test_upgrade_from_version_2_keeps_the_data(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A version-2 database with tables, results and ratings gains guild_settings, loses nothing."""
+    two = [m for m in load_migrations() if m.version <= 2]
+    assert [m.version for m in two] == [1, 2]
+    with sqlite3.connect(db_path) as conn:
+        for migration in two:
+            for statement in split_statements(migration.sql):
+                conn.execute(statement)
+        conn.execute("PRAGMA user_version = 2")
+    assert "guild_settings" not in table_names(db_path)
+    # Data written by the store itself while it knew only migrations 1 and 2.
+    lobby = make_table("v2-lobby")
+    playing = make_table("v2-playing", status=TableStatus.PLAYING)
+    monkeypatch.setattr(store_module, "load_migrations", lambda: two)
+    old = await SqliteStore.open(db_path)
+    try:
+        await old.save_table(lobby)
+        await old.save_table(playing)
+        assert await old.record_result(make_result("v2-game", [(1, 1), (None, 2), (2, 3)]))
+        board_before = await old.leaderboard(GUILD, "fiasco")
+        stats_before = await old.stats(GUILD, 1)
+        recent_before = await old.recent_games(GUILD, 2)
+    finally:
+        await old.close()
+    monkeypatch.undo()
+    assert user_version(db_path) == 2
+
+    store = await SqliteStore.open(db_path)
+    try:
+        assert user_version(db_path) == LATEST >= 3
+        assert "guild_settings" in table_names(db_path)
+        assert await store.get_table("v2-lobby") == lobby
+        assert [t.id for t in await store.open_tables()] == ["v2-lobby", "v2-playing"]
+        assert await store.leaderboard(GUILD, "fiasco") == board_before
+        assert await store.stats(GUILD, 1) == stats_before
+        assert await store.recent_games(GUILD, 2) == recent_before
+        assert board_before[1] == 2  # two rated players survived
+        # No server has a zone yet; the new table works.
+        assert await store.get_timezone(GUILD) is None
+        await store.set_timezone(GUILD, "Pacific/Auckland")
+        assert await store.get_timezone(GUILD) == "Pacific/Auckland"
+        # Idempotency of results still holds across the upgrade.
+        assert await store.record_result(make_result("v2-game", [(1, 1), (2, 2)])) is False
     finally:
         await store.close()
 
@@ -699,3 +751,40 @@ async def test_cancelled_writes_leave_no_open_transaction(store: SqliteStore) ->
         assert players == games == 2 * results
     assert not store._conn.in_transaction
     assert len(await store.open_tables()) == 12
+
+
+# --------------------------------------------------------------------------- server settings
+
+
+async def test_timezone_per_server(store: SqliteStore, db_path: Path) -> None:
+    assert await store.get_timezone(GUILD) is None
+    await store.set_timezone(GUILD, "Pacific/Auckland")
+    assert await store.get_timezone(GUILD) == "Pacific/Auckland"
+    assert await store.get_timezone(OTHER_GUILD) is None  # another server is unaffected
+    await store.set_timezone(OTHER_GUILD, "Europe/Paris")
+    await store.set_timezone(GUILD, "America/New_York")  # replaced, not added
+    assert await store.get_timezone(GUILD) == "America/New_York"
+    assert await store.get_timezone(OTHER_GUILD) == "Europe/Paris"
+    assert await count(store, "SELECT COUNT(*) FROM guild_settings") == 2
+    await store.set_timezone(GUILD, None)  # back to the bot's default
+    assert await store.get_timezone(GUILD) is None
+    assert await store.get_timezone(OTHER_GUILD) == "Europe/Paris"
+
+    # Durable: another store on the file sees it.
+    await store.set_timezone(GUILD, "Asia/Tokyo")
+    again = await SqliteStore.open(db_path)
+    try:
+        assert await again.get_timezone(GUILD) == "Asia/Tokyo"
+    finally:
+        await again.close()
+
+
+async def test_guild_settings_constraints(store: SqliteStore) -> None:
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.set_timezone(0, "UTC")  # 0 is "no guild": never a server of its own
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.set_timezone(GUILD, "")
+    assert await store.get_timezone(GUILD) is None
+    await store.set_timezone(GUILD, "UTC")  # the store still works after a refused write
+    assert await store.get_timezone(GUILD) == "UTC"
+
