@@ -10,7 +10,6 @@ updating that menu (so its token renews), elsewhere by an ephemeral message.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,12 +20,10 @@ from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
 from cogs.render_hand import render_hand
-from cogs.ui import is_ephemeral
+from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.errors import GameError
-
-log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 UNKNOWN = "that button is not from a table I know"
@@ -37,12 +34,9 @@ def display_name(interaction: Interaction) -> str:
     return (getattr(user, "display_name", None) or user.name)[:64]
 
 
-async def say(interaction: Interaction, text: str) -> None:
-    """An ephemeral answer, as the response or (if answered already) as a followup."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+def sentence(text: str) -> str:
+    """A refusal's reason as a sentence: "not your turn" -> "Not your turn."."""
+    return text[:1].upper() + text[1:] + "."
 
 
 class Clicks:
@@ -54,19 +48,15 @@ class Clicks:
     @contextlib.asynccontextmanager
     async def refusing(self, interaction: Interaction) -> AsyncIterator[None]:
         """Answer a refusal ephemerally with its reason; nothing has changed."""
-        try:
-            yield
-        except (TableError, GameError) as exc:
-            text = exc.message
-            if is_ephemeral(interaction) and not interaction.response.is_done():
-                await interaction.response.edit_message(content=text, view=None)
-            else:
-                await say(interaction, text[:1].upper() + text[1:] + ".")
-        except discord.HTTPException:
-            log.exception("a click could not be answered")
-        except Exception:
-            log.exception("a click failed")
-            await say(interaction, "Something went wrong on my side; try Show my hand again.")
+        async with answered_on_failure(interaction, "a click",
+                                       apology=f"{APOLOGY} Try Show my hand again."):
+            try:
+                yield
+            except (TableError, GameError) as exc:
+                if is_ephemeral(interaction) and not interaction.response.is_done():
+                    await interaction.response.edit_message(content=exc.message, view=None)
+                else:
+                    await say(interaction, sentence(exc.message))
 
     # --- lobby --------------------------------------------------------------------------
 

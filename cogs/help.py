@@ -8,7 +8,6 @@ by itself, with the description it was registered with.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -17,12 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from cogs.ui import EMBED_COLOUR, FIELD_LIMIT, fit
+from cogs.ui import EMBED_COLOUR, FIELD_LIMIT, answered_on_failure, fit
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
 
-log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 SlashCommand = app_commands.Command[Any, ..., Any]
 
@@ -127,11 +125,9 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="What Fivefold is, its games and commands")
     async def help(self, interaction: Interaction) -> None:
-        try:
+        async with answered_on_failure(interaction, "/help"):
             embed = render_help(self.listed(interaction.guild))
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        except discord.HTTPException:
-            log.exception("/help could not be answered")
 
 
 async def setup(bot: FivefoldBot) -> None:

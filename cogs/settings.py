@@ -27,13 +27,13 @@ from discord.ext import commands
 
 from bot.context import is_night_at, known_zone, local_time, zone_names
 from bot.store_api import Store
+from cogs.ui import APOLOGY, answered_on_failure, say
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
-NO_MENTIONS = discord.AllowedMentions.none()
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete suggestions."""
@@ -157,13 +157,6 @@ class ServerSettings(commands.Cog, name="Settings"):
         """The bot's clock (the one games read; tests fix it)."""
         return self.bot.sessions.clock()
 
-    async def _say(self, interaction: Interaction, text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(text, ephemeral=True,
-                                                    allowed_mentions=NO_MENTIONS)
-
     @app_commands.command(
         name="timezone",
         description="This server's time zone for Fizzbin's day and night; set it (Manage Server)")
@@ -175,18 +168,14 @@ class ServerSettings(commands.Cog, name="Settings"):
                        zone: app_commands.Range[str, 1, 100] | None = None) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
-            await self._say(interaction, "Time zones are set per server; use this in one.")
+            await say(interaction, "Time zones are set per server; use this in one.")
             return
-        try:
+        async with answered_on_failure(interaction, "/timezone",
+                                       apology=f"{APOLOGY} Nothing was changed."):
             if zone is None:
-                await self._say(interaction, await self.describe(guild_id))
+                await say(interaction, await self.describe(guild_id))
             else:
                 await self.set_zone(interaction, guild_id, zone)
-        except discord.HTTPException:
-            log.exception("/timezone could not be answered")
-        except Exception:
-            log.exception("/timezone failed")
-            await self._say(interaction, "Something went wrong on my side; nothing was changed.")
 
     async def describe(self, guild_id: int) -> str:
         """The answer of ``/timezone`` alone: the zone, whose it is, and the clock there."""
@@ -206,7 +195,7 @@ class ServerSettings(commands.Cog, name="Settings"):
     async def set_zone(self, interaction: Interaction, guild_id: int, typed: str) -> None:
         """``/timezone zone:...``: checked, stored, confirmed; refused with a reason."""
         if not interaction.permissions.manage_guild:
-            await self._say(interaction, "Only members with the **Manage Server** permission can "
+            await say(interaction, "Only members with the **Manage Server** permission can "
                                          "change the time zone. `/timezone` alone shows it.")
             return
         if _words(typed) == DEFAULT:
@@ -214,16 +203,16 @@ class ServerSettings(commands.Cog, name="Settings"):
             log.info("server %s: time zone reset to the default by %s", guild_id,
                      interaction.user.id)
             fallback = self.bot.settings.timezone
-            await self._say(interaction, f"This server now uses the bot's default time zone, "
+            await say(interaction, f"This server now uses the bot's default time zone, "
                                          f"`{fallback}`.\n{clock_line(fallback, self.now())}")
             return
         zone = resolve_zone(typed)
         if zone is None:
-            await self._say(interaction, unknown_zone_text(typed))
+            await say(interaction, unknown_zone_text(typed))
             return
         await self.store.set_timezone(guild_id, zone)
         log.info("server %s: time zone set to %s by %s", guild_id, zone, interaction.user.id)
-        await self._say(interaction, (
+        await say(interaction, (
             f"This server's time zone is now `{zone}`.\n"
             f"{clock_line(zone, self.now())}\n"
             "New Fizzbin games use it; tables already playing keep the zone they started with."))

@@ -11,7 +11,6 @@ privately.
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -22,17 +21,16 @@ from discord.ext import commands
 import games
 from bot.store_api import Store
 from cogs import components, ids
-from cogs.clicks import display_name, say
+from cogs.clicks import display_name
 from cogs.play import game_choices
 from cogs.render_stats import PAGE_SIZE, Page, page_start, render_leaderboard, render_stats
+from cogs.ui import NO_MENTIONS, answered_on_failure, say
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
 
-log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
-NO_MENTIONS = discord.AllowedMentions.none()
 RECENT = 5
 
 
@@ -118,16 +116,11 @@ class Stats(commands.Cog):
         if game not in games.names():
             await say(interaction, "I do not know that game.")
             return
-        try:
+        async with answered_on_failure(interaction, "/leaderboard"):
             shown, _ = await self.page(interaction.guild_id, game, 0)
             await interaction.response.send_message(
                 embed=shown.embed, view=shown.view or discord.utils.MISSING,
                 allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException:
-            log.exception("/leaderboard could not be answered")
-        except Exception:
-            log.exception("/leaderboard failed")
-            await say(interaction, "Something went wrong on my side.")
 
     async def turn_page(self, interaction: Interaction, game: str, offset: int, *,
                         update: bool = True) -> None:
@@ -138,7 +131,7 @@ class Stats(commands.Cog):
         if game not in games.names():
             await say(interaction, "That leaderboard is not of a game I know.")
             return
-        try:
+        async with answered_on_failure(interaction, "a leaderboard page"):
             shown, _ = await self.page(interaction.guild_id, game, offset)
             if update:
                 # view=None removes the buttons when everything fits on one page again.
@@ -148,11 +141,6 @@ class Stats(commands.Cog):
                 await interaction.response.send_message(
                     embed=shown.embed, view=shown.view or discord.utils.MISSING,
                     allowed_mentions=NO_MENTIONS, ephemeral=True)
-        except discord.HTTPException:
-            log.exception("a leaderboard page could not be answered")
-        except Exception:
-            log.exception("a leaderboard page failed")
-            await say(interaction, "Something went wrong on my side.")
 
     # --- a player's statistics ----------------------------------------------------------
 
@@ -165,17 +153,12 @@ class Stats(commands.Cog):
             return
         user_id = interaction.user.id if player is None else player.id
         name = display_name(interaction) if player is None else player.display_name[:64]
-        try:
+        async with answered_on_failure(interaction, "/stats"):
             stats = await self.store.stats(interaction.guild_id, user_id)
             recent = await self.store.recent_games(interaction.guild_id, user_id, limit=RECENT)
             await interaction.response.send_message(
                 embed=render_stats(user_id, name, stats, recent), ephemeral=True,
                 allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException:
-            log.exception("/stats could not be answered")
-        except Exception:
-            log.exception("/stats failed")
-            await say(interaction, "Something went wrong on my side.")
 
 
 async def setup(bot: FivefoldBot) -> None:

@@ -22,12 +22,12 @@ from bot.errors import TableError
 from bot.session import Session
 from bot.sessions import SessionManager, validate_options
 from cogs import components
-from cogs.clicks import Clicks, display_name, say
+from cogs.clicks import Clicks, display_name, sentence
 from cogs.options import to_model_values
 from cogs.play import PLAY, game_choices
 from cogs.publisher import Publisher, render
 from cogs.render_lobby import options_text, render_lobby
-from cogs.ui import clip, jump_url
+from cogs.ui import answered_on_failure, clip, jump_url, say
 from games.core.errors import GameError, SetupError
 
 if TYPE_CHECKING:
@@ -136,16 +136,11 @@ class Tables(commands.Cog):
     @contextlib.asynccontextmanager
     async def _command(self, interaction: Interaction) -> Any:
         """Answer a command's refusal ephemerally (the one place for commands)."""
-        try:
-            yield
-        except (TableError, GameError) as exc:
-            text = exc.message
-            await say(interaction, text[:1].upper() + text[1:] + ".")
-        except discord.HTTPException:
-            log.exception("a command could not be answered")
-        except Exception:
-            log.exception("a command failed")
-            await say(interaction, "Something went wrong on my side.")
+        async with answered_on_failure(interaction, "a command"):
+            try:
+                yield
+            except (TableError, GameError) as exc:
+                await say(interaction, sentence(exc.message))
 
     @app_commands.command(name="join", description="Join the table in this channel")
     @app_commands.guild_only()

@@ -2,10 +2,45 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
 import discord
 
 EMBED_COLOUR = discord.Colour(0x2B7A4B)
 FIELD_LIMIT = 1024
+NO_MENTIONS = discord.AllowedMentions.none()
+APOLOGY = "Something went wrong on my side."
+
+log = logging.getLogger(__name__)
+
+
+async def say(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, as the response or (if answered already) as a followup."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(text, ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+@contextlib.asynccontextmanager
+async def answered_on_failure(interaction: discord.Interaction[Any], what: str, *,
+                              apology: str = APOLOGY) -> AsyncIterator[None]:
+    """Log any failure of ``what``; the user gets ``apology``, never "This interaction failed".
+
+    A failure to reach Discord itself is only logged: there is no one to answer.
+    """
+    try:
+        yield
+    except discord.HTTPException:
+        log.exception("%s could not be answered", what)
+    except Exception:
+        log.exception("%s failed", what)
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, apology)
 
 
 def static_view(buttons: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:
