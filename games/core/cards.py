@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from games.core.errors import SetupError, UnknownAction
@@ -71,7 +71,7 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self) -> Iterable[Card]:
+    def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
     def parse(self, text: str) -> Card:
