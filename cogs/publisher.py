@@ -9,7 +9,8 @@ a finished game attaches its record (:mod:`cogs.export`).
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
-game ends.
+game ends. Pings live in memory only; after a restart :meth:`Publisher.tidy_pings`
+removes the ones the previous run left behind.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def render(session: Session) -> Rendered:
         embed, view = render_lobby(session)
         return Rendered(None, embed, view, discord.AllowedMentions.none())
     return render_closed_lobby(session)
+
+
+PING_MARK = "it is your turn in"
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,7 @@ class Publisher:
         link = channel.get_partial_message(session.table.message_id).jump_url
         try:
             sent = await channel.send(
-                f"<@{user_id}>, it is your turn in {title}: {link}",
+                f"<@{user_id}>, {PING_MARK} {title}: {link}",
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user_id)], everyone=False, roles=False,
                     replied_user=False),
@@ -126,6 +130,28 @@ class Publisher:
             log.warning("table %s: could not ping the player to act", session.id)
             return
         self._pings[session.id] = Ping(user_id, sent.id)
+
+    async def tidy_pings(self, session: Session, *, look_back: int = 50) -> int:
+        """Delete this table's turn pings left by an earlier run; how many were deleted.
+
+        Called once per resumed table, before it is published again, so a restart
+        never leaves two pings standing.
+        """
+        if session.table.message_id is None or self.client.user is None:
+            return 0
+        channel = self.client.get_partial_messageable(session.channel_id)
+        link = channel.get_partial_message(session.table.message_id).jump_url
+        deleted = 0
+        try:
+            async for message in channel.history(limit=look_back):
+                if (message.author.id == self.client.user.id and PING_MARK in message.content
+                        and link in message.content):
+                    with contextlib.suppress(discord.HTTPException):
+                        await message.delete()
+                        deleted += 1
+        except discord.HTTPException:
+            log.warning("table %s: could not look for old turn pings", session.id)
+        return deleted
 
     async def idle(self) -> None:
         """Wait until no edit is running (for shutdown and tests)."""

@@ -233,6 +233,7 @@ class Tables(commands.Cog):
         for session in sessions:
             await self._check_message(session)
             if session.is_open:
+                await self.publisher.tidy_pings(session)
                 self.sessions.turns.resume(session)
                 self.publisher.table_changed(session)
 

@@ -7,6 +7,7 @@ import random
 from tests.botdriver import (
     open_table,
     running_bot,
+    session_in,
     table_message,
     take_turn,
     wait_settled,
@@ -66,3 +67,26 @@ async def test_one_ping_at_a_time_when_computers_play_between_a_persons_turns(
                 break
             standing = pings(fake, world.table)
             assert len(standing) == 1 and f"<@{world.alice.id}>" in standing[0].content
+
+
+async def test_a_restart_leaves_one_ping_standing(fake_world: FakeWorld, tmp_path):
+    world, fake = fake_world, fake_world.fake
+    users = {u.id: u for u in (world.alice, world.bob)}
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        rng = random.Random(6)
+        for _ in range(3):
+            await take_turn(fake, session, users[session.seats[session.game.to_act].user_id],
+                            rng)
+            await wait_settled(bot, session)
+        [before] = pings(fake, world.table)
+    async with running_bot(fake, tmp_path) as bot:
+        session = session_in(bot, world.table)
+        await wait_settled(bot, session)
+        await fake.wait_for(lambda: len(pings(fake, world.table)) == 1
+                            and pings(fake, world.table)[0].id != before.id, timeout=10)
+        [after] = pings(fake, world.table)
+        to_act = session.seats[session.game.to_act].user_id
+        assert f"<@{to_act}>" in after.content
+        assert fake.messages[before.id].deleted  # the ping of the previous run is gone
