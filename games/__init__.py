@@ -1,6 +1,7 @@
 """Fivefold's rules core: five card games as pure Python, no Discord, no database.
 
-Importing ``games`` registers every game package found beside ``core``.
+Importing ``games`` registers every game package found beside ``core`` (``players``,
+the computer players, is not a game).
 """
 
 import importlib
@@ -8,10 +9,12 @@ import pkgutil
 
 from games.core.registry import get, names, new_game
 
+_NOT_GAMES = frozenset({"core", "players"})
+
 
 def _register_all() -> None:
     for module in pkgutil.iter_modules(__path__):
-        if module.ispkg and module.name != "core":
+        if module.ispkg and module.name not in _NOT_GAMES:
             importlib.import_module(f"{__name__}.{module.name}")
 
 

@@ -1,0 +1,67 @@
+"""The computer players' levels behind one protocol, registered by name.
+
+A level is an object with :meth:`Player.decide`; :func:`decide` looks one up by name.
+``random`` is the first wave's computer player, bit for bit: a uniformly random legal
+action from the generator it is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from games.players.base import Decision, Perspective
+
+
+class Player(Protocol):
+    """A computer player: a pure function of a perspective and a generator."""
+
+    level: str
+
+    def decide(self, p: Perspective, rng: random.Random) -> Decision:
+        """A legal action for ``p.seat`` (who is to act), and why in a few words."""
+        ...
+
+
+_LEVELS: dict[str, Callable[[], Player]] = {}
+
+
+def register_level(level: str, factory: Callable[[], Player]) -> None:
+    """Make ``factory`` the maker of the players of ``level``."""
+    _LEVELS[level] = factory
+
+
+def levels() -> list[str]:
+    """The names of every registered level, sorted."""
+    return sorted(_LEVELS)
+
+
+def player(level: str) -> Player:
+    """A player of ``level``; :class:`KeyError` naming the levels when there is none."""
+    try:
+        factory = _LEVELS[level]
+    except KeyError:
+        raise KeyError(f"no level {level!r}; the levels are {', '.join(levels())}") from None
+    return factory()
+
+
+def decide(level: str, p: Perspective, rng: random.Random) -> Decision:
+    """The choice of a ``level`` player for ``p``; ValueError when ``p`` has no legal action."""
+    if not p.legal:
+        raise ValueError(f"seat {p.seat} has no legal action")
+    return player(level).decide(p, rng)
+
+
+class RandomPlayer:
+    """A uniformly random legal action: ``rng.choice`` over the legal actions in order."""
+
+    level = "random"
+
+    def decide(self, p: Perspective, rng: random.Random) -> Decision:
+        return Decision(rng.choice(p.legal), "a random legal move")
+
+
+register_level("random", RandomPlayer)
+
+__all__ = ["Player", "RandomPlayer", "decide", "levels", "player", "register_level"]
