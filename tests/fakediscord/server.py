@@ -60,7 +60,7 @@ class FakeDiscord:
         *,
         token: str = "fake-bot-token",
         bot_name: str = "Fivefold",
-        spec_path: Path | None = DEFAULT_SPEC_PATH,
+        spec_path: Path = DEFAULT_SPEC_PATH,
     ) -> None:
         self._ids = SnowflakeFactory()
         self.token = token
@@ -96,7 +96,7 @@ class FakeDiscord:
         self.require_synced_commands: bool = True
         self.reject_invalid_messages: bool = True
         self.dispatch_message_events: bool = True
-        self.spec: OpenAPISpec | None = load_spec(spec_path) if spec_path is not None else None
+        self.spec: OpenAPISpec = load_spec(spec_path)
 
         # Gateway.
         self.session: GatewaySession | None = None
@@ -256,8 +256,6 @@ class FakeDiscord:
             raise AssertionError(f"{len(self.violations)} Discord violation(s):\n  {lines}")
 
     def check_openapi(self, method: str, path: str, body: Any) -> None:
-        if self.spec is None:
-            return
         for problem in self.spec.validate(method, path, body):
             self.record_violation("openapi", problem, method, path)
 
