@@ -135,8 +135,10 @@ def render_table(session: Session) -> Rendered:
 
 
 def render_closed_lobby(session: Session) -> Rendered:
-    """A lobby that was cancelled before the game started."""
-    cls = games.get(session.table.game)
-    embed = discord.Embed(title=f"{cls.title}: table closed", colour=EMBED_COLOUR,
+    """A lobby that was cancelled before the game started, or a table that a restart could
+    not rebuild (whose game may even be unknown to this version of the bot)."""
+    name = session.table.game
+    title = games.get(name).title if name in games.names() else name
+    embed = discord.Embed(title=clip(f"{title}: table closed", 256), colour=EMBED_COLOUR,
                           description="\n".join(session.recent) or "The table was cancelled.")
     return Rendered(None, embed, None, discord.AllowedMentions.none())
