@@ -23,6 +23,20 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help")
 
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True,
+    create_public_threads=True, embed_links=True, attach_files=True,
+    read_message_history=True,
+)
+"""The bot permissions the README's invite step lists, and no more."""
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 URL that adds this bot to a server with :data:`INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS,
+                                   scopes=INVITE_SCOPES)
+
 
 def intents() -> discord.Intents:
     """Guilds only: no privileged intent (message content, members, presences)."""
@@ -45,6 +59,9 @@ class FivefoldBot(commands.Bot):
         self._seed_source = seed_source
         self._clock = clock
         self._sessions: SessionManager | None = None
+        self._resumed = 0
+        self._synced: int | None = None
+        self._said_ready = False
 
     @property
     def sessions(self) -> SessionManager:
@@ -62,8 +79,7 @@ class FivefoldBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()
-        if resumed:
-            log.info("resumed %d open table(s)", len(resumed))
+        self._resumed = len(resumed)
         self.dispatch("tables_resumed", resumed)
         await self.sync_commands()
 
@@ -72,9 +88,25 @@ class FivefoldBot(commands.Bot):
         if guild_id is not None:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        self._synced = len(synced)
+
+    async def on_ready(self) -> None:
+        """Say once, when first connected, who the bot is and where, and how to invite it.
+
+        discord.py calls this again after every reconnect; one line at start-up is enough.
+        """
+        if self._said_ready or self.user is None:
+            return
+        self._said_ready = True
+        scope = (f"to server {self.settings.dev_guild_id}" if self.settings.dev_guild_id
+                 else "globally")
+        log.info("%s (id %s) is ready: %d server(s), %d table(s) resumed, %s command(s) synced "
+                 "%s, database %s. Invite it: %s", self.user, self.user.id, len(self.guilds),
+                 self._resumed, "no" if self._synced is None else self._synced, scope,
+                 self.settings.database_path, invite_url(self.application_id or self.user.id))
 
     async def close(self) -> None:
         if self._sessions is not None:

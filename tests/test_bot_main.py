@@ -104,3 +104,34 @@ def test_create_bot_is_importable_from_the_package_and_does_not_start_it(tmp_pat
     built = bot.create_bot(settings_for(tmp_path))
     assert isinstance(built, bot.FivefoldBot)
     assert not built.is_ready() and not built.is_closed()
+
+
+async def test_the_bot_says_once_when_ready_who_it_is_where_and_how_to_invite_it(
+    fake_world, tmp_path, caplog
+):
+    import logging
+    import urllib.parse
+
+    from bot.app import INVITE_PERMISSIONS
+    from tests.botdriver import running_bot
+
+    fake = fake_world.fake
+    caplog.set_level(logging.INFO, logger="bot.app")
+    async with running_bot(fake, tmp_path) as bot:
+        await until(lambda: any("is ready" in r.getMessage() for r in caplog.records),
+                    what="the ready line")
+        bot.dispatch("ready")  # as after a reconnect
+        await asyncio.sleep(0.05)
+        commands = len(fake.commands[None])
+    [line] = [r.getMessage() for r in caplog.records if "is ready" in r.getMessage()]
+    assert line.startswith(f"Fivefold (id {fake.application_id}) is ready: 1 server(s), "
+                           f"0 table(s) resumed, {commands} command(s) synced globally, "
+                           f"database {tmp_path}"), line
+    url = urllib.parse.urlsplit(line.rpartition("Invite it: ")[2])
+    query = urllib.parse.parse_qs(url.query)
+    assert query["client_id"] == [str(fake.application_id)]
+    assert query["scope"] == ["bot applications.commands"]
+    granted = discord.Permissions(int(query["permissions"][0]))
+    assert granted == INVITE_PERMISSIONS
+    assert granted.view_channel and granted.send_messages_in_threads and granted.attach_files
+    assert not granted.administrator and not granted.manage_messages
