@@ -8,12 +8,16 @@ globally).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 import discord
 from discord.ext import commands
 
+from bot import health
 from bot.context import Clock
 from bot.sessions import SessionManager
 from bot.settings import Settings
@@ -62,6 +66,7 @@ class FivefoldBot(commands.Bot):
         self._resumed = 0
         self._synced: int | None = None
         self._said_ready = False
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @property
     def sessions(self) -> SessionManager:
@@ -82,6 +87,9 @@ class FivefoldBot(commands.Bot):
         self._resumed = len(resumed)
         self.dispatch("tables_resumed", resumed)
         await self.sync_commands()
+        if self.settings.health_file:
+            self._heartbeat = asyncio.create_task(
+                self.heartbeat(Path(self.settings.health_file)), name="heartbeat")
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -97,7 +105,11 @@ class FivefoldBot(commands.Bot):
         """Say once, when first connected, who the bot is and where, and how to invite it.
 
         discord.py calls this again after every reconnect; one line at start-up is enough.
+        Each time, the heartbeat (if any) is touched at once rather than at its next beat.
         """
+        if self.settings.health_file:
+            with contextlib.suppress(OSError):  # the heartbeat task logs it
+                health.beat(Path(self.settings.health_file))
         if self._said_ready or self.user is None:
             return
         self._said_ready = True
@@ -108,7 +120,23 @@ class FivefoldBot(commands.Bot):
                  self._resumed, "no" if self._synced is None else self._synced, scope,
                  self.settings.database_path, invite_url(self.application_id or self.user.id))
 
+    async def heartbeat(self, path: Path) -> None:
+        """Touch ``path`` every :data:`bot.health.BEAT_SECONDS` while connected to Discord."""
+        while not self.is_closed():
+            if self.is_ready() and not self.ws_closed():
+                try:
+                    health.beat(path)
+                except OSError as exc:
+                    log.warning("cannot write the heartbeat %s: %s", path, exc)
+            await asyncio.sleep(health.BEAT_SECONDS)
+
+    def ws_closed(self) -> bool:
+        """Whether the gateway connection is down right now (reconnecting, or never up)."""
+        return self.ws is None or not self.ws.open
+
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         if self._sessions is not None:
             await self._sessions.shutdown()
         await super().close()

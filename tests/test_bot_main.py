@@ -135,3 +135,33 @@ async def test_the_bot_says_once_when_ready_who_it_is_where_and_how_to_invite_it
     assert granted == INVITE_PERMISSIONS
     assert granted.view_channel and granted.send_messages_in_threads and granted.attach_files
     assert not granted.administrator and not granted.manage_messages
+
+
+async def test_a_connected_bot_keeps_its_heartbeat_fresh_for_the_health_check(
+    fake_world, tmp_path, monkeypatch
+):
+    from bot import health
+    from tests.botdriver import running_bot
+
+    alive = tmp_path / "alive"
+    monkeypatch.setenv("HEALTH_FILE", str(alive))
+    assert health.main() == 1  # not connected yet: no heartbeat
+    async with running_bot(fake_world.fake, tmp_path, health_file=str(alive)):
+        await until(alive.exists, what="the first heartbeat")
+        assert health.main() == 0
+    assert health.check(alive) is None
+    old = alive.stat().st_mtime
+    assert health.check(alive, now=old + health.STALE_SECONDS + 1) is not None
+    monkeypatch.delenv("HEALTH_FILE")
+    assert health.main() == 1
+
+
+def test_the_health_check_says_why_in_one_line(tmp_path, monkeypatch, capsys):
+    from bot import health
+
+    monkeypatch.setenv("HEALTH_FILE", str(tmp_path / "alive"))
+    assert health.main() == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"health: no heartbeat at {tmp_path / 'alive'}: the bot has not connected to Discord yet"]
+    (tmp_path / "alive").touch()
+    assert health.main() == 0 and capsys.readouterr().err == ""
