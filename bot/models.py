@@ -59,6 +59,9 @@ class StoredTable(BaseModel):
     # Set when the table could not be rebuilt after a restart and was closed for it: what
     # went wrong, in a few words. Its buttons then say so, after later restarts too.
     unresumable: str | None = None
+    # Whether the table message and hand menus carry pictures of the cards (the text
+    # stays either way): /play's pictures option, else the server's /settings.
+    pictures: bool = True
     created_at: datetime
     updated_at: datetime
 
