@@ -7,6 +7,7 @@ import contextlib
 import inspect
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -15,11 +16,13 @@ import textwrap
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
 import bot.store as store_module
+import games
 from bot.models import (
     GameResult,
     ResultPlayer,
@@ -27,6 +30,7 @@ from bot.models import (
     StoredTable,
     TableStatus,
 )
+from bot.sessions import SessionManager
 from bot.store import (
     Migration,
     MigrationError,
@@ -38,6 +42,7 @@ from bot.store import (
     split_statements,
 )
 from bot.store_api import Store
+from tests.botdriver import settings_for
 
 GUILD = 111
 OTHER_GUILD = 222
@@ -130,9 +135,16 @@ def table_names(path: Path) -> set[str]:
     return {row[0] for row in rows}
 
 
+async def query(
+    store: SqliteStore, sql: str, params: tuple[object, ...] = ()
+) -> list[tuple[Any, ...]]:
+    """Rows of ``sql`` run on the store's own connection (its thread, its settings)."""
+    rows = await store._run(lambda conn: conn.execute(sql, params).fetchall())
+    return [tuple(row) for row in rows]
+
+
 async def count(store: SqliteStore, sql: str) -> int:
-    rows = await store._conn.execute_fetchall(sql)
-    return int(next(iter(rows))[0])
+    return int((await query(store, sql))[0][0])
 
 
 def test_sqlite_store_satisfies_the_protocol() -> None:
@@ -188,16 +200,15 @@ async def test_open_empty_database_applies_every_migration(db_path: Path) -> Non
 
 
 async def test_wal_foreign_keys_and_full_sync_are_on(store: SqliteStore, db_path: Path) -> None:
-    conn = store._conn
-    assert next(iter(await conn.execute_fetchall("PRAGMA journal_mode")))[0] == "wal"
-    assert next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0] == 1
-    assert next(iter(await conn.execute_fetchall("PRAGMA synchronous")))[0] == 2  # FULL
-    assert next(iter(await conn.execute_fetchall("PRAGMA busy_timeout")))[0] > 0
+    assert (await query(store, "PRAGMA journal_mode"))[0][0] == "wal"
+    assert (await query(store, "PRAGMA foreign_keys"))[0][0] == 1
+    assert (await query(store, "PRAGMA synchronous"))[0][0] == 2  # FULL
+    assert (await query(store, "PRAGMA busy_timeout"))[0][0] > 0
     # Foreign keys are enforced, not merely declared.
     with pytest.raises(sqlite3.IntegrityError):
-        await conn.execute(
+        await store._write(lambda conn: conn.execute(
             "INSERT INTO result_players VALUES (999, 0, 1, 'x', 0, 1, 1)",
-        )
+        ))
     # WAL is persistent in the file: another connection sees it too.
     with sqlite3.connect(db_path) as other:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -263,51 +274,84 @@ async def test_upgrade_from_version_1_keeps_the_data(db_path: Path) -> None:
         await store.close()
 
 
-async def test_upgrade_from_version_2_keeps_the_data(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+def write_as_version_3(conn: sqlite3.Connection, table: StoredTable) -> None:
+    """A table row exactly as the store of schema 3 wrote it: the whole record in ``doc``."""
+    conn.execute(
+        "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
+         table.game, table.status.value, table.model_dump_json(),
+         table.created_at.isoformat(timespec="microseconds"),
+         table.updated_at.isoformat(timespec="microseconds")),
+    )
+
+
+def played_record(seed: int, actions: int) -> dict[str, Any]:
+    """A real Fumblaroo record after ``actions`` deterministic actions."""
+    game = games.new_game("fumblaroo", 3, {}, seed=seed)
+    for n in range(actions):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, random.Random(n).choice(game.legal_actions(seat)))
+    return game.record()
+
+
+async def test_upgrade_from_version_3_resumes_tables_in_play_and_keeps_the_data(
+    db_path: Path, tmp_path: Path
 ) -> None:
-    """A version-2 database with tables, results and ratings gains guild_settings, loses nothing."""
-    two = [m for m in load_migrations() if m.version <= 2]
-    assert [m.version for m in two] == [1, 2]
+    """A database of migrations 1-3 with a game in play, a lobby and a finished game, upgraded."""
+    three = [m for m in load_migrations() if m.version <= 3]
+    playing = make_table("v3-playing", status=TableStatus.PLAYING, game="fumblaroo")
+    playing.record = played_record(5, 40)
+    playing.options = {}
+    lobby = make_table("v3-lobby")
+    finished = make_table("v3-done", status=TableStatus.FINISHED)
     with sqlite3.connect(db_path) as conn:
-        for migration in two:
+        for migration in three:
             for statement in split_statements(migration.sql):
                 conn.execute(statement)
-        conn.execute("PRAGMA user_version = 2")
-    assert "guild_settings" not in table_names(db_path)
-    # Data written by the store itself while it knew only migrations 1 and 2.
-    lobby = make_table("v2-lobby")
-    playing = make_table("v2-playing", status=TableStatus.PLAYING)
-    monkeypatch.setattr(store_module, "load_migrations", lambda: two)
-    old = await SqliteStore.open(db_path)
-    try:
-        await old.save_table(lobby)
-        await old.save_table(playing)
-        assert await old.record_result(make_result("v2-game", [(1, 1), (None, 2), (2, 3)]))
-        board_before = await old.leaderboard(GUILD, "fiasco")
-        stats_before = await old.stats(GUILD, 1)
-        recent_before = await old.recent_games(GUILD, 2)
-    finally:
-        await old.close()
-    monkeypatch.undo()
-    assert user_version(db_path) == 2
+        conn.execute("PRAGMA user_version = 3")
+        for table in (playing, lobby, finished):
+            write_as_version_3(conn, table)
+        conn.execute(
+            "INSERT INTO results (id, table_id, guild_id, game, finished_at, record) "
+            "VALUES (1, 'v3-done', ?, 'fiasco', '2025-02-01T10:00:00.000000+00:00', ?)",
+            (GUILD, json.dumps(finished.record)),
+        )
+        conn.executemany("INSERT INTO result_players VALUES (1, ?, ?, ?, ?, ?, ?)",
+                         [(0, 1, "Ana", 30, 1, 1), (1, 2, "Ben", 10, 2, 0)])
+        conn.executemany("INSERT INTO ratings VALUES (?, 'fiasco', ?, ?, ?, 1, ?)",
+                         [(GUILD, 1, 27.6, 8.0, 1), (GUILD, 2, 22.4, 8.0, 0)])
 
     store = await SqliteStore.open(db_path)
     try:
-        assert user_version(db_path) == LATEST >= 3
-        assert "guild_settings" in table_names(db_path)
-        assert await store.get_table("v2-lobby") == lobby
-        assert [t.id for t in await store.open_tables()] == ["v2-lobby", "v2-playing"]
-        assert await store.leaderboard(GUILD, "fiasco") == board_before
-        assert await store.stats(GUILD, 1) == stats_before
-        assert await store.recent_games(GUILD, 2) == recent_before
-        assert board_before[1] == 2  # two rated players survived
-        # No server has a zone yet; the new table works.
-        assert await store.get_timezone(GUILD) is None
-        await store.set_timezone(GUILD, "Pacific/Auckland")
-        assert await store.get_timezone(GUILD) == "Pacific/Auckland"
-        # Idempotency of results still holds across the upgrade.
-        assert await store.record_result(make_result("v2-game", [(1, 1), (2, 2)])) is False
+        assert user_version(db_path) == LATEST
+        assert await store.get_table("v3-playing") == playing
+        assert await store.get_table("v3-lobby") == lobby
+        assert await store.get_table("v3-done") == finished
+        # The actions moved to their own rows; the finished record is kept once, in results.
+        assert await count(store, "SELECT COUNT(*) FROM table_actions") == 40
+        heads = dict(await query(store, "SELECT id, json_extract(doc, '$.record') FROM tables"))
+        assert heads["v3-done"] is None
+        assert json.loads(heads["v3-playing"])["actions"] == 40
+        # The board and its size survive, and stats read the new index.
+        board, total = await store.leaderboard(GUILD, "fiasco")
+        assert ([r.user_id for r in board], total) == ([1, 2], 2)
+        assert [(s.games, s.wins) for s in await store.stats(GUILD, 1)] == [(1, 1)]
+        assert await store.record_result(make_result("v3-done", [(1, 1), (2, 2)])) is False
+
+        # The game in play resumes from the migrated rows and plays on.
+        manager = SessionManager(store, settings_for(tmp_path))
+        resumed = await manager.resume_all()
+        assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
+        game = manager.get("v3-playing").game
+        assert game is not None and game.record() == playing.record
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, game.legal_actions(seat)[0])
+        playing.record = game.record()
+        await store.save_table(playing)
+        assert await count(store, "SELECT COUNT(*) FROM table_actions") == 41
+        assert await store.get_table("v3-playing") == playing
     finally:
         await store.close()
 
@@ -370,9 +414,7 @@ async def test_datetimes_are_stored_as_utc_iso(store: SqliteStore) -> None:
     naive = make_table("naive", created_at=datetime(2025, 3, 1, 12, 0))
     await store.save_table(local)
     await store.save_table(naive)
-    rows = await store._conn.execute_fetchall(
-        "SELECT id, created_at FROM tables ORDER BY id",
-    )
+    rows = await query(store, "SELECT id, created_at FROM tables ORDER BY id")
     assert [tuple(r) for r in rows] == [
         ("naive", "2025-03-01T12:00:00.000000+00:00"),
         ("tz", "2025-03-01T12:00:00.000000+00:00"),
@@ -404,8 +446,8 @@ async def test_record_result_writes_once_and_finishes_the_table(store: SqliteSto
     assert table is not None
     assert table.status is TableStatus.FINISHED
     assert table.updated_at == T0 + timedelta(hours=1)
-    rows = await store._conn.execute_fetchall("SELECT record FROM results")
-    assert json.loads(next(iter(rows))[0]) == result.record
+    rows = await query(store, "SELECT record FROM results")
+    assert json.loads(rows[0][0]) == result.record
 
 
 async def test_concurrent_record_result_for_one_table_writes_once(store: SqliteStore) -> None:
@@ -424,7 +466,9 @@ async def test_record_result_saves_the_final_table_in_the_same_transaction(
     final = make_table("t1", status=TableStatus.PLAYING)
     final.version = 9
     final.record = {"seed": 42, "actions": ["0 play S4", "1 play K"]}
-    assert await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=final) is True
+    result = make_result("t1", [(1, 1), (2, 2)])
+    result.record = final.record
+    assert await store.record_result(result, table=final) is True
     saved = await store.get_table("t1")
     assert saved is not None
     assert saved.status is TableStatus.FINISHED
@@ -432,12 +476,44 @@ async def test_record_result_saves_the_final_table_in_the_same_transaction(
     assert await store.open_tables() == []
 
 
+async def test_a_finished_game_is_stored_once(store: SqliteStore) -> None:
+    """The record lives in results only: the table keeps no copy and no action rows."""
+    table = make_table("t1", status=TableStatus.PLAYING)
+    await store.save_table(table)
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 1
+    result = make_result("t1", [(1, 1), (2, 2)])
+    result.record = table.record or {}
+    assert await store.record_result(result, table=table) is True
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+    [(head,)] = await query(store, "SELECT json_extract(doc, '$.record') FROM tables")
+    assert head is None
+    saved = await store.get_table("t1")
+    assert saved is not None and saved.record == table.record
+    # Without the table, the stored one is finished the same way.
+    await store.save_table(make_table("t2", status=TableStatus.PLAYING))
+    assert await store.record_result(make_result("t2", [(1, 1), (2, 2)])) is True
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+    later = await store.get_table("t2")
+    assert later is not None and later.record == make_result("t2", []).record
+
+
+async def test_a_final_table_whose_record_is_not_the_results_is_refused(
+    store: SqliteStore,
+) -> None:
+    table = make_table("t1", status=TableStatus.PLAYING)
+    with pytest.raises(ValueError, match="not the result's record"):
+        await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=table)
+    assert await count(store, "SELECT COUNT(*) FROM results") == 0
+
+
 async def test_a_second_record_result_leaves_the_saved_table_alone(store: SqliteStore) -> None:
     first = make_table("t1", status=TableStatus.PLAYING)
-    await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=first)
+    result = make_result("t1", [(1, 1), (2, 2)])
+    result.record = first.record or {}
+    await store.record_result(result, table=first)
     later = make_table("t1", status=TableStatus.PLAYING)
     later.version = 99
-    assert await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=later) is False
+    assert await store.record_result(result, table=later) is False
     saved = await store.get_table("t1")
     assert saved is not None and saved.version == first.version
 
@@ -478,7 +554,7 @@ async def test_computer_seats_are_left_out_of_ratings(store: SqliteStore) -> Non
         2: display_rating(expected[1][0].mu, expected[1][0].sigma),
     }
     assert ratings[1] > 1000 > ratings[2]
-    rows = await store._conn.execute_fetchall("SELECT user_id, games, wins FROM ratings")
+    rows = await query(store, "SELECT user_id, games, wins FROM ratings")
     assert sorted(tuple(r) for r in rows) == [(1, 1, 0), (2, 1, 0)]  # no computer row
 
 
@@ -749,7 +825,7 @@ async def test_cancelled_writes_leave_no_open_transaction(store: SqliteStore) ->
         players = await count(store, "SELECT COUNT(*) FROM result_players")
         games = await count(store, "SELECT COALESCE(SUM(games), 0) FROM ratings")
         assert players == games == 2 * results
-    assert not store._conn.in_transaction
+    assert not await store._thread.run(lambda conn: conn.in_transaction)
     assert len(await store.open_tables()) == 12
 
 

@@ -1,0 +1,85 @@
+-- Version 4: a durable action appends one row instead of rewriting the record,
+-- a finished game is stored once, and the leaderboard and stats read indexes.
+
+-- The actions of a table's record, one row each, in order (n = 0, 1, ...).
+-- `action` is the action as JSON (a record's actions are strings, so a JSON
+-- string). tables.doc keeps the rest of the record (options, seed, deals,
+-- meta) with "actions" holding their count; the store rebuilds the record on
+-- load.
+CREATE TABLE table_actions (
+    table_id  TEXT    NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+    n         INTEGER NOT NULL CHECK (n >= 0),
+    action    TEXT    NOT NULL,
+    PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
+
+-- Tables still in play (or in a lobby, or cancelled): move their actions out
+-- of the document, leaving their count in its place.
+INSERT INTO table_actions (table_id, n, action)
+SELECT t.id,
+       CAST(a.key AS INTEGER),
+       CASE WHEN a.type IN ('object', 'array') THEN a.value ELSE json_quote(a.value) END
+FROM tables AS t, json_each(t.doc, '$.record.actions') AS a
+WHERE json_type(t.doc, '$.record.actions') = 'array'
+  AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = t.id);
+
+UPDATE tables
+SET doc = json_set(doc, '$.record.actions', json_array_length(doc, '$.record.actions'))
+WHERE json_type(doc, '$.record.actions') = 'array'
+  AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = tables.id);
+
+-- A finished game with a result: its record is results.record; the table's
+-- copy of it goes (the store reads the record from the result).
+UPDATE tables
+SET doc = json_set(doc, '$.record', json('null'))
+WHERE EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = tables.id);
+
+-- /stats: a player's rows in one server without scanning the server.
+CREATE INDEX ratings_player ON ratings (guild_id, user_id);
+
+-- /leaderboard: rated players of a game in one server, already in board order
+-- (the ordinal mu - 3 sigma, then wins, games, user id), so a page reads only
+-- its own rows. The query must spell the same expression to use it.
+CREATE INDEX ratings_board
+ON ratings (guild_id, game, (mu - 3.0 * sigma) DESC, wins DESC, games DESC, user_id)
+WHERE mu IS NOT NULL;
+
+-- How many rated players each board has, kept by triggers so counting a board
+-- of 100,000 players does not walk 100,000 index entries.
+CREATE TABLE board_sizes (
+    guild_id  INTEGER NOT NULL,
+    game      TEXT    NOT NULL,
+    rated     INTEGER NOT NULL CHECK (rated >= 0),
+    PRIMARY KEY (guild_id, game)
+) WITHOUT ROWID;
+
+INSERT INTO board_sizes (guild_id, game, rated)
+SELECT guild_id, game, COUNT(*) FROM ratings WHERE mu IS NOT NULL GROUP BY guild_id, game;
+
+CREATE TRIGGER board_sizes_insert AFTER INSERT ON ratings
+WHEN new.mu IS NOT NULL
+BEGIN
+    INSERT INTO board_sizes (guild_id, game, rated) VALUES (new.guild_id, new.game, 1)
+    ON CONFLICT (guild_id, game) DO UPDATE SET rated = rated + 1;
+END;
+
+CREATE TRIGGER board_sizes_rated AFTER UPDATE OF mu ON ratings
+WHEN old.mu IS NULL AND new.mu IS NOT NULL
+BEGIN
+    INSERT INTO board_sizes (guild_id, game, rated) VALUES (new.guild_id, new.game, 1)
+    ON CONFLICT (guild_id, game) DO UPDATE SET rated = rated + 1;
+END;
+
+CREATE TRIGGER board_sizes_unrated AFTER UPDATE OF mu ON ratings
+WHEN old.mu IS NOT NULL AND new.mu IS NULL
+BEGIN
+    UPDATE board_sizes SET rated = rated - 1
+    WHERE guild_id = old.guild_id AND game = old.game;
+END;
+
+CREATE TRIGGER board_sizes_delete AFTER DELETE ON ratings
+WHEN old.mu IS NOT NULL
+BEGIN
+    UPDATE board_sizes SET rated = rated - 1
+    WHERE guild_id = old.guild_id AND game = old.game;
+END;
