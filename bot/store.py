@@ -439,14 +439,17 @@ class SqliteStore:
             SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place, p.score,
                    (SELECT COUNT(*) FROM result_players AS q
                     WHERE q.result_id = r.id) AS players
-            FROM result_players AS p
-            JOIN results AS r ON r.id = p.result_id
-            WHERE p.user_id = ? AND r.guild_id = ?
+            FROM (SELECT DISTINCT result_id, finished_at
+                  FROM result_players INDEXED BY result_players_recent
+                  WHERE user_id = ? AND guild_id = ?
+                  ORDER BY finished_at DESC, result_id DESC
+                  LIMIT ?) AS latest
+            JOIN results AS r ON r.id = latest.result_id
+            JOIN result_players AS p ON p.result_id = r.id AND p.user_id = ?
             GROUP BY r.id
             ORDER BY r.finished_at DESC, r.id DESC
-            LIMIT ?
             """,
-            (user_id, _guild_key(guild_id), limit),
+            (user_id, _guild_key(guild_id), limit, user_id),
         ).fetchall())
         return [
             RecentGame(
@@ -510,11 +513,13 @@ def _insert_result(conn: sqlite3.Connection, result: GameResult, record: str,
         return False  # already recorded; this write changes nothing
     conn.executemany(
         """
-        INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner,
+                                    guild_id, finished_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-            (cursor.lastrowid, p.seat, p.user_id, p.name, p.score, p.place, int(p.winner))
+            (cursor.lastrowid, p.seat, p.user_id, p.name, p.score, p.place, int(p.winner),
+             guild, finished_at)
             for p in result.players
         ],
     )

@@ -207,7 +207,8 @@ async def test_wal_foreign_keys_and_full_sync_are_on(store: SqliteStore, db_path
     # Foreign keys are enforced, not merely declared.
     with pytest.raises(sqlite3.IntegrityError):
         await store._write(lambda conn: conn.execute(
-            "INSERT INTO result_players VALUES (999, 0, 1, 'x', 0, 1, 1)",
+            "INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner)"
+            " VALUES (999, 0, 1, 'x', 0, 1, 1)",
         ))
     # WAL is persistent in the file: another connection sees it too.
     with sqlite3.connect(db_path) as other:
@@ -864,3 +865,78 @@ async def test_guild_settings_constraints(store: SqliteStore) -> None:
     await store.set_timezone(GUILD, "UTC")  # the store still works after a refused write
     assert await store.get_timezone(GUILD) == "UTC"
 
+
+
+async def test_recent_games_follow_the_finish_time_not_the_recording_order(
+    store: SqliteStore,
+) -> None:
+    """A game recorded late (a resumed table, an import) still sorts by when it finished."""
+    for table_id, minutes in (("late", 1), ("early", 0), ("latest", 5)):
+        finished = T0 + timedelta(minutes=minutes)
+        await store.record_result(make_result(table_id, [(1, 1), (2, 2)], finished_at=finished))
+    assert [g.table_id for g in await store.recent_games(GUILD, 1)] == ["latest", "late", "early"]
+    assert [g.table_id for g in await store.recent_games(GUILD, 2, limit=2)] == ["latest", "late"]
+
+
+async def test_leaderboard_pages_from_either_end_agree_with_one_sorted_list(
+    store: SqliteStore,
+) -> None:
+    """Pages in the back half are read backwards from the end: same rows as a full sort."""
+    rng = random.Random(3)
+    rows = [(GUILD, "fiasco", u, rng.choice([20.0, 25.0, 30.0]), rng.choice([2.0, 5.0]),
+             rng.randrange(1, 4), 0) for u in range(1, 38)]
+    await store._write(lambda conn: conn.executemany(
+        "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)", rows))
+    expected = [u for *_, u in sorted((-(mu - 3 * sigma), -wins, -games, u)
+                                      for _, _, u, mu, sigma, games, wins in rows)]
+    pages = []
+    for offset in range(0, 40, 10):
+        page, total = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
+        assert total == 37
+        pages.extend(r.user_id for r in page)
+    assert pages == expected
+    odd, _ = await store.leaderboard(GUILD, "fiasco", offset=33, limit=3)
+    assert [r.user_id for r in odd] == expected[33:36]
+    assert (await store.leaderboard(GUILD, "fiasco", offset=37))[0] == []
+
+
+async def test_the_board_size_follows_players_gaining_and_losing_a_rating(
+    store: SqliteStore,
+) -> None:
+    await store.record_result(make_result("solo", [(1, 1), (None, 2)]))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 0
+    await store.record_result(make_result("duo", [(1, 1), (2, 2)]))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 2
+    await store._write(lambda conn: conn.execute(
+        "UPDATE ratings SET mu = NULL, sigma = NULL WHERE user_id = 2"))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 1
+    await store._write(lambda conn: conn.execute("DELETE FROM ratings WHERE user_id = 1"))
+    assert (await store.leaderboard(GUILD, "fiasco")) == ([], 0)
+
+
+async def test_saving_a_longer_record_writes_only_the_new_action(store: SqliteStore) -> None:
+    """The cost of a save does not grow with the game: one head row and one action row."""
+    table = make_table("long", status=TableStatus.PLAYING)
+    table.record = {"seed": 1, "deals": [], "actions": [f"0 play {n}" for n in range(500)]}
+    await store.save_table(table)
+
+    async def changes_of(saved: StoredTable) -> int:
+        before = await store._thread.run(lambda conn: conn.total_changes)
+        await store.save_table(saved)
+        return await store._thread.run(lambda conn: conn.total_changes) - before
+
+    table.record = {**table.record, "actions": [*table.record["actions"], "1 play X"]}
+    assert await changes_of(table) == 2
+    assert await store.get_table("long") == table
+    [(head,)] = await query(store, "SELECT length(doc) FROM tables")
+    assert head < 1000  # the 501 actions are not in the head
+    # A record that is not an extension of the stored one is rewritten whole.
+    table.record = {**table.record, "actions": ["0 play Y", "1 play Z"]}
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 2
+    # A record without actions keeps none.
+    table.record = {"seed": 1}
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0

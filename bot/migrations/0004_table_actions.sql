@@ -1,5 +1,5 @@
 -- Version 4: a durable action appends one row instead of rewriting the record,
--- a finished game is stored once, and the leaderboard and stats read indexes.
+-- a finished game is stored once, and /leaderboard and /stats read indexes.
 
 -- The actions of a table's record, one row each, in order (n = 0, 1, ...).
 -- `action` is the action as JSON (a record's actions are strings, so a JSON
@@ -36,6 +36,21 @@ WHERE EXISTS (SELECT 1 FROM results AS r WHERE r.table_id = tables.id);
 
 -- /stats: a player's rows in one server without scanning the server.
 CREATE INDEX ratings_player ON ratings (guild_id, user_id);
+
+-- /stats's recent games: each seat of a result carries its game's server and
+-- end, so a player's latest games in a server are the first entries of one
+-- index instead of a sort of every game they ever played.
+ALTER TABLE result_players ADD COLUMN guild_id INTEGER;
+ALTER TABLE result_players ADD COLUMN finished_at TEXT;
+
+UPDATE result_players
+SET guild_id = (SELECT r.guild_id FROM results AS r WHERE r.id = result_players.result_id),
+    finished_at = (SELECT r.finished_at FROM results AS r WHERE r.id = result_players.result_id);
+
+DROP INDEX result_players_user;
+
+CREATE INDEX result_players_recent
+ON result_players (user_id, guild_id, finished_at DESC, result_id DESC);
 
 -- /leaderboard: rated players of a game in one server, already in board order
 -- (the ordinal mu - 3 sigma, then wins, games, user id), so a page reads only
