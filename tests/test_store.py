@@ -32,6 +32,7 @@ from bot.models import (
 )
 from bot.sessions import SessionManager
 from bot.store import (
+    GroupCommitError,
     Migration,
     MigrationError,
     SchemaTooNewError,
@@ -935,8 +936,61 @@ async def test_saving_a_longer_record_writes_only_the_new_action(store: SqliteSt
     await store.save_table(table)
     assert await store.get_table("long") == table
     assert await count(store, "SELECT COUNT(*) FROM table_actions") == 2
+    table.record = {**table.record, "actions": ["0 play Q", "1 play R", "2 play S"]}
+    await store.save_table(table)
+    assert await store.get_table("long") == table
     # A record without actions keeps none.
     table.record = {"seed": 1}
     await store.save_table(table)
     assert await store.get_table("long") == table
     assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+
+
+# --------------------------------------------------------------------------- group commit
+
+
+async def test_writes_queued_together_share_one_transaction(store: SqliteStore) -> None:
+    before = store.groups_committed
+    await asyncio.gather(*(store.save_table(make_table(f"g{i}")) for i in range(32)))
+    assert store.groups_committed == before + 1
+    assert len(await store.open_tables()) == 32
+
+
+async def test_a_failing_write_fails_alone_and_its_group_commits(store: SqliteStore) -> None:
+    bad = make_result("bad", [(1, 1), (2, 2)])
+    bad.players[1].seat = 0  # two players in seat 0: violates the key
+    before = store.groups_committed
+    outcomes = await asyncio.gather(
+        store.save_table(make_table("first")),
+        store.record_result(bad),
+        store.record_result(make_result("good", [(1, 1), (2, 2)])),
+        return_exceptions=True,
+    )
+    assert store.groups_committed == before + 1
+    assert outcomes[0] is None and outcomes[2] is True
+    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert await store.get_table("first") is not None
+    assert [r[0] for r in await query(store, "SELECT table_id FROM results")] == ["good"]
+
+
+async def test_a_group_whose_commit_fails_fails_every_caller(store: SqliteStore) -> None:
+    """No caller hears "saved" unless the COMMIT its write was part of succeeded."""
+
+    def dangling(conn: sqlite3.Connection) -> None:
+        # Deferred: the broken foreign key is only caught by COMMIT, for the whole group.
+        conn.execute("PRAGMA defer_foreign_keys = ON")
+        conn.execute("INSERT INTO result_players (result_id, seat, user_id, name, score, "
+                     "place, winner) VALUES (999, 0, 1, 'x', 0, 1, 1)")
+
+    outcomes = await asyncio.gather(
+        store.save_table(make_table("a")),
+        store._write(dangling),
+        store.save_table(make_table("b")),
+        return_exceptions=True,
+    )
+    assert all(isinstance(o, GroupCommitError) for o in outcomes), outcomes
+    assert await store.open_tables() == []
+    assert await count(store, "SELECT COUNT(*) FROM result_players") == 0
+    # The store goes on working.
+    await store.save_table(make_table("c"))
+    assert [t.id for t in await store.open_tables()] == ["c"]
