@@ -143,10 +143,22 @@ class SessionManager:
         return session
 
     async def set_message(self, session: Session, message_id: int) -> None:
-        """Remember the public lobby/table message of ``session``."""
+        """Remember the public lobby/table message of ``session``.
+
+        Unlike other changes, the id is known in memory while it is being saved:
+        the message already exists on Discord whatever the database says, and
+        whoever renders the table meanwhile should edit that message, not post
+        another. A save that fails puts the old id back, so memory and database
+        still agree.
+        """
         async with session.lock:
-            table = session.table.model_copy(update={"message_id": message_id})
-            await self._save(session, table, notify=False)
+            old = session.table.message_id
+            session.table.message_id = message_id
+            try:
+                await self._save(session, session.table.model_copy(), notify=False)
+            except BaseException:
+                session.table.message_id = old
+                raise
 
     async def join(self, session: Session, user_id: int, name: str) -> None:
         async with session.lock:

@@ -102,8 +102,6 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
     result = await fake.slash(host, channel, "play", {"game": game, **(options or {})})
     assert result.message is not None and not result.ephemeral, result
     session = session_in(bot, channel)
-    # The bot learns its message's id from the response, then saves it: wait for that.
-    await until(lambda: session.table.message_id is not None, what="the lobby message saved")
     for person in people:
         answer = await fake.click(person, table_message(fake, session), "Join")
         assert answer.response_type == 6, answer
