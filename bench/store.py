@@ -141,22 +141,40 @@ async def play(store: SqliteStore, name: str, records: list[dict[str, Any]], fir
         await store.save_table(table(name, records[k], k + 1))
 
 
+def bytes_written() -> int | None:
+    """Bytes this process has passed to write() so far (Linux), for bytes per action."""
+    try:
+        text = Path("/proc/self/io").read_text()
+    except OSError:
+        return None
+    return next(int(line.split()[1]) for line in text.splitlines() if line.startswith("wchar"))
+
+
+@dataclass
+class Run:
+    actions_per_s: float
+    bytes_per_action: float | None
+
+
 async def actions_per_second(path: Path, records: list[dict[str, Any]], *, tables: int,
-                             first: int, count: int) -> float:
+                             first: int, count: int) -> Run:
     """Durable actions per second of ``tables`` tables each saving ``count`` actions at once."""
     path.unlink(missing_ok=True)
     store = await SqliteStore.open(path)
     try:
         names = [f"t{i}" for i in range(tables)]
         await seed_tables(store, names, records[first - 1] if first else records[0])
+        written = bytes_written()
         began = time.perf_counter()
         await asyncio.gather(*(play(store, n, records, first, count) for n in names))
         elapsed = time.perf_counter() - began
+        after = bytes_written()
     finally:
         await store.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    return tables * count / elapsed
+    per_action = None if written is None or after is None else (after - written) / (tables * count)
+    return Run(tables * count / elapsed, per_action)
 
 
 async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -> None:
@@ -165,19 +183,26 @@ async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -
     long_first = 100 if quick else 1000
     path = workdir / "actions.db"
 
-    async def sampled(tables: int, first: int) -> list[float]:
-        return [await actions_per_second(path, records, tables=tables, first=first, count=count)
+    async def sampled(name: str, tables: int, first: int,
+                      reference: tuple[Figure, Figure | None] | None = None
+                      ) -> tuple[Figure, Figure | None]:
+        done = [await actions_per_second(path, records, tables=tables, first=first, count=count)
                 for _ in range(runs)]
+        rate = report.add(Figure.of(f"actions/s, {name}", "actions/s",
+                                    [r.actions_per_s for r in done]),
+                          reference=reference[0] if reference else None)
+        sizes = [r.bytes_per_action for r in done if r.bytes_per_action is not None]
+        size = None
+        if sizes:
+            size = report.add(Figure.of(f"bytes written per action, {name}", "bytes", sizes),
+                              reference=reference[1] if reference else None)
+        return rate, size
 
-    short = report.add(Figure.of(f"actions/s, 1 table, short game (actions 1-{count})",
-                                 "actions/s",
-                                 await sampled(1, 0)))
-    report.add(Figure.of(f"actions/s, 1 table, long game (actions {long_first + 1}-"
-                         f"{long_first + count})", "actions/s", await sampled(1, long_first)),
-               reference=short)
+    short = await sampled(f"1 table, short game (actions 1-{count})", 1, 0)
+    await sampled(f"1 table, long game (actions {long_first + 1}-{long_first + count})", 1,
+                  long_first, short)
     for tables in (8,) if quick else (8, 32):
-        report.add(Figure.of(f"actions/s, {tables} tables at once, long games", "actions/s",
-                             await sampled(tables, long_first)), reference=short)
+        await sampled(f"{tables} tables at once, long games", tables, long_first, short)
 
 
 # --------------------------------------------------------------------------- queries

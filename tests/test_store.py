@@ -994,3 +994,24 @@ async def test_a_group_whose_commit_fails_fails_every_caller(store: SqliteStore)
     # The store goes on working.
     await store.save_table(make_table("c"))
     assert [t.id for t in await store.open_tables()] == ["c"]
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None:
+    """``python -m bench.store --quick``: the table and the JSON have every figure (shape only)."""
+    from bench import store as bench_store
+
+    out = tmp_path / "store.json"
+    bench_store.main(["--quick", "--json", str(out), "--cache", str(tmp_path / "cache")])
+    data = json.loads(out.read_text())
+    assert {"cpus", "python", "sqlite", "platform"} <= set(data["machine"])
+    names = [f["name"] for f in data["figures"]]
+    assert any(n.startswith("actions/s, 1 table, short") for n in names)
+    assert any(n.startswith("actions/s, 8 tables") for n in names)
+    for query in ("/leaderboard page 1", "/leaderboard last page", "/stats"):
+        assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 4
+    for figure in data["figures"]:
+        assert figure["runs"] >= 2 and figure["low"] <= figure["median"] <= figure["high"]
+        assert figure["median"] > 0
