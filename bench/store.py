@@ -51,7 +51,7 @@ from bot.store import SqliteStore
 
 GUILD = 424242
 GAME = "fiasco"
-BUILD_VERSION = 1  # bump when the shape of the cached query databases changes
+BUILD_VERSION = 2  # bump when the shape of the cached query databases changes
 
 
 # --------------------------------------------------------------------------- figures

@@ -370,9 +370,8 @@ class SqliteStore:
 
         Ordered by the rating's ordinal (best first), then wins, then games,
         then user id so pages never overlap or skip a player. Only players with
-        at least one rated game are listed. The page is read from the
-        ``ratings_board`` index; a page in the back half of the board is read
-        from the end, so even the last page of 100,000 players skips few rows.
+        at least one rated game are listed. Any page of a board of 100,000
+        players costs about the same as the first (see :func:`_board_page`).
         """
         if offset < 0 or limit < 0:
             raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
@@ -466,28 +465,40 @@ class SqliteStore:
 
 # --------------------------------------------------------------------------- helpers
 
-_BOARD_ORDER = "mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id"
-_BOARD_REVERSED = "mu - 3.0 * sigma ASC, wins ASC, games ASC, user_id DESC"
+_BUCKET = "CAST((mu - 3.0 * sigma) * 20 AS INTEGER)"
+_PAGE = f"""
+SELECT user_id, mu, sigma, games, wins FROM ratings INDEXED BY ratings_board
+WHERE guild_id = ? AND game = ? AND mu IS NOT NULL AND {_BUCKET} <= ?
+ORDER BY {_BUCKET} DESC, mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
+LIMIT ? OFFSET ?
+"""
 
 
 def _board_page(conn: sqlite3.Connection, key: tuple[int, str], offset: int, limit: int
                 ) -> tuple[list[LeaderRow], int]:
-    """One leaderboard page and the board's size (from ``board_sizes``, kept by triggers)."""
-    sized = conn.execute("SELECT rated FROM board_sizes WHERE guild_id = ? AND game = ?",
-                         key).fetchone()
-    total = 0 if sized is None else int(sized[0])
-    end = min(offset + limit, total)
-    select = ("SELECT user_id, mu, sigma, games, wins FROM ratings INDEXED BY ratings_board "
-              "WHERE guild_id = ? AND game = ? AND mu IS NOT NULL ORDER BY ")
-    if offset >= end:
-        rows: list[sqlite3.Row] = []
-    elif offset > total - end:
-        # Nearer the end: read backwards from it, skipping only total - end rows.
-        rows = conn.execute(select + _BOARD_REVERSED + " LIMIT ? OFFSET ?",
-                            (*key, end - offset, total - end)).fetchall()[::-1]
-    else:
-        rows = conn.execute(select + _BOARD_ORDER + " LIMIT ? OFFSET ?",
-                            (*key, end - offset, offset)).fetchall()
+    """One leaderboard page and the board's size, without walking the players above it.
+
+    ``board_buckets`` (kept by triggers) says how many players each slice of
+    2 rating points holds: adding them up from the top finds the bucket the
+    page starts in and the board's size; the page is then read from the
+    ``ratings_board`` index from that bucket on, skipping only the players of
+    the same bucket ranked above it.
+    """
+    buckets = conn.execute(
+        "SELECT bucket, players FROM board_buckets "
+        "WHERE guild_id = ? AND game = ? AND players > 0 ORDER BY bucket DESC",
+        key,
+    ).fetchall()
+    total = sum(row[1] for row in buckets)
+    above = 0
+    start = None
+    for bucket, players in buckets:
+        if above + players > offset:
+            start = bucket
+            break
+        above += players
+    rows = [] if start is None or limit == 0 else conn.execute(
+        _PAGE, (*key, start, limit, offset - above)).fetchall()
     page = [
         LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
                   games=row["games"], wins=row["wins"])

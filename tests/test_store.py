@@ -879,26 +879,38 @@ async def test_recent_games_follow_the_finish_time_not_the_recording_order(
     assert [g.table_id for g in await store.recent_games(GUILD, 2, limit=2)] == ["latest", "late"]
 
 
-async def test_leaderboard_pages_from_either_end_agree_with_one_sorted_list(
+async def test_leaderboard_pages_at_every_offset_agree_with_one_sorted_list(
     store: SqliteStore,
 ) -> None:
-    """Pages in the back half are read backwards from the end: same rows as a full sort."""
+    """Pages found through the rating buckets are the slices of one full sort.
+
+    Ordinals spread over many buckets, negative ones and the double-width
+    bucket around zero included, with ties on the ordinal broken by wins,
+    games and user id.
+    """
     rng = random.Random(3)
-    rows = [(GUILD, "fiasco", u, rng.choice([20.0, 25.0, 30.0]), rng.choice([2.0, 5.0]),
-             rng.randrange(1, 4), 0) for u in range(1, 38)]
+    rows = []
+    for user in range(1, 150):
+        mu, sigma = rng.choice([(rng.uniform(0, 40), rng.uniform(0.5, 9)), (25.0, 25 / 3)])
+        rows.append((GUILD, "fiasco", user, mu, sigma, rng.randrange(1, 4), rng.randrange(0, 2)))
     await store._write(lambda conn: conn.executemany(
         "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)", rows))
-    expected = [u for *_, u in sorted((-(mu - 3 * sigma), -wins, -games, u)
+    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
                                       for _, _, u, mu, sigma, games, wins in rows)]
-    pages = []
-    for offset in range(0, 40, 10):
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 149
+    for offset in [*range(0, 150, 7), 148, 149, 150]:
         page, total = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
-        assert total == 37
-        pages.extend(r.user_id for r in page)
-    assert pages == expected
-    odd, _ = await store.leaderboard(GUILD, "fiasco", offset=33, limit=3)
-    assert [r.user_id for r in odd] == expected[33:36]
-    assert (await store.leaderboard(GUILD, "fiasco", offset=37))[0] == []
+        assert total == 149
+        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
+    # The buckets follow rating changes.
+    await store._write(lambda conn: conn.execute(
+        "UPDATE ratings SET mu = mu + 30 WHERE user_id % 3 = 0"))
+    rows = await query(store, "SELECT user_id, mu, sigma, games, wins FROM ratings")
+    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
+                                      for u, mu, sigma, games, wins in rows)]
+    for offset in range(0, 150, 10):
+        page, _ = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
+        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
 
 
 async def test_the_board_size_follows_players_gaining_and_losing_a_rating(

@@ -53,48 +53,56 @@ CREATE INDEX result_players_recent
 ON result_players (user_id, guild_id, finished_at DESC, result_id DESC);
 
 -- /leaderboard: rated players of a game in one server, already in board order
--- (the ordinal mu - 3 sigma, then wins, games, user id), so a page reads only
--- its own rows. The query must spell the same expression to use it.
+-- (the ordinal mu - 3 sigma, then wins, games, user id). The ordinal is also
+-- cut into buckets of 1/20 (2 displayed rating points), CAST(ordinal * 20 AS
+-- INTEGER), which never decrease as the ordinal grows: so leading the index
+-- with the bucket keeps board order, and a page at any offset starts with a
+-- seek to its bucket instead of a walk past every player above it. Queries
+-- must spell these expressions exactly so to use the index.
 CREATE INDEX ratings_board
-ON ratings (guild_id, game, (mu - 3.0 * sigma) DESC, wins DESC, games DESC, user_id)
+ON ratings (guild_id, game, CAST((mu - 3.0 * sigma) * 20 AS INTEGER) DESC,
+            (mu - 3.0 * sigma) DESC, wins DESC, games DESC, user_id)
 WHERE mu IS NOT NULL;
 
--- How many rated players each board has, kept by triggers so counting a board
--- of 100,000 players does not walk 100,000 index entries.
-CREATE TABLE board_sizes (
+-- How many rated players each bucket of each board holds, kept by triggers:
+-- the board's size is their sum, and the bucket holding the Nth player is
+-- found by adding up a few hundred counts instead of counting players.
+CREATE TABLE board_buckets (
     guild_id  INTEGER NOT NULL,
     game      TEXT    NOT NULL,
-    rated     INTEGER NOT NULL CHECK (rated >= 0),
-    PRIMARY KEY (guild_id, game)
+    bucket    INTEGER NOT NULL,
+    players   INTEGER NOT NULL CHECK (players >= 0),
+    PRIMARY KEY (guild_id, game, bucket)
 ) WITHOUT ROWID;
 
-INSERT INTO board_sizes (guild_id, game, rated)
-SELECT guild_id, game, COUNT(*) FROM ratings WHERE mu IS NOT NULL GROUP BY guild_id, game;
+INSERT INTO board_buckets (guild_id, game, bucket, players)
+SELECT guild_id, game, CAST((mu - 3.0 * sigma) * 20 AS INTEGER), COUNT(*)
+FROM ratings WHERE mu IS NOT NULL
+GROUP BY guild_id, game, CAST((mu - 3.0 * sigma) * 20 AS INTEGER);
 
-CREATE TRIGGER board_sizes_insert AFTER INSERT ON ratings
+CREATE TRIGGER board_buckets_insert AFTER INSERT ON ratings
 WHEN new.mu IS NOT NULL
 BEGIN
-    INSERT INTO board_sizes (guild_id, game, rated) VALUES (new.guild_id, new.game, 1)
-    ON CONFLICT (guild_id, game) DO UPDATE SET rated = rated + 1;
+    INSERT INTO board_buckets (guild_id, game, bucket, players)
+    VALUES (new.guild_id, new.game, CAST((new.mu - 3.0 * new.sigma) * 20 AS INTEGER), 1)
+    ON CONFLICT (guild_id, game, bucket) DO UPDATE SET players = players + 1;
 END;
 
-CREATE TRIGGER board_sizes_rated AFTER UPDATE OF mu ON ratings
-WHEN old.mu IS NULL AND new.mu IS NOT NULL
+CREATE TRIGGER board_buckets_update AFTER UPDATE OF mu, sigma ON ratings
 BEGIN
-    INSERT INTO board_sizes (guild_id, game, rated) VALUES (new.guild_id, new.game, 1)
-    ON CONFLICT (guild_id, game) DO UPDATE SET rated = rated + 1;
+    UPDATE board_buckets SET players = players - 1
+    WHERE old.mu IS NOT NULL AND guild_id = old.guild_id AND game = old.game
+      AND bucket = CAST((old.mu - 3.0 * old.sigma) * 20 AS INTEGER);
+    INSERT INTO board_buckets (guild_id, game, bucket, players)
+    SELECT new.guild_id, new.game, CAST((new.mu - 3.0 * new.sigma) * 20 AS INTEGER), 1
+    WHERE new.mu IS NOT NULL
+    ON CONFLICT (guild_id, game, bucket) DO UPDATE SET players = players + 1;
 END;
 
-CREATE TRIGGER board_sizes_unrated AFTER UPDATE OF mu ON ratings
-WHEN old.mu IS NOT NULL AND new.mu IS NULL
-BEGIN
-    UPDATE board_sizes SET rated = rated - 1
-    WHERE guild_id = old.guild_id AND game = old.game;
-END;
-
-CREATE TRIGGER board_sizes_delete AFTER DELETE ON ratings
+CREATE TRIGGER board_buckets_delete AFTER DELETE ON ratings
 WHEN old.mu IS NOT NULL
 BEGIN
-    UPDATE board_sizes SET rated = rated - 1
-    WHERE guild_id = old.guild_id AND game = old.game;
+    UPDATE board_buckets SET players = players - 1
+    WHERE guild_id = old.guild_id AND game = old.game
+      AND bucket = CAST((old.mu - 3.0 * old.sigma) * 20 AS INTEGER);
 END;
