@@ -48,6 +48,7 @@ from typing import Any
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.store import SqliteStore
+from bot.store_tables import UPSERT_HEAD, iso
 
 GUILD = 424242
 GAME = "fiasco"
@@ -134,11 +135,29 @@ async def seed_tables(store: SqliteStore, names: list[str], record: dict[str, An
     await asyncio.gather(*(store.save_table(table(n, record, 0)) for n in names))
 
 
-async def play(store: SqliteStore, name: str, records: list[dict[str, Any]], first: int,
+Save = Callable[[StoredTable], Awaitable[None]]
+
+
+def legacy_save(store: SqliteStore) -> Save:
+    """The save of the store before migration 4, as the reference: the whole record rewritten
+    as one document, and one transaction (one fsync) per save, behind one lock."""
+    lock = asyncio.Lock()
+
+    async def save(saved: StoredTable) -> None:
+        doc = saved.model_dump_json()
+        values = (saved.id, saved.guild_id, saved.channel_id, saved.message_id, saved.host_id,
+                  saved.game, saved.status.value, doc, iso(saved.created_at),
+                  iso(saved.updated_at))
+        async with lock:
+            await store._write(lambda conn: conn.execute(UPSERT_HEAD, values))
+    return save
+
+
+async def play(save: Save, name: str, records: list[dict[str, Any]], first: int,
                count: int) -> None:
     """Save ``count`` actions of table ``name``, one after the other (each awaited, durable)."""
     for k in range(first, first + count):
-        await store.save_table(table(name, records[k], k + 1))
+        await save(table(name, records[k], k + 1))
 
 
 def bytes_written() -> int | None:
@@ -157,16 +176,17 @@ class Run:
 
 
 async def actions_per_second(path: Path, records: list[dict[str, Any]], *, tables: int,
-                             first: int, count: int) -> Run:
+                             first: int, count: int, legacy: bool = False) -> Run:
     """Durable actions per second of ``tables`` tables each saving ``count`` actions at once."""
     path.unlink(missing_ok=True)
     store = await SqliteStore.open(path)
     try:
         names = [f"t{i}" for i in range(tables)]
+        save = legacy_save(store) if legacy else store.save_table
         await seed_tables(store, names, records[first - 1] if first else records[0])
         written = bytes_written()
         began = time.perf_counter()
-        await asyncio.gather(*(play(store, n, records, first, count) for n in names))
+        await asyncio.gather(*(play(save, n, records, first, count) for n in names))
         elapsed = time.perf_counter() - began
         after = bytes_written()
     finally:
@@ -182,27 +202,36 @@ async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -
     count = 10 if quick else 50
     long_first = 100 if quick else 1000
     path = workdir / "actions.db"
-
-    async def sampled(name: str, tables: int, first: int,
-                      reference: tuple[Figure, Figure | None] | None = None
-                      ) -> tuple[Figure, Figure | None]:
-        done = [await actions_per_second(path, records, tables=tables, first=first, count=count)
-                for _ in range(runs)]
-        rate = report.add(Figure.of(f"actions/s, {name}", "actions/s",
-                                    [r.actions_per_s for r in done]),
-                          reference=reference[0] if reference else None)
-        sizes = [r.bytes_per_action for r in done if r.bytes_per_action is not None]
-        size = None
-        if sizes:
-            size = report.add(Figure.of(f"bytes written per action, {name}", "bytes", sizes),
-                              reference=reference[1] if reference else None)
-        return rate, size
-
-    short = await sampled(f"1 table, short game (actions 1-{count})", 1, 0)
-    await sampled(f"1 table, long game (actions {long_first + 1}-{long_first + count})", 1,
-                  long_first, short)
+    short = f"1 table, short game (actions 1-{count})"
+    cases = {
+        short: (1, 0, False),
+        f"1 table, long game (actions {long_first + 1}-{long_first + count})":
+            (1, long_first, False),
+    }
     for tables in (8,) if quick else (8, 32):
-        await sampled(f"{tables} tables at once, long games", tables, long_first, short)
+        cases[f"{tables} tables at once, long games"] = (tables, long_first, False)
+    for name, (tables, first, _) in list(cases.items()):
+        if name != short:
+            cases[f"{name}, before migration 4"] = (tables, first, True)
+    done: dict[str, list[Run]] = {name: [] for name in cases}
+    # Round-robin, so that a burst of load on the machine (fsync times vary with
+    # other processes' writes) falls on every case alike rather than on one.
+    for _ in range(runs):
+        for name, (tables, first, legacy) in cases.items():
+            done[name].append(await actions_per_second(path, records, tables=tables,
+                                                       first=first, count=count, legacy=legacy))
+    figures: dict[str, tuple[Figure, Figure | None]] = {}
+    for name, samples in sorted(done.items(), key=lambda item: "before" in item[0]):
+        now = name.removesuffix(", before migration 4")
+        reference = figures.get(short if now == name else now)
+        rate = report.add(Figure.of(f"actions/s, {name}", "actions/s",
+                                    [r.actions_per_s for r in samples]),
+                          reference=None if reference is None else reference[0])
+        sizes = [r.bytes_per_action for r in samples if r.bytes_per_action is not None]
+        size = None if not sizes else report.add(
+            Figure.of(f"bytes written per action, {name}", "bytes", sizes),
+            reference=None if reference is None else reference[1])
+        figures[name] = (rate, size)
 
 
 # --------------------------------------------------------------------------- queries

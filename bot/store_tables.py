@@ -24,7 +24,7 @@ from typing import Any
 
 from bot.models import StoredTable, TableStatus
 
-_UPSERT_HEAD = """
+UPSERT_HEAD = """
 INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
                     status, doc, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -38,6 +38,15 @@ ON CONFLICT (id) DO UPDATE SET
     doc = excluded.doc,
     created_at = excluded.created_at,
     updated_at = excluded.updated_at
+"""
+
+# The common save (a table in play whose status did not change) leaves ``status``
+# out of SET: SQLite rewrites an index entry whenever its column is SET, even to
+# the same value, and tables_status would cost one more page per action.
+_UPDATE_SAME_STATUS = """
+UPDATE tables SET guild_id = ?, channel_id = ?, message_id = ?, host_id = ?, game = ?,
+                  doc = ?, created_at = ?, updated_at = ?
+WHERE id = ? AND status = ?
 """
 
 _SELECT = """
@@ -82,10 +91,16 @@ def write_table(conn: sqlite3.Connection, table: StoredTable, *, record_in_resul
         actions = None
     head = table.model_copy(update={"created_at": utc(table.created_at),
                                     "updated_at": utc(table.updated_at), "record": record})
-    conn.execute(_UPSERT_HEAD, (
-        table.id, table.guild_id, table.channel_id, table.message_id, table.host_id, table.game,
-        table.status.value, head.model_dump_json(), iso(table.created_at), iso(table.updated_at),
+    doc, created, updated = head.model_dump_json(), iso(table.created_at), iso(table.updated_at)
+    same_status = conn.execute(_UPDATE_SAME_STATUS, (
+        table.guild_id, table.channel_id, table.message_id, table.host_id, table.game,
+        doc, created, updated, table.id, table.status.value,
     ))
+    if same_status.rowcount == 0:
+        conn.execute(UPSERT_HEAD, (
+            table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
+            table.game, table.status.value, doc, created, updated,
+        ))
     if actions is None:
         delete_actions(conn, table.id)
     else:
@@ -141,5 +156,5 @@ def _table_from_row(conn: sqlite3.Connection, row: sqlite3.Row) -> StoredTable:
     return StoredTable.model_validate(data)
 
 
-__all__ = ["CorruptTableError", "delete_actions", "dump", "iso", "read_tables", "utc",
-           "write_table"]
+__all__ = ["UPSERT_HEAD", "CorruptTableError", "delete_actions", "dump", "iso", "read_tables",
+           "utc", "write_table"]
