@@ -19,7 +19,7 @@ Queries
     through the store's own methods: ``/leaderboard`` page 1, the middle page
     and the last page; ``/stats`` (``stats`` + ``recent_games``, as the command
     does) for the busiest player. The same queries as the schema before
-    migration 4 ran them (the board sorted on each page and paged with OFFSET,
+    migration 5 ran them (the board sorted on each page and paged with OFFSET,
     counted by a scan; stats without the index on server and player; recent
     games through the old (user, result) index, then sorted) are timed on the
     same database as the reference.
@@ -141,7 +141,7 @@ Save = Callable[[StoredTable], Awaitable[None]]
 
 
 def legacy_save(store: SqliteStore) -> Save:
-    """The save of the store before migration 4, as the reference: the whole record rewritten
+    """The save of the store before migration 5, as the reference: the whole record rewritten
     as one document, and one transaction (one fsync) per save, behind one lock."""
     lock = asyncio.Lock()
 
@@ -214,7 +214,7 @@ async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -
         cases[f"{tables} tables at once, long games"] = (tables, long_first, False)
     for name, (tables, first, _) in list(cases.items()):
         if name != short:
-            cases[f"{name}, before migration 4"] = (tables, first, True)
+            cases[f"{name}, before migration 5"] = (tables, first, True)
     done: dict[str, list[Run]] = {name: [] for name in cases}
     # Round-robin, so that a burst of load on the machine (fsync times vary with
     # other processes' writes) falls on every case alike rather than on one.
@@ -224,7 +224,7 @@ async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -
                                                        first=first, count=count, legacy=legacy))
     figures: dict[str, tuple[Figure, Figure | None]] = {}
     for name, samples in sorted(done.items(), key=lambda item: "before" in item[0]):
-        now = name.removesuffix(", before migration 4")
+        now = name.removesuffix(", before migration 5")
         reference = figures.get(short if now == name else now)
         rate = report.add(Figure.of(f"actions/s, {name}", "actions/s",
                                     [r.actions_per_s for r in samples]),
@@ -334,7 +334,7 @@ async def bench_queries(report: Report, cache: Path, runs: int, sizes: list[int]
         if built > 1:
             print(f"  built {path.name} ({results:,} results) in {built:.0f} s")
         with sqlite3.connect(path) as conn:
-            # The index the pre-migration recent-games query used (migration 4 drops it).
+            # The index the pre-migration recent-games query used (migration 5 drops it).
             conn.execute("CREATE INDEX IF NOT EXISTS bench_result_players_user "
                          "ON result_players (user_id, result_id)")
         store = await SqliteStore.open(path)
@@ -378,7 +378,7 @@ async def _time_queries(report: Report, store: SqliteStore, results: int, player
         ("/stats (busiest player)", stats, old_stats),
     ]
     for name, new, old in cases:
-        reference = Figure.of(f"{name}, {label}, before migration 4", "ms",
+        reference = Figure.of(f"{name}, {label}, before migration 5", "ms",
                               [await timed(old, max(2, repeat // 4)) for _ in range(runs)])
         report.add(reference)
         report.add(Figure.of(f"{name}, {label}", "ms",

@@ -276,8 +276,8 @@ async def test_upgrade_from_version_1_keeps_the_data(db_path: Path) -> None:
         await store.close()
 
 
-def write_as_version_3(conn: sqlite3.Connection, table: StoredTable) -> None:
-    """A table row exactly as the store of schema 3 wrote it: the whole record in ``doc``."""
+def write_as_before_table_actions(conn: sqlite3.Connection, table: StoredTable) -> None:
+    """A table row as the store wrote it before table_actions: the whole record in ``doc``."""
     conn.execute(
         "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
@@ -297,23 +297,25 @@ def played_record(seed: int, actions: int) -> dict[str, Any]:
     return game.record()
 
 
-async def test_upgrade_from_version_3_resumes_tables_in_play_and_keeps_the_data(
+async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_data(
     db_path: Path, tmp_path: Path
 ) -> None:
-    """A database of migrations 1-3 with a game in play, a lobby and a finished game, upgraded."""
-    three = [m for m in load_migrations() if m.version <= 3]
+    """A database of the migrations before table_actions, with a game in play, a lobby and a
+    finished game, upgraded: the game resumes and plays on, nothing is lost."""
+    [new] = [m for m in load_migrations() if m.name == "table_actions"]
+    previous = [m for m in load_migrations() if m.version < new.version]
     playing = make_table("v3-playing", status=TableStatus.PLAYING, game="fumblaroo")
     playing.record = played_record(5, 40)
     playing.options = {}
     lobby = make_table("v3-lobby")
     finished = make_table("v3-done", status=TableStatus.FINISHED)
     with sqlite3.connect(db_path) as conn:
-        for migration in three:
+        for migration in previous:
             for statement in split_statements(migration.sql):
                 conn.execute(statement)
-        conn.execute("PRAGMA user_version = 3")
+        conn.execute(f"PRAGMA user_version = {new.version - 1:d}")
         for table in (playing, lobby, finished):
-            write_as_version_3(conn, table)
+            write_as_before_table_actions(conn, table)
         conn.execute(
             "INSERT INTO results (id, table_id, guild_id, game, finished_at, record) "
             "VALUES (1, 'v3-done', ?, 'fiasco', '2025-02-01T10:00:00.000000+00:00', ?)",
@@ -1023,7 +1025,7 @@ def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None
     assert any(n.startswith("actions/s, 1 table, short") for n in names)
     assert any(n.startswith("actions/s, 8 tables") for n in names)
     for query in ("/leaderboard page 1", "/leaderboard last page", "/stats"):
-        assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 4
+        assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 5
     for figure in data["figures"]:
         assert figure["runs"] >= 2 and figure["low"] <= figure["median"] <= figure["high"]
         assert figure["median"] > 0

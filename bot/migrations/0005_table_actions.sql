@@ -1,4 +1,4 @@
--- Version 4: a durable action appends one row instead of rewriting the record,
+-- Version 5: a durable action appends one row instead of rewriting the record,
 -- a finished game is stored once, and /leaderboard and /stats read indexes.
 
 -- The actions of a table's record, one row each, in order (n = 0, 1, ...).
