@@ -427,6 +427,25 @@ class SqliteStore:
             (guild_id, zone, stamp),
         ))
 
+    async def get_pictures(self, guild_id: int) -> bool:
+        """Whether the server's new tables draw their cards (True unless turned off)."""
+        row = await self._run(lambda conn: conn.execute(
+            "SELECT pictures FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone())
+        return True if row is None else bool(row["pictures"])
+
+    async def set_pictures(self, guild_id: int, on: bool) -> None:
+        """Turn pictures on or off for the server's new tables."""
+        stamp = _iso(datetime.now(UTC))
+        await self._write(lambda conn: conn.execute(
+            """
+            INSERT INTO guild_settings (guild_id, pictures, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (guild_id) DO UPDATE SET
+                pictures = excluded.pictures,
+                updated_at = excluded.updated_at
+            """,
+            (guild_id, int(on), stamp),
+        ))
+
     async def recent_games(
         self, guild_id: int | None, user_id: int, *, limit: int = 5
     ) -> list[RecentGame]:

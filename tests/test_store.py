@@ -1029,3 +1029,14 @@ def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None
     for figure in data["figures"]:
         assert figure["runs"] >= 2 and figure["low"] <= figure["median"] <= figure["high"]
         assert figure["median"] > 0
+
+
+async def test_pictures_per_server(store: SqliteStore) -> None:
+    assert await store.get_pictures(GUILD) is True  # on unless turned off
+    await store.set_timezone(GUILD, "Europe/Paris")
+    await store.set_pictures(GUILD, False)
+    assert await store.get_pictures(GUILD) is False
+    assert await store.get_pictures(OTHER_GUILD) is True
+    assert await store.get_timezone(GUILD) == "Europe/Paris"  # one setting leaves the other
+    await store.set_pictures(GUILD, True)
+    assert await store.get_pictures(GUILD) is True
