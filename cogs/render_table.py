@@ -100,7 +100,7 @@ def status_line(session: Session, view: View, names: Sequence[str]) -> str:
     else:
         head = "Dealing"
     facts = [f"{name}: {value}" for name, value in view.facts if value]
-    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK), None)
+    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK and z.owner is None), None)
     told = {name.lower() for name, _ in view.facts}
     if stock is not None and stock.count and zone_title(stock, names).lower() not in told:
         facts.append(f"{zone_title(stock, names)}: {stock.count}")
@@ -145,6 +145,8 @@ def player_lines(session: Session, view: View) -> list[str]:
                 plural(view.scores[seat], "pt")]
         if seat in hands and marker:
             bits.append(plural(hands[seat], "card"))
+        bits += [f"{plural(z.count, 'card')} in {z.name.partition(':')[0]}"  # a private deck
+                 for z in view.zones if z.kind is ZoneKind.STOCK and z.owner == seat and marker]
         if seat < len(notes) and notes[seat]:
             bits.append(notes[seat])
         if places is not None:

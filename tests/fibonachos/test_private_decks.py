@@ -11,7 +11,7 @@ import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.session import Session
 from cogs.render_hand import render_hand
-from cogs.render_table import render_table
+from cogs.render_table import render_details, render_table
 from games.fibonachos import Fibonachos
 
 
@@ -53,14 +53,19 @@ def test_the_hand_menu_counts_the_own_deck_and_shows_only_the_hand():
     for seat in (0, 1):
         menu = render_hand(session, seat)
         assert f"Your deck: {len(game.decks[seat])} cards face down" in menu.content
-        labels = sorted(item.label for item in menu.view.children
-                        if ":c:" in (getattr(item, "custom_id", None) or ""))
-        assert labels == sorted(c.text for c in game.hands[seat])
+        ids = [getattr(item, "custom_id", None) or "" for item in menu.view.children]
+        shown = sorted(custom_id.split(":")[4] for custom_id in ids if ":c:" in custom_id)
+        assert shown == sorted(c.text for c in game.hands[seat])
 
 
 def test_the_table_shows_each_private_deck_as_a_count():
     game = two_player_game(5)
-    embed = render_table(session_of(game)).embed
-    fields = {field.name: field.value for field in embed.fields}
+    session = session_of(game)
+    text = render_table(session).embed.description or ""
     for seat, name in enumerate(("Ana", "Ben")):
-        assert fields[f"{name}'s deck"] == f"{len(game.decks[seat])} cards face down"
+        [line] = [line for line in text.splitlines() if f"**{name}** ·" in line]
+        assert f"{len(game.decks[seat])} cards in deck" in line, line
+    assert f"Spicy: {len(game.spicy)}" in text  # the unowned stock, not a private deck
+    details = render_details(session)
+    for seat, name in enumerate(("Ana", "Ben")):
+        assert f"{name}'s deck: {len(game.decks[seat])} cards face down" in details, details
