@@ -25,7 +25,7 @@ from bot.store_api import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help")
+EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help", "cogs.guard")
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,

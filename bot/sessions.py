@@ -146,6 +146,7 @@ class SessionManager:
         """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
+        self._check_limits(guild_id, host_id)
         options = validate_options(game, options)
         if pictures is None:
             pictures = guild_id is None or await self.store.get_pictures(guild_id)
@@ -159,6 +160,18 @@ class SessionManager:
         session = Session(table)
         self._register(session)
         return session
+
+    def _check_limits(self, guild_id: int | None, host_id: int) -> None:
+        """TableError when the host, or the server, already has as many tables as allowed."""
+        hosted = len(self.open_tables(host_id=host_id))
+        if hosted >= self.settings.max_tables_per_host:
+            raise TableError(f"you already host {hosted} open tables, the most one person may; "
+                             "finish or /end one first")
+        if guild_id is not None:
+            here = len(self.open_tables(guild_id=guild_id))
+            if here >= self.settings.max_tables_per_server:
+                raise TableError(f"this server already has {here} open tables, the most it may "
+                                 "have at once; try again when one has finished")
 
     async def set_message(self, session: Session, message_id: int) -> None:
         """Remember the public lobby/table message of ``session``.
@@ -285,11 +298,23 @@ class SessionManager:
                 raise TableError("only the host can cancel the table")
             await self._close(session, f"{name} cancelled the table", closed_by=name)
 
-    async def close_gone(self, session: Session) -> None:
-        """The table's channel or message is gone: close it as cancelled."""
+    async def close_gone(self, session: Session,
+                         note: str = "the table's channel or message is gone") -> None:
+        """The table's place is gone (channel, thread or server): close it as cancelled.
+
+        Unrated, its record kept; a closed table is never resumed.
+        """
         async with session.lock:
             if session.is_open:
-                await self._close(session, "the table's channel or message is gone")
+                log.info("table %s closed: %s", session.id, note)
+                await self._close(session, note)
+
+    def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
+                    ) -> list[Session]:
+        """The open tables (lobbies and games), of one server or one host if given."""
+        return [s for s in self._by_id.values() if s.is_open
+                and (guild_id is None or s.table.guild_id == guild_id)
+                and (host_id is None or s.table.host_id == host_id)]
 
     # --- the server's clock -------------------------------------------------------------
 

@@ -165,3 +165,11 @@ def test_the_health_check_says_why_in_one_line(tmp_path, monkeypatch, capsys):
         f"health: no heartbeat at {tmp_path / 'alive'}: the bot has not connected to Discord yet"]
     (tmp_path / "alive").touch()
     assert health.main() == 0 and capsys.readouterr().err == ""
+
+
+def test_the_invite_asks_for_exactly_what_play_checks_for():
+    from bot.app import INVITE_PERMISSIONS
+    from cogs.guard import IN_THREADS, NEEDED, NEW_THREAD
+
+    wanted = discord.Permissions(**dict.fromkeys(NEEDED | IN_THREADS | NEW_THREAD, True))
+    assert wanted == INVITE_PERMISSIONS
