@@ -68,6 +68,14 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
+def mask_of_ints(cards: Iterable[int]) -> int:
+    """The bitmask of integer cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
 def cards_of(mask: int) -> tuple[int, ...]:
     """The cards of ``mask``, in increasing order (colour by colour, low to high)."""
     return (
@@ -102,4 +110,5 @@ __all__ = [
     "cards_of",
     "colour_mask",
     "mask_of",
+    "mask_of_ints",
 ]
