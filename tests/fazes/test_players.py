@@ -313,7 +313,8 @@ def test_equal_perspectives_give_equal_worlds_and_choices():
     (g, p), = mid_faze_perspectives(5, 6, range(7, 8))
     q = perspective(g, p.seat)
     assert p == q and p is not q
-    assert KNOWLEDGE.sample(p, random.Random(9)).hands == KNOWLEDGE.sample(q, random.Random(9)).hands
+    world_p, world_q = (KNOWLEDGE.sample(x, random.Random(9)) for x in (p, q))
+    assert world_p.hands == world_q.hands
     hard = HardPlayer(budget=SMALL_BUDGET)
     assert hard.decide(p, random.Random(2)) == hard.decide(q, random.Random(2))
 
@@ -335,3 +336,24 @@ def test_a_seat_void_in_every_colour_but_one_is_dealt_only_that_colour():
     for r in range(20):
         w = KNOWLEDGE.sample(p, random.Random(r))
         assert w.hands[1] == cards(" ".join(f"G{n}" for n in range(3, 15)))
+
+
+def test_a_seat_that_neither_follows_nor_trumps_is_dealt_no_red():
+    """Faze 1: seat 2 answers the green lead with a yellow, so it holds no green and no
+    red (red is trump); seat 3 (every other red) must be the one dealt the unseen reds."""
+    hands = ["R2 R3 R4 R5 R6 R7 R8 B2 B3 B4 B5 B6 B7",
+             "G2 G3 G4 G5 G6 G7 G8 G9 G10 G11 G12 G13 G14",
+             "Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10 Y11 Y12 Y13 Y14",
+             "R9 R10 R11 R12 R13 R14 B8 B9 B10 B11 B12 B13 B14"]
+    g = new_game("fazes", 4, {"fazes": [1]}, seed=1, dealer=0,
+                 deals=[{"hands": [h.split() for h in hands]}])
+    for t in ("G2", "Y2", "R9", "R2"):
+        g.apply(g.to_act, f"play {t}")  # type: ignore[arg-type]
+    p = perspective(g, 1)  # seat 3 leads next; seat 1 sees only its greens
+    s = seen(p)
+    assert s.colours[2] == 0b1010  # yellow and black only
+    reds = cards("R3 R4 R5 R6 R7 R8 R10 R11 R12 R13 R14")
+    for r in range(20):
+        w = KNOWLEDGE.sample(p, random.Random(r))
+        assert w.hands[2] & reds == 0
+        assert (w.hands[0] | w.hands[3]) & reds == reds
