@@ -246,9 +246,11 @@ class FazesKnowledge:
         return Decision(PLAY_OF[card], REASONS[reason])
 
     def why(self, p: Perspective, action: Action) -> str:
-        s = self._seen(p)
+        """The rule of thumb's reason when ``action`` is its choice, else what the card
+        does in the trick; "" for an action that is not legal (there is nothing to say)."""
         if action.card is None or action not in p.legal:
             return ""
+        s = self._seen(p)
         card = INDEX[action.card]
         best, reason = thumb(s)
         if card == best:

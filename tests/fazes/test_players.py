@@ -357,3 +357,26 @@ def test_a_seat_that_neither_follows_nor_trumps_is_dealt_no_red():
         w = KNOWLEDGE.sample(p, random.Random(r))
         assert w.hands[2] & reds == 0
         assert (w.hands[0] | w.hands[3]) & reds == reds
+
+
+def test_hints_explain_legal_cards_and_say_nothing_of_illegal_ones():
+    g = new_game("fazes", 4, {"fazes": [3]}, seed=2)
+    for _ in range(5):
+        g.apply(g.to_act, g.legal_actions()[0])  # type: ignore[arg-type]
+    p = perspective(g, g.to_act)  # type: ignore[arg-type]
+    easy = KNOWLEDGE.easy(p, random.Random(0))
+    assert KNOWLEDGE.why(p, easy.action) == easy.reason
+    assert all(KNOWLEDGE.why(p, a) for a in p.legal)
+    held = {c.text for c in g.hands[p.seat]}
+    not_legal = [a for a in (g.parse(f"play {c}") for c in held) if a not in p.legal]
+    assert not_legal and all(KNOWLEDGE.why(p, a) == "" for a in not_legal)
+
+
+def test_a_finished_game_has_no_world_to_sample():
+    g = new(3, {"fazes": [2]}, seed=1)
+    play_levels(g, ["random"] * 3, 1)
+    p = perspective(g, 0)
+    with pytest.raises(ValueError, match="the game is over"):
+        KNOWLEDGE.sample(p, random.Random(0))
+    with pytest.raises(ValueError, match="no legal action"):
+        decide("easy", p, random.Random(0))
