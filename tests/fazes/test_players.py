@@ -25,6 +25,7 @@ from games.fazes.thumb import (
     WINS_HIGH,
     choose,
 )
+from games.fazes.tricks import trick_winner
 from games.players import decide, knowledge_for, perspective
 from games.players.base import Perspective
 from games.players.fazes import KNOWLEDGE, seen
@@ -96,16 +97,10 @@ def test_games_between_computers_of_one_level_end(level):
 
 def thumb(hand: str, faze: int, trick: str = "", *, players: int = 4, left: int = 8):
     """The easy rule's card (as text) and reason for ``hand`` facing ``trick``."""
-    plays = [card(t) for t in trick.split()]
+    plays = [(seat, FULL_DECK.parse(t)) for seat, t in enumerate(trick.split())]
     trump = faze in (1, 6)
-    led = COLOUR_OF[plays[0]] if plays else -1
-    win = plays[0] if plays else -1
-    for c in plays[1:]:
-        if trump and COLOUR_OF[c] == 0:
-            if COLOUR_OF[win] != 0 or c > win:
-                win = c
-        elif COLOUR_OF[win] == led and COLOUR_OF[c] == led and c > win:
-            win = c
+    led = COLOUR_OF[INDEX[plays[0][1]]] if plays else -1
+    win = INDEX[plays[trick_winner(plays, trump=trump)][1]] if plays else -1
     chosen, why = choose(cards(hand), faze=faze, led=led, win=win,
                          win_trump=win >= 0 and trump and COLOUR_OF[win] == 0,
                          played=len(plays), players=players, tricks_left=left)
