@@ -50,7 +50,7 @@ from games.players.base import Decision, Perspective, register_knowledge
 EASY_NOISE = 0.15
 #: Simulated moves per hard decision: the default fits Fazes. With 4 players it takes a
 #: median 55 ms (p99 127 ms) of CPU per decision, well inside 300 ms (p99 1 s), and wins
-#: about 64 % of games against three easy players (a quarter would be par).
+#: 62 % of 200 games against three easy players (95 % interval 55-68 %; par is 25 %).
 BUDGET = 20_000
 
 ALL_COLOURS = (1 << len(COLOURS)) - 1
