@@ -86,6 +86,7 @@ class FivefoldBot(commands.Bot):
         resumed = await self.sessions.resume_all()
         self._resumed = len(resumed)
         self.dispatch("tables_resumed", resumed)
+        self.sessions.start_sweeping(self.settings.expiry_check_seconds)
         await self.sync_commands()
         if self.settings.health_file:
             self._heartbeat = asyncio.create_task(
