@@ -91,10 +91,7 @@ class Fiasco(Game[FiascoDeal]):
         )
 
     def _claim_order(self) -> list[int]:
-        left = left_of(self.dealer, self.players)
-        if self.opts.suits == "double":
-            return [left, self.dealer, left, self.dealer]
-        return [(left + i) % self.players for i in range(self.players)]
+        return claim_order(self.players, self.dealer, self.opts.suits)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FiascoDeal:
         if set(raw) != {"hands", "stock"}:
@@ -360,6 +357,15 @@ class Fiasco(Game[FiascoDeal]):
     def claimed_suits(self, player: int) -> list[str]:
         """The suits ``player`` collects."""
         return list(self.claims[player])
+
+
+def claim_order(players: int, dealer: int, suits: str) -> list[int]:
+    """Who claims, claim by claim: each seat once from the dealer's left, or with
+    ``suits: double`` left, dealer, left, dealer."""
+    left = left_of(dealer, players)
+    if suits == "double":
+        return [left, dealer, left, dealer]
+    return [(left + i) % players for i in range(players)]
 
 
 def _check_four_suit_shape(cards: list[Card], where: str) -> None:

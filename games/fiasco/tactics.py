@@ -29,12 +29,12 @@ from dataclasses import dataclass
 
 from games.fiasco.encoding import CARD_BIT, FIASCO_ID, KING_ID, RANK, WORTH, hand_ids
 
-#: Chance that one more player neither beats nor ties a card of this rank.
-STAY = {1: 0.05, 2: 0.1, 3: 0.2, 4: 0.3, 5: 0.4, 6: 0.5, 7: 0.6, 8: 0.72, 9: 0.85}
+#: By rank (index 1 to 9): chance that one more player neither beats nor ties a card of this rank.
+STAY = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.72, 0.85)
 #: The winning power a card of this rank keeps in hand.
-POWER = {1: 0.0, 2: 0.05, 3: 0.1, 4: 0.15, 5: 0.5, 6: 0.3, 7: 0.45, 8: 0.6, 9: 0.9}
+POWER = (0.0, 0.0, 0.05, 0.1, 0.15, 0.5, 0.3, 0.45, 0.6, 0.9)
 #: What one's own suit card in hand is still worth (two points times a rough chance).
-OWN = {1: 0.1, 2: 0.15, 3: 0.2, 4: 0.3, 6: 0.6, 7: 0.8, 8: 1.0}
+OWN = (0.0, 0.1, 0.15, 0.2, 0.3, 0.0, 0.6, 0.8, 1.0, 0.0)
 #: Share of a tied pot a player re-entering the re-play may count on.
 TIE_SHARE = 0.3
 #: What a Fiasco thrown under someone else's winning card is worth (to them: minus).
@@ -68,27 +68,8 @@ def assess(
     """
     taken = [WORTH[c] for c in pot if CARD_BIT[c] & collects]
     fiascos = pot.count(FIASCO_ID)
-    out = []
-    for card in hand_ids(hand):
-        rank = RANK[card]
-        own = bool(CARD_BIT[card] & collects)
-        if rank > top:
-            win = STAY[rank] ** after
-        elif rank == top:
-            win = TIE_SHARE * STAY[rank] ** after
-        else:
-            win = 0.0
-        net = _net([*taken, WORTH[card]] if own else taken,
-                   fiascos + (card == FIASCO_ID), coll)
-        if card == FIASCO_ID:
-            lose = -FIASCO_THROW if top_mine else FIASCO_THROW
-        elif card == KING_ID:
-            lose = -KING_GIFT
-        else:
-            lose = 0.0
-        keep = POWER[rank] + (OWN[rank] if own and card != KING_ID else 0.0)
-        out.append(Assessment(card, win * net + (1.0 - win) * lose - keep, win, net))
-    return out
+    return [Assessment(card, *_score(card, taken, fiascos, top, top_mine, after, coll, collects))
+            for card in hand_ids(hand)]
 
 
 def choose(
@@ -96,13 +77,41 @@ def choose(
     collects: int, rng: random.Random, noise: float = EASY_NOISE,
 ) -> int:
     """The card id the rules of thumb play, close calls blurred by ``noise``."""
+    taken = [WORTH[c] for c in pot if CARD_BIT[c] & collects]
+    fiascos = pot.count(FIASCO_ID)
     best, best_score = -1, float("-inf")
-    for a in assess(hand=hand, pot=pot, top=top, top_mine=top_mine, after=after, coll=coll,
-                    collects=collects):
-        score = a.score + (rng.random() - 0.5) * noise
+    for card in hand_ids(hand):
+        score = _score(card, taken, fiascos, top, top_mine, after, coll, collects)[0]
+        score += (rng.random() - 0.5) * noise
         if score > best_score:
-            best, best_score = a.card, score
+            best, best_score = card, score
     return best
+
+
+def _score(
+    card: int, taken: list[int], fiascos: int, top: int, top_mine: bool, after: int,
+    coll: int, collects: int,
+) -> tuple[float, float, float]:
+    """``card``'s (score, chance to win the pot, what the pot then nets)."""
+    rank = RANK[card]
+    own = CARD_BIT[card] & collects
+    if rank > top:
+        win = STAY[rank] ** after
+    elif rank == top:
+        win = TIE_SHARE * STAY[rank] ** after
+    else:
+        win = 0.0
+    if card == FIASCO_ID:
+        net = _net(taken, fiascos + 1, coll)
+        lose = -FIASCO_THROW if top_mine else FIASCO_THROW
+    else:
+        if not fiascos:
+            net = float(sum(taken) + (WORTH[card] if own else 0))
+        else:
+            net = _net([*taken, WORTH[card]] if own else taken, fiascos, coll)
+        lose = -KING_GIFT if card == KING_ID else 0.0
+    keep = POWER[rank] + (OWN[rank] if own and card != KING_ID else 0.0)
+    return win * net + (1.0 - win) * lose - keep, win, net
 
 
 def _net(taken: list[int], fiascos: int, coll: int) -> float:
