@@ -12,7 +12,7 @@
 >>> from games.fiasco.cards import KING
 >>> hand = hand_int([CARDS[3], KING, KING])
 >>> hand_ids(hand), [str(CARDS[i]) for i in hand_ids(hand)]
-([3, 42], ['S4', 'K'])
+((3, 42), ['S4', 'K'])
 >>> stack_ids(stack_of([CARDS[0], KING]))
 [42, 0]
 """
@@ -52,8 +52,23 @@ def hand_int(cards: Sequence[Card]) -> int:
     return sum(HAND_BIT[CARD_ID[c]] for c in cards)
 
 
-def hand_ids(hand: int) -> list[int]:
+#: Distinct card ids per hand int, remembered: searches meet the same hands again and
+#: again. Emptied when full, so a long-running process keeps it bounded.
+_IDS: dict[int, tuple[int, ...]] = {}
+_IDS_LIMIT = 1 << 17
+
+
+def hand_ids(hand: int) -> tuple[int, ...]:
     """The distinct card ids of a hand int, ascending: the legal plays in a fixed order."""
+    ids = _IDS.get(hand)
+    if ids is None:
+        if len(_IDS) >= _IDS_LIMIT:
+            _IDS.clear()
+        ids = _IDS[hand] = tuple(_distinct_ids(hand))
+    return ids
+
+
+def _distinct_ids(hand: int) -> list[int]:
     out = []
     suit = hand & SUIT_BITS
     while suit:
@@ -71,7 +86,8 @@ def hand_cards(hand: int) -> list[int]:
     """Every card id of a hand int, repeats included (two Kings are two ids)."""
     kings = (hand >> KING_SHIFT) & 7
     fiascos = hand >> FIASCO_SHIFT
-    return [c for c in hand_ids(hand) if c < KING_ID] + [KING_ID] * kings + [FIASCO_ID] * fiascos
+    suits = [c for c in _distinct_ids(hand) if c < KING_ID]
+    return [*suits, *[KING_ID] * kings, *[FIASCO_ID] * fiascos]
 
 
 def stack_of(cards: Sequence[Card]) -> int:

@@ -152,13 +152,13 @@ class FiascoState:
     def done(self) -> bool:
         return self.phase == DONE
 
-    def moves(self) -> list[int]:
+    def moves(self) -> Sequence[int]:
         if self.phase == PLAYING:
             return hand_ids(self.hands[self.turn])
         if self.phase == DONE:
-            return []
+            return ()
         taken = {s for claim in self.claims for s in claim}
-        return [CLAIM_BASE + s for s in range(6) if s not in taken]
+        return tuple(CLAIM_BASE + s for s in range(6) if s not in taken)
 
     def copy(self) -> Self:
         new = object.__new__(type(self))

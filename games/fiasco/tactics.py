@@ -66,10 +66,8 @@ def assess(
     still play after this one, ``coll`` the collection as a stack int and ``collects``
     the mask of card bits one keeps from a pot.
     """
-    taken = [WORTH[c] for c in pot if CARD_BIT[c] & collects]
-    fiascos = pot.count(FIASCO_ID)
-    return [Assessment(card, *_score(card, taken, fiascos, top, top_mine, after, coll, collects))
-            for card in hand_ids(hand)]
+    return [Assessment(*row) for row in _scores(hand, pot, top, top_mine, after, coll,
+                                                collects)]
 
 
 def choose(
@@ -77,41 +75,47 @@ def choose(
     collects: int, rng: random.Random, noise: float = EASY_NOISE,
 ) -> int:
     """The card id the rules of thumb play, close calls blurred by ``noise``."""
-    taken = [WORTH[c] for c in pot if CARD_BIT[c] & collects]
-    fiascos = pot.count(FIASCO_ID)
     best, best_score = -1, float("-inf")
-    for card in hand_ids(hand):
-        score = _score(card, taken, fiascos, top, top_mine, after, coll, collects)[0]
+    for card, score, _, _ in _scores(hand, pot, top, top_mine, after, coll, collects):
         score += (rng.random() - 0.5) * noise
         if score > best_score:
             best, best_score = card, score
     return best
 
 
-def _score(
-    card: int, taken: list[int], fiascos: int, top: int, top_mine: bool, after: int,
-    coll: int, collects: int,
-) -> tuple[float, float, float]:
-    """``card``'s (score, chance to win the pot, what the pot then nets)."""
-    rank = RANK[card]
-    own = CARD_BIT[card] & collects
-    if rank > top:
-        win = STAY[rank] ** after
-    elif rank == top:
-        win = TIE_SHARE * STAY[rank] ** after
-    else:
-        win = 0.0
-    if card == FIASCO_ID:
-        net = _net(taken, fiascos + 1, coll)
-        lose = -FIASCO_THROW if top_mine else FIASCO_THROW
-    else:
-        if not fiascos:
-            net = float(sum(taken) + (WORTH[card] if own else 0))
+def _scores(
+    hand: int, pot: Sequence[int], top: int, top_mine: bool, after: int, coll: int,
+    collects: int,
+) -> list[tuple[int, float, float, float]]:
+    """(card, score, chance to win the pot, what the pot then nets) per distinct card.
+
+    One loop for both callers: the rollouts call this for every simulated move.
+    """
+    taken = [WORTH[c] for c in pot if CARD_BIT[c] & collects]
+    fiascos = pot.count(FIASCO_ID)
+    base = float(sum(taken)) if not fiascos else _net(taken, fiascos, coll)
+    thrown = -FIASCO_THROW if top_mine else FIASCO_THROW
+    out = []
+    for card in hand_ids(hand):
+        rank = RANK[card]
+        own = CARD_BIT[card] & collects
+        if rank > top:
+            win = STAY[rank] ** after
+        elif rank == top:
+            win = TIE_SHARE * STAY[rank] ** after
         else:
-            net = _net([*taken, WORTH[card]] if own else taken, fiascos, coll)
-        lose = -KING_GIFT if card == KING_ID else 0.0
-    keep = POWER[rank] + (OWN[rank] if own and card != KING_ID else 0.0)
-    return win * net + (1.0 - win) * lose - keep, win, net
+            win = 0.0
+        if card == FIASCO_ID:
+            net, lose, keep = _net(taken, fiascos + 1, coll), thrown, POWER[rank]
+        elif not own:
+            net, lose, keep = base, -KING_GIFT if card == KING_ID else 0.0, POWER[rank]
+        else:
+            net = base + WORTH[card] if not fiascos else _net([*taken, WORTH[card]], fiascos,
+                                                               coll)
+            lose = -KING_GIFT if card == KING_ID else 0.0
+            keep = POWER[rank] + (OWN[rank] if card != KING_ID else 0.0)
+        out.append((card, win * net + (1.0 - win) * lose - keep, win, net))
+    return out
 
 
 def _net(taken: list[int], fiascos: int, coll: int) -> float:

@@ -33,7 +33,7 @@ def mirror_to_horizon(g: Fiasco, rng: random.Random) -> FiascoState:
     assert state.round_points() == g.rounds[-1]
     assert state.totals() == g.team_totals()
     assert state.game_over() == g.over
-    assert state.to_act() == -1 and state.moves() == []
+    assert state.to_act() == -1 and not state.moves()
     return state
 
 
