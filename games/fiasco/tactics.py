@@ -66,7 +66,7 @@ def assess(
     still play after this one, ``coll`` the collection as a stack int and ``collects``
     the mask of card bits one keeps from a pot.
     """
-    return [Assessment(*row) for row in _scores(hand, pot, top, top_mine, after, coll,
+    return [Assessment(*row) for row in scores(hand, pot, top, top_mine, after, coll,
                                                 collects)]
 
 
@@ -76,14 +76,14 @@ def choose(
 ) -> int:
     """The card id the rules of thumb play, close calls blurred by ``noise``."""
     best, best_score = -1, float("-inf")
-    for card, score, _, _ in _scores(hand, pot, top, top_mine, after, coll, collects):
+    for card, score, _, _ in scores(hand, pot, top, top_mine, after, coll, collects):
         score += (rng.random() - 0.5) * noise
         if score > best_score:
             best, best_score = card, score
     return best
 
 
-def _scores(
+def scores(
     hand: int, pot: Sequence[int], top: int, top_mine: bool, after: int, coll: int,
     collects: int,
 ) -> list[tuple[int, float, float, float]]:
@@ -132,4 +132,4 @@ def _net(taken: list[int], fiascos: int, coll: int) -> float:
     return float(-lost)
 
 
-__all__ = ["EASY_NOISE", "Assessment", "assess", "choose"]
+__all__ = ["EASY_NOISE", "Assessment", "assess", "choose", "scores"]

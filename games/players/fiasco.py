@@ -14,7 +14,10 @@ after at most its 54 cards; only the extended game deals again, until someone ho
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
+import zlib
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -34,6 +37,7 @@ from games.fiasco.encoding import (
 )
 from games.fiasco.fast import CLAIMING, DONE, FiascoState, from_game, set_pending
 from games.fiasco.game import Fiasco, claim_order
+from games.fiasco.inference import batch_sizes, clues, weight
 from games.fiasco.options import FiascoOptions
 from games.fiasco.tactics import EASY_NOISE, Assessment, assess, choose
 from games.players.base import Decision, Perspective, register_knowledge
@@ -41,6 +45,9 @@ from games.players.base import Decision, Perspective, register_knowledge
 #: Simulated moves per hard decision proposed for Fiasco (see the report in the
 #: branch's history): enough to settle most choices within a deal's horizon.
 BUDGET = 20_000
+#: Uniform worlds weighed, once per perspective, by how well they explain the other
+#: players' plays; every sampled world is drawn from them by weight.
+POOL = 256
 
 
 class Situation:
@@ -82,22 +89,24 @@ class FiascoKnowledge:
         """Every Fiasco action is seen by all (claims and plays are face up)."""
         return action
 
+    def __init__(self) -> None:
+        self._worlds: Worlds | None = None  # of the last perspective sampled
+
     def sample(self, p: Perspective, rng: random.Random) -> FiascoState:
         opts = cast(FiascoOptions, p.options)
         claims = claims_of(p)
-        state = FiascoState(
-            players=p.players, dealer=p.dealer, scores=p.view.scores, teams=opts.teams,
-            extended=opts.length == "extended",
-            claims=[[SUITS.index(s) for s in c] for c in claims],
-        )
         if p.view.over or p.view.to_act is None:
+            state = _empty_deal(p, claims)
             state.phase = DONE
             state.turn = -1
-        elif sum(map(len, claims)) < len(claim_order(p.players, p.dealer, opts.suits)):
+            return state
+        if sum(map(len, claims)) < len(claim_order(p.players, p.dealer, opts.suits)):
+            state = _empty_deal(p, claims)
             _sample_claiming(state, p, rng)
-        else:
-            _sample_playing(state, p, claims, rng)
-        return state
+            return state
+        if self._worlds is None or self._worlds.p is not p:
+            self._worlds = Worlds(p, claims)
+        return self._worlds.draw(rng)
 
     def easy(self, p: Perspective, rng: random.Random) -> Decision:
         if p.legal[0].verb == "choose":
@@ -156,41 +165,102 @@ def _sample_claiming(state: FiascoState, p: Perspective, rng: random.Random) -> 
     set_pending(state, perm, four=four)
 
 
-def _sample_playing(
-    state: FiascoState, p: Perspective, claims: Sequence[Sequence[str]], rng: random.Random
-) -> None:
-    """Mid-deal: what the seat sees stays where it is; the unseen cards (the deck less
-    every card in sight, sorted, then shuffled) fill the other hands and the stock."""
-    view = p.view
+class Worlds:
+    """The worlds of one mid-deal perspective: what stays put in every one of them, the
+    unseen cards, and the clues the other players' plays give about them."""
+
+    def __init__(self, p: Perspective, claims: Sequence[Sequence[str]]) -> None:
+        view = p.view
+        opts = cast(FiascoOptions, p.options)
+        self.p = p
+        self.base = _empty_deal(p, claims)
+        four = opts.suits == "four"
+        deck = four_suit_deck(s for c in claims for s in c) if four else FULL_DECK
+        unseen = [CARD_ID[c] for c in deck.cards]
+        for zone in view.zones:
+            for card in zone.cards or ():
+                unseen.remove(CARD_ID[card])
+        self.unseen = sorted(unseen)
+        self.hidden = [view.zone(f"hand:{s}").count if s != p.seat else 0
+                       for s in range(p.players)]
+        self.clues = clues(self.base, _deal_plays(p, len(deck)), seat=p.seat,
+                           in_hand=view.zone(f"hand:{p.seat}").count, deck=len(deck))
+        self._fill_public(self.base)
+        self._pool: tuple[list[FiascoState], list[float]] | None = None
+
+    def _fill_public(self, state: FiascoState) -> None:
+        p, view = self.p, self.p.view
+        state.hands = [0] * p.players
+        state.hands[p.seat] = hand_int(_cards(p, f"hand:{p.seat}"))
+        state.pot = [CARD_ID[c] for c in _cards(p, "pot")]
+        state.colls = [stack_of(_cards(p, f"collection:{s}")) for s in range(p.players)]
+        assert view.to_act is not None
+        state.turn = view.to_act
+        state.leader = view.trick[0][0] if view.trick else view.to_act
+        for player, card in view.trick:
+            state.played += 1
+            if card.rank > state.top:
+                state.top, state.top_player, state.top_count = card.rank, player, 1
+            elif card.rank == state.top:
+                state.top_count += 1
+
+    def uniform(self, rng: random.Random) -> FiascoState:
+        """A world drawn uniformly: the unseen cards (sorted, then shuffled) dealt into
+        the other hands at their sizes, the rest the stock."""
+        unseen = self.unseen[:]
+        rng.shuffle(unseen)
+        state = self.base.copy()
+        at = 0
+        for seat, count in enumerate(self.hidden):
+            if count:
+                state.hands[seat] = hand_int([CARDS[c] for c in unseen[at:at + count]])
+                at += count
+        state.stock = tuple(unseen[at:])
+        return state
+
+    def draw(self, rng: random.Random) -> FiascoState:
+        """A world in proportion to how well it explains the clues.
+
+        Weighing worlds costs far more than playing them, so each perspective weighs
+        one pool of ``POOL`` uniform worlds, once, drawn from a generator seeded by the
+        perspective's own history (so a draw stays a function of the perspective and
+        ``rng``); ``rng`` then picks from the pool by weight (sampling-importance-
+        resampling, see :mod:`games.fiasco.inference`).
+        """
+        if not self.clues:
+            return self.uniform(rng)
+        if self._pool is None:
+            self._pool = self._weighed_pool()
+        worlds, cumulative = self._pool
+        pick = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
+        return worlds[min(pick, len(worlds) - 1)].copy()
+
+    def _weighed_pool(self) -> tuple[list[FiascoState], list[float]]:
+        seed = zlib.crc32("\n".join((str(self.p.seat), *self.p.history)).encode())
+        own = random.Random(seed)
+        worlds = [self.uniform(own) for _ in range(POOL)]
+        cumulative = list(itertools.accumulate(weight(self.clues, w.hands) for w in worlds))
+        return worlds, cumulative
+
+
+def _empty_deal(p: Perspective, claims: Sequence[Sequence[str]]) -> FiascoState:
     opts = cast(FiascoOptions, p.options)
-    deck = four_suit_deck(s for c in claims for s in c) if opts.suits == "four" else FULL_DECK
-    unseen = [CARD_ID[c] for c in deck.cards]
-    for zone in view.zones:
-        for card in zone.cards or ():
-            unseen.remove(CARD_ID[card])
-    unseen.sort()
-    rng.shuffle(unseen)
-    hands = []
-    for seat in range(p.players):
-        zone = view.zone(f"hand:{seat}")
-        if zone.cards is not None:
-            hands.append(hand_int(zone.cards))
-            continue
-        dealt, unseen = unseen[: zone.count], unseen[zone.count:]
-        hands.append(hand_int([CARDS[c] for c in dealt]))
-    state.hands = hands
-    state.stock = tuple(unseen)
-    state.pot = [CARD_ID[c] for c in _cards(p, "pot")]
-    state.colls = [stack_of(_cards(p, f"collection:{s}")) for s in range(p.players)]
-    assert view.to_act is not None
-    state.turn = view.to_act
-    state.leader = view.trick[0][0] if view.trick else view.to_act
-    for player, card in view.trick:
-        state.played += 1
-        if card.rank > state.top:
-            state.top, state.top_player, state.top_count = card.rank, player, 1
-        elif card.rank == state.top:
-            state.top_count += 1
+    return FiascoState(
+        players=p.players, dealer=p.dealer, scores=p.view.scores, teams=opts.teams,
+        extended=opts.length == "extended",
+        claims=[[SUITS.index(s) for s in c] for c in claims],
+    )
+
+
+def _deal_plays(p: Perspective, deck: int) -> list[tuple[int, str]]:
+    """The plays (actor, card text) of the current deal, from the public history."""
+    plays = []
+    for entry in p.history:
+        actor, verb, *rest = entry.split()
+        if verb == "play":
+            plays.append((int(actor), rest[0]))
+    per_deal = sum(batch_sizes(p.players, deck)) * p.players
+    return plays[len(p.rounds) * per_deal:]
 
 
 def _explain(mine: Assessment, s: Situation, options: list[Assessment]) -> str:

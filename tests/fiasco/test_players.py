@@ -16,14 +16,14 @@ from games.fiasco.game import HAND_SIZE
 from games.fiasco.tactics import EASY_NOISE, choose
 from games.players import decide, knowledge_for, perspective
 from games.players.base import Perspective
-from games.players.fiasco import KNOWLEDGE, Situation, claims_of
+from games.players.fiasco import KNOWLEDGE, Situation, Worlds, claims_of
 from games.players.hard import HardPlayer
 from tests.fiasco.helpers import game, play
 from tests.fiasco.test_fast import random_prefix
 from tests.fiasco.test_random_playouts import OPTION_SETS
 
 LEVELS = ("random", "easy", "hard")
-SMALL_HARD = HardPlayer(budget=300)
+SMALL_HARD = HardPlayer(budget=200)
 
 
 def computer_move(g: Fiasco, level: str, rng: random.Random) -> None:
@@ -58,9 +58,9 @@ def test_every_level_plays_only_legal_actions_to_the_end(players, options):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_games_between_computers_of_one_level_end(level):
-    g = new_game("fiasco", 3, {"length": "extended"}, seed=11)
+    g = new_game("fiasco", 2, {"length": "extended"}, seed=11)
     assert isinstance(g, Fiasco)
-    play_computers(g, [level] * 3, random.Random(4))
+    play_computers(g, [level] * 2, random.Random(4))
     assert max(g.team_totals()) >= 42
 
 
@@ -294,3 +294,33 @@ def test_hints_name_the_strategy():
         "gives up a card of its own suit it cannot win"
     for action in g.legal_actions():
         assert KNOWLEDGE.why(p, action)
+
+
+def test_a_player_who_ducked_a_pot_of_their_suit_is_unlikely_to_hold_a_king():
+    # Seat 1 (Roses) plays M1 under seat 0's R7 with one player to come: holding a King
+    # it would have taken the Roses card, so the worlds where it has one are downweighted.
+    g = game(3, ["R7 S1 S2 S3 S4 S6", "M1 M2 M3 M4 T1 T2", "B1 B2 B3 B4 B6 B7"])
+    play(g, "R7", "M1")
+    p = perspective(g, 2)
+    worlds = Worlds(p, claims_of(p))
+    assert [(c.seat, CARDS[c.card].text) for c in worlds.clues] == [(0, "R7"), (1, "M1")]
+
+    def king_share(draw) -> float:
+        return sum((draw(random.Random(i)).hands[1] >> 42) & 7 > 0 for i in range(300)) / 300
+
+    uniform = king_share(worlds.uniform)
+    inferred = king_share(lambda rng: KNOWLEDGE.sample(p, rng))
+    assert uniform > 0.4
+    assert inferred < 0.6 * uniform
+
+
+def test_clues_come_from_the_current_batch_only():
+    # 2 players: batches of 6. After the first batch, only second-batch plays are clues.
+    g = game(2, ["S1 S2 S3 S4 S6 S7", "R1 R2 R3 R4 R6 R7"])
+    play(g, "S1", "R1", "S2", "R2", "S3", "R3", "S4", "R4", "S6", "R6", "S7", "R7")
+    assert g.to_act is not None and len(g.hands[0]) == 6
+    first = g.to_act
+    play(g, g.legal_actions()[0].card.text)  # type: ignore[union-attr]
+    p = perspective(g, 1 - first)
+    found = Worlds(p, claims_of(p)).clues
+    assert [c.seat for c in found] == [first]
