@@ -256,6 +256,17 @@ class FiascoState:
         """Whether the game ends at this deal's Counting Round (once :meth:`done`)."""
         return self.phase == DONE and (not self.extended or max(self.totals()) >= TARGET)
 
+    def set_round(self, plays: Sequence[tuple[int, int]]) -> None:
+        """Record the pot's current round so far, (seat, card id) in play order: its
+        best rank, who holds it and how many share it."""
+        self.top, self.top_player, self.top_count, self.played = -1, -1, 0, len(plays)
+        for seat, card in plays:
+            rank = RANK[card]
+            if rank > self.top:
+                self.top, self.top_player, self.top_count = rank, seat, 1
+            elif rank == self.top:
+                self.top_count += 1
+
     # --- the rules ---------------------------------------------------------------
 
     def _claim(self, suit: int) -> None:
@@ -361,12 +372,7 @@ def from_game(game: Fiasco) -> FiascoState:
     state.leader = game.leader
     assert game.to_act is not None
     state.turn = game.to_act
-    for p, card in game.current:
-        state.played += 1
-        if card.rank > state.top:
-            state.top, state.top_player, state.top_count = card.rank, p, 1
-        elif card.rank == state.top:
-            state.top_count += 1
+    state.set_round([(p, CARD_ID[c]) for p, c in game.current])
     return state
 
 
@@ -377,7 +383,7 @@ def _claiming_from_game(state: FiascoState, game: Fiasco) -> None:
     state.turn = game.to_act
     state.claim_order = tuple(game.claim_order)
     index = len(game.deals_played)
-    explicit: list[Any] = game._explicit_deals
+    explicit: list[Any] = game._explicit_deals  # the record's own deals, still to come
     if index < len(explicit):
         deal = explicit[index]
         n = game.players

@@ -200,12 +200,7 @@ class Worlds:
         assert view.to_act is not None
         state.turn = view.to_act
         state.leader = view.trick[0][0] if view.trick else view.to_act
-        for player, card in view.trick:
-            state.played += 1
-            if card.rank > state.top:
-                state.top, state.top_player, state.top_count = card.rank, player, 1
-            elif card.rank == state.top:
-                state.top_count += 1
+        state.set_round([(player, CARD_ID[card]) for player, card in view.trick])
 
     def uniform(self, rng: random.Random) -> FiascoState:
         """A world drawn uniformly: the unseen cards (sorted, then shuffled) dealt into
