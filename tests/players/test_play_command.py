@@ -192,3 +192,9 @@ def test_the_terminal_table_through_python_m_games():
          "--budget", "40"], input="2\n1\nquit\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stderr == ""
     assert "Your move" in run.stdout and run.stdout.rstrip().endswith("Goodbye.")
+
+
+def test_quit_ends_the_session_even_with_more_lines_to_read():
+    text = table(("human", "random"), "quit\n" + "1\n" * 50)
+    assert text.count("You> ") == 1
+    assert text.rstrip().endswith("Goodbye.")
