@@ -47,16 +47,23 @@ class HardPlayer:
 
     ``budget`` (simulated moves per decision) defaults to the game's own
     (:func:`budget_for`); ``halving=False`` spreads it evenly over every candidate
-    (flat Monte Carlo), for comparison.
+    (flat Monte Carlo), and ``per_world`` plays each candidate that many times on
+    each sampled world (fewer worlds for the same budget): both for comparison
+    (``bench.allocation``).
     """
 
     level = "hard"
 
-    def __init__(self, budget: int | None = None, *, halving: bool = True) -> None:
+    def __init__(
+        self, budget: int | None = None, *, halving: bool = True, per_world: int = 1
+    ) -> None:
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be at least 1 simulated move, not {budget}")
+        if per_world < 1:
+            raise ValueError(f"per_world must be at least 1 playout, not {per_world}")
         self.budget = budget
         self.halving = halving
+        self.per_world = per_world
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         know = knowledge_for(p.game)
@@ -76,6 +83,7 @@ class HardPlayer:
             rng,
             budget=budget,
             halving=self.halving,
+            per_world=self.per_world,
         )
         action = p.legal[found.best]
         why = know.why(p, action)

@@ -51,12 +51,14 @@ def search(
     *,
     budget: int,
     halving: bool = True,
+    per_world: int = 1,
 ) -> SearchResult:
     """The candidate with the best mean value for ``seat`` over sampled worlds.
 
     ``sample()`` draws one world (from the same generator as the rollouts); every
-    candidate alive is played from a copy of it, so candidates are compared on the
-    same deals. Ties go to the earlier candidate, so the choice is deterministic.
+    candidate alive is played from a copy of it ``per_world`` times, so candidates
+    are compared on the same deals. Ties go to the earlier candidate, so the choice
+    is deterministic.
     """
     count = len(candidates)
     totals = [0.0] * count
@@ -69,7 +71,9 @@ def search(
         while True:
             world = sample()
             worlds += 1
-            spent += _play_world(world, seat, candidates, alive, totals, playouts, rng)
+            for repeat in range(per_world):
+                last = repeat == per_world - 1
+                spent += _play_world(world, seat, candidates, alive, totals, playouts, rng, last)
             if spent >= target:
                 break
         if round_index < rounds - 1:
@@ -87,14 +91,15 @@ def _play_world(
     totals: list[float],
     playouts: list[int],
     rng: random.Random,
+    last_use: bool,
 ) -> int:
     """Play every alive candidate out once from ``world``; the simulated moves spent.
 
-    The last candidate plays on ``world`` itself (one copy fewer): the world is not
-    used again.
+    On the world's ``last_use`` the last candidate plays on ``world`` itself (one
+    copy fewer).
     """
     spent = 0
-    last = len(alive) - 1
+    last = len(alive) - 1 if last_use else -1
     for position, index in enumerate(alive):
         state = world if position == last else world.copy()
         state.play(state.move(candidates[index]))
