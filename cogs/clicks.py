@@ -54,7 +54,8 @@ class Clicks:
                 yield
             except (TableError, GameError) as exc:
                 if is_ephemeral(interaction) and not interaction.response.is_done():
-                    await interaction.response.edit_message(content=exc.message, view=None)
+                    await interaction.response.edit_message(content=exc.message, view=None,
+                                                            attachments=[])
                 else:
                     await say(interaction, sentence(exc.message))
 
@@ -93,7 +94,7 @@ class Clicks:
             seat = self.seated(session, interaction)
             menu = render_hand(session, seat)
             await interaction.response.send_message(menu.content, view=menu.view,
-                                                    ephemeral=True)
+                                                    files=menu.files(), ephemeral=True)
 
     async def hand_button(self, interaction: Interaction, table_id: str) -> None:
         async with self.refusing(interaction):
@@ -166,10 +167,11 @@ class Clicks:
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await interaction.response.edit_message(content=menu.content, view=menu.view)
+            await interaction.response.edit_message(content=menu.content, view=menu.view,
+                                                    attachments=menu.files())
         else:
             await interaction.response.send_message(menu.content, view=menu.view,
-                                                    ephemeral=True)
+                                                    files=menu.files(), ephemeral=True)
 
     # --- anything else ------------------------------------------------------------------
 
