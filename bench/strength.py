@@ -23,7 +23,7 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,11 +83,15 @@ def matches(name: str, count: int, seed: int) -> dict[str, Match]:
 
 
 def run(
-    counts: Mapping[str, int], seed: int, workers: int, budget: int | None = None
+    counts: Mapping[str, int],
+    seed: int,
+    workers: int,
+    budget: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Play every game's matches; the raw results (the ``play --json`` objects and timings)."""
     out: dict[str, Any] = {"seed": seed, "workers": workers, "machine": machine(), "games": {}}
-    for name in games.names():
+    for name in names or games.names():
         if knowledge_for(name) is None:
             out["games"][name] = None
             print(f"{name}: not yet (no knowledge)", file=sys.stderr)
@@ -246,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", type=Path, default=NOTES,
                         help="hand-written notes on the goals, appended (default %(default)s)")
     parser.add_argument("--budget", type=int, help="override hard's budget (for a smoke run)")
+    parser.add_argument("--only", help="these games only, comma-separated (default: all)")
     args = parser.parse_args(argv)
     try:
         counts = parse_counts(args.games)
@@ -256,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
         raw = json.loads(args.render.read_text())
         command = raw.get("command", " ".join(words))
     else:
-        raw = run(counts, args.seed, args.workers, args.budget)
+        only = args.only.split(",") if args.only else None
+        if only and not set(only) <= set(games.names()):
+            parser.error(f"--only: games are {', '.join(games.names())}")
+        raw = run(counts, args.seed, args.workers, args.budget, only)
         command = " ".join(words)
         raw["command"] = command
         if args.json:
