@@ -19,8 +19,13 @@ import random
 
 from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
+from games.players.ismcts import ismcts
 from games.players.levels import register_level
 from games.players.search import search
+
+#: The search engines: determinized Monte Carlo (with successive halving unless
+#: ``halving=False``) and single-observer information-set MCTS.
+ENGINES = ("flat", "ismcts")
 
 #: Simulated moves per decision (rollouts included) for a game that sets no ``BUDGET``.
 DEFAULT_BUDGET = 20_000
@@ -55,15 +60,23 @@ class HardPlayer:
     level = "hard"
 
     def __init__(
-        self, budget: int | None = None, *, halving: bool = True, per_world: int = 1
+        self,
+        budget: int | None = None,
+        *,
+        halving: bool = True,
+        per_world: int = 1,
+        engine: str = "flat",
     ) -> None:
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be at least 1 simulated move, not {budget}")
         if per_world < 1:
             raise ValueError(f"per_world must be at least 1 playout, not {per_world}")
+        if engine not in ENGINES:
+            raise ValueError(f"no engine {engine!r}; the engines are {', '.join(ENGINES)}")
         self.budget = budget
         self.halving = halving
         self.per_world = per_world
+        self.engine = engine
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         know = knowledge_for(p.game)
@@ -76,6 +89,12 @@ class HardPlayer:
 
     def _search(self, know: Knowledge, p: Perspective, rng: random.Random) -> Decision:
         budget = self.budget if self.budget is not None else budget_for(p.game)
+        if self.engine == "ismcts":
+            best, worlds = ismcts(p.seat, p.legal, lambda: know.sample(p, rng), rng, budget=budget)
+            action = p.legal[best]
+            why = know.why(p, action)
+            return Decision(action, f"{why}; searched {worlds} sampled deals" if why else
+                            f"searched {worlds} sampled deals")
         found = search(
             p.seat,
             p.legal,

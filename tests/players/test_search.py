@@ -108,3 +108,18 @@ def test_hard_does_not_search_a_forced_move(toy):
 def test_a_budget_below_one_is_refused():
     with pytest.raises(ValueError, match="at least 1"):
         HardPlayer(budget=0)
+
+
+def test_ismcts_finds_the_move_that_wins_most_within_its_budget(toy):
+    player = HardPlayer(budget=4000, engine="ismcts")
+    decision = player.decide(toy_perspective(len(STRENGTHS)), random.Random(3))
+    assert decision.action == CHOICES[2]
+    assert 4000 <= toy.counter.moves < 4000 + 4
+    again = HardPlayer(budget=4000, engine="ismcts").decide(
+        toy_perspective(len(STRENGTHS)), random.Random(3))
+    assert again == decision
+
+
+def test_an_unknown_engine_is_refused():
+    with pytest.raises(ValueError, match="no engine 'alphazero'"):
+        HardPlayer(engine="alphazero")

@@ -1,9 +1,9 @@
 """A toy game on the search fast path, whose best move is known, for testing the search.
 
 The seat to act picks one of ``len(strengths)`` moves; then ``length`` filler moves
-are played (by anyone), and the seat wins with the chosen move's strength as its
-probability (drawn from the rollout generator at the end). Each world is a fresh
-state; ``ToyKnowledge`` counts the worlds it samples and the moves played.
+are played, and the seat wins with the chosen move's strength as its probability:
+each world holds a hidden draw ``luck`` and the seat wins when ``luck < strength``.
+Each world is a fresh state; ``ToyKnowledge`` counts the worlds and the moves played.
 """
 
 from __future__ import annotations
@@ -27,13 +27,15 @@ class Counter:
 class ToyState:
     players = 2
 
-    def __init__(self, strengths: Sequence[float], length: int, counter: Counter) -> None:
+    def __init__(
+        self, strengths: Sequence[float], length: int, counter: Counter, luck: float
+    ) -> None:
         self.strengths = strengths
+        self.luck = luck
         self.length = length
         self.counter = counter
         self.choice = -1
         self.left = length
-        self.won = False
 
     def to_act(self) -> int:
         return -1 if self.done() else 0
@@ -52,16 +54,15 @@ class ToyState:
             self.left -= 1
 
     def copy(self) -> ToyState:
-        twin = ToyState(self.strengths, self.length, self.counter)
+        twin = ToyState(self.strengths, self.length, self.counter, self.luck)
         twin.choice, twin.left = self.choice, self.left
         return twin
 
     def values(self) -> Sequence[float]:
-        return (1.0, 0.0) if self.won else (0.0, 1.0)
+        won = self.luck < self.strengths[self.choice]
+        return (1.0, 0.0) if won else (0.0, 1.0)
 
     def rollout_move(self, rng: random.Random) -> int:
-        if self.left == 1:
-            self.won = rng.random() < self.strengths[self.choice]
         return 0
 
     def action(self, move: int) -> Action:
@@ -83,8 +84,7 @@ class ToyKnowledge:
 
     def sample(self, p: Perspective, rng: random.Random) -> ToyState:
         self.counter.worlds += 1
-        rng.random()  # a sampler draws from the generator
-        return ToyState(self.strengths, self.length, self.counter)
+        return ToyState(self.strengths, self.length, self.counter, rng.random())
 
     def easy(self, p: Perspective, rng: random.Random) -> Decision:
         return Decision(p.legal[0], "the first")
@@ -93,4 +93,4 @@ class ToyKnowledge:
         return f"picks {action.arg}"
 
     def from_game(self, game: object) -> ToyState:
-        return ToyState(self.strengths, self.length, self.counter)
+        return ToyState(self.strengths, self.length, self.counter, 0.5)
