@@ -1,8 +1,10 @@
-"""What the ``play`` and ``hint`` commands share: argument errors said in one line."""
+"""What the ``play`` and ``hint`` commands share: one-line argument errors, piped output."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import NoReturn
 
 
@@ -17,4 +19,18 @@ class OneLineParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-__all__ = ["OneLineParser", "UsageError"]
+def emit(text: str) -> None:
+    """Print ``text`` and a newline; a reader that went away (``| head``) is no error.
+
+    As Python's documentation advises for SIGPIPE: point standard output at devnull,
+    so that the interpreter's own flush at exit does not raise again.
+    """
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+__all__ = ["OneLineParser", "UsageError", "emit"]

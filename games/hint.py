@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from games.cli import _read
-from games.commandline import OneLineParser, UsageError
+from games.commandline import OneLineParser, UsageError, emit
 from games.core.errors import SetupError
 from games.core.records import Record
 from games.core.replay import replay
@@ -67,8 +67,7 @@ def main(argv: Sequence[str]) -> int:
     except _Stop as stop:
         print(f"hint: {stop.message}", file=sys.stderr)
         return stop.status
-    print(line_one)
-    print(line_two)
+    emit(f"{line_one}\n{line_two}")
     return 0
 
 

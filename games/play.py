@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import games
-from games.commandline import OneLineParser, UsageError
+from games.commandline import OneLineParser, UsageError, emit
 from games.core.errors import SetupError
 from games.core.registry import make_options
 from games.players.levels import levels
@@ -127,8 +127,7 @@ def main(argv: Sequence[str]) -> int:
     except EndlessGame as exc:
         print(f"play: {exc}", file=sys.stderr)
         return 1
-    json.dump(result, sys.stdout)
-    sys.stdout.write("\n")
+    emit(json.dumps(result))
     return 0
 
 
