@@ -34,7 +34,9 @@ def sample_game(name: str) -> Game[Any]:
         view = game.view_for(None)
         if len(view.trick) >= 2 or (not view.trick and _face_up(game) >= 3):
             break
-        game.apply(game.to_act, rng.choice(game.legal_actions()))
+        seat = game.to_act
+        assert seat is not None  # a game that is not over has someone to act
+        game.apply(seat, rng.choice(game.legal_actions()))
     return game
 
 
