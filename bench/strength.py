@@ -88,25 +88,47 @@ def run(
     workers: int,
     budget: int | None = None,
     names: Sequence[str] | None = None,
+    saved: Path | None = None,
 ) -> dict[str, Any]:
-    """Play every game's matches; the raw results (the ``play --json`` objects and timings)."""
+    """Play every game's matches; the raw results (the ``play --json`` objects and timings).
+
+    With ``saved``, the results are written there after every match, and a match
+    already there with the same seed, game count and budget is not played again: an
+    interrupted run goes on where it stopped.
+    """
     out: dict[str, Any] = {"seed": seed, "workers": workers, "machine": machine(), "games": {}}
+    before = _load(saved, seed)
     for name in names or games.names():
         if knowledge_for(name) is None:
             out["games"][name] = None
             print(f"{name}: not yet (no knowledge)", file=sys.stderr)
             continue
         entry: dict[str, Any] = {"budget": budget or budget_for(name)}
+        out["games"][name] = entry
+        old = before.get(name) or {}
         for label, match in matches(name, counts.get(name, DEFAULT_GAMES), seed).items():
             match = dataclasses.replace(match, budget=budget)
+            done = old.get(label)
+            if old.get("budget") == entry["budget"] and done and done["games"] == match.games:
+                entry[label] = done
+                continue
             began = time.perf_counter()
             result = play_match(match, workers=workers)
             result["seconds"] = round(time.perf_counter() - began, 1)
             entry[label] = result
             print(f"{name} {label}: wins {result['wins']} of {result['games']} "
                   f"in {result['seconds']} s", file=sys.stderr)
-        out["games"][name] = entry
+            if saved is not None:
+                saved.write_text(json.dumps(out, indent=1) + "\n")
     return out
+
+
+def _load(saved: Path | None, seed: int) -> dict[str, Any]:
+    """The games of an earlier run saved at ``saved`` with the same seed, if any."""
+    if saved is None or not saved.is_file():
+        return {}
+    earlier = json.loads(saved.read_text())
+    return earlier["games"] if earlier.get("seed") == seed else {}
 
 
 def machine() -> str:
@@ -178,6 +200,10 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
             verdicts.append(f"- **{name}**: not yet measured (its knowledge has not landed).")
             continue
         for label in ("hard vs easy", "easy vs random"):
+            if label not in entry:
+                lines.append(f"| {name} | {label} | not measured | | | | | | |")
+                verdicts.append(f"- {name}, {label}: not measured (the run stopped first).")
+                continue
             lines.append(_row(name, label, entry[label]))
             verdicts.append(_verdict(name, label, entry[label]))
     lines += ["", "## Goals", "", *verdicts, ""]
@@ -245,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"{DEFAULT_GAMES}, rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--json", type=Path, help="also write the raw results here (and "
+                        "after every match; a run stopped midway goes on from them)")
     parser.add_argument("--render", type=Path, help="render raw results saved with --json")
     parser.add_argument("--notes", type=Path, default=NOTES,
                         help="hand-written notes on the goals, appended (default %(default)s)")
@@ -264,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         only = args.only.split(",") if args.only else None
         if only and not set(only) <= set(games.names()):
             parser.error(f"--only: games are {', '.join(games.names())}")
-        raw = run(counts, args.seed, args.workers, args.budget, only)
+        raw = run(counts, args.seed, args.workers, args.budget, only, args.json)
         command = " ".join(words)
         raw["command"] = command
         if args.json:

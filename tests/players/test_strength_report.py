@@ -60,3 +60,24 @@ def test_one_command_plays_and_writes_the_report(tmp_path):
     assert strength.main(["--render", str(data), "--out", str(again),
                           "--notes", str(tmp_path / "none.md")]) == 0
     assert again.read_text() == text
+
+
+def test_a_run_saved_midway_goes_on_without_playing_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(strength, "knowledge_for", lambda name: object())  # measured now
+    data, notes = tmp_path / "raw.json", str(tmp_path / "none.md")
+    argv = ["--only", "fiasco", "--games", "2", "--budget", "20", "--workers", "1",
+            "--json", str(data), "--notes", notes]
+    assert strength.main([*argv, "--out", str(tmp_path / "a.md")]) == 0
+
+    def no_more(*args, **kwargs):
+        raise AssertionError("a saved match was played again")
+
+    monkeypatch.setattr(strength, "play_match", no_more)
+    assert strength.main([*argv, "--out", str(tmp_path / "b.md")]) == 0
+    assert (tmp_path / "b.md").read_text() == (tmp_path / "a.md").read_text()
+
+
+def test_a_match_the_run_did_not_reach_is_not_measured():
+    entry = {"budget": 100, "hard vs easy": result_with(30, 48)}
+    text = strength.render(raw(entry), "cmd")
+    assert "| fiasco | easy vs random | not measured |" in text
