@@ -94,10 +94,12 @@ def run(
 
     With ``saved``, the results are written there after every match, and a match
     already there with the same seed, game count and budget is not played again: an
-    interrupted run goes on where it stopped.
+    interrupted run goes on where it stopped, and ``--only`` adds games to a report.
     """
-    out: dict[str, Any] = {"seed": seed, "workers": workers, "machine": machine(), "games": {}}
     before = _load(saved, seed)
+    # Games this run does not play keep their saved results.
+    out: dict[str, Any] = {"seed": seed, "workers": workers, "machine": machine(),
+                           "games": dict(before)}
     for name in names or games.names():
         if knowledge_for(name) is None:
             out["games"][name] = None

@@ -4,6 +4,7 @@ process; ``random`` is the first wave's computer player bit for bit."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -47,7 +48,7 @@ def test_the_same_decision_in_another_process():
     code = ("import json; from tests.players.test_determinism import decisions; "
             "print(json.dumps(decisions()))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env={"PYTHONHASHSEED": "random", "PATH": ""})
+                         check=True, env={**os.environ, "PYTHONHASHSEED": "12345"})
     assert json.loads(run.stdout) == decisions()
 
 

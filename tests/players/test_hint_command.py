@@ -5,6 +5,7 @@ record's own seed."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -101,7 +102,7 @@ def test_the_same_view_and_seed_give_the_same_hint_in_another_process(capsys, tm
     code = ("import sys; from games import hint\n"
             f"for p in sys.argv[1:]: hint.main([p, '--budget', '{TEST_BUDGET}', '--seed', '3'])")
     there = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True,
-                           text=True, check=True, env={"PYTHONHASHSEED": "random", "PATH": ""})
+                           text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "12345"})
     assert there.stdout == "".join(here)
 
 
