@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -47,6 +48,8 @@ def render(session: Session, *, pictures: bool = True) -> Rendered:
 
 
 PING_MARK = "it is your turn in"
+TOO_MANY_EDITS = 30046
+"""Discord's "Maximum number of edits to messages older than 1 hour reached"."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,24 @@ def person_to_act(session: Session) -> int | None:
 class Publisher:
     """The :class:`bot.turns.TableListener` of the Discord layer."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client,
+                 moved: Callable[[Session, int], Awaitable[None]] | None = None,
+                 gone: Callable[[Session, str], Awaitable[None]] | None = None) -> None:
         self.client = client
+        # Told the new message when the table is posted anew (the session manager keeps it).
+        self.moved = moved
+        # Told when the table's channel is gone for good: the table closes.
+        self.gone = gone
+        self._forbidden: set[str] = set()  # tables whose lost permission was logged
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
+
+    def _channel(self, session: Session) -> discord.PartialMessageable:
+        """The table's channel, with its server: links to it then name the server, as a
+        message link must (``/channels/<server>/<channel>/<message>``)."""
+        return self.client.get_partial_messageable(session.channel_id,
+                                                   guild_id=session.table.guild_id)
 
     def table_changed(self, session: Session) -> None:
         self._dirty.add(session.id)
@@ -95,47 +111,100 @@ class Publisher:
         if message_id is None:
             return
         shown = render(session)
-        message = self.client.get_partial_messageable(session.channel_id).get_partial_message(
-            message_id)
+        message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
         try:
             await self._send_edit(message, session, shown, with_record=with_record)
+            self._forbidden.discard(session.id)
             return
         except discord.NotFound:
-            log.warning("table %s: its message is gone", session.id)
+            await self._message_gone(session)
             return
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if exc.code == TOO_MANY_EDITS and self.moved is not None:
+                # Discord limits edits of messages older than an hour: post the table anew.
+                try:
+                    await self.repost(session)
+                except discord.HTTPException:
+                    log.exception("table %s: could not post the table anew", session.id)
+                return
             if shown.picture is None and not with_record:
-                log.exception("table %s: could not edit its message", session.id)
+                self._refused(session, exc)
                 return
         # Files are what Discord refuses most (no Attach Files, too large): the text table
-        # goes out without the picture, then without the record too. No move is lost.
+        # goes out without the picture (the old one taken down), then without the record
+        # too. No move is lost.
         log.warning("table %s: the edit with its files failed; sending the text alone",
-                    session.id, exc_info=True)
+                    session.id)
         for keep_record in ((True, False) if with_record else (False,)):
             try:
                 await self._send_edit(message, session, render(session, pictures=False),
-                                      with_record=keep_record)
+                                      with_record=keep_record, replace=True)
                 return
             except discord.NotFound:
+                await self._message_gone(session)
                 return
-            except discord.HTTPException:
-                continue
-        log.error("table %s: could not edit its message even as text", session.id)
+            except discord.HTTPException as exc:
+                refusal = exc
+        self._refused(session, refusal)
+
+    def _refused(self, session: Session, exc: discord.HTTPException) -> None:
+        """An edit Discord refused even as text: a lost permission is logged once."""
+        if not isinstance(exc, discord.Forbidden):
+            log.error("table %s: could not edit its message: %s", session.id, exc)
+        elif session.id not in self._forbidden:
+            # A permission lost mid-game: said once; people still play through their menus.
+            self._forbidden.add(session.id)
+            log.warning("table %s: I may no longer edit its message (a permission was "
+                        "taken away); the game goes on in the hand menus", session.id)
 
     async def _send_edit(self, message: discord.PartialMessage, session: Session,
-                         shown: Rendered, *, with_record: bool) -> None:
-        """One edit: the text table, its picture (replacing the last one), the record."""
+                         shown: Rendered, *, with_record: bool, replace: bool = False) -> None:
+        """One edit: the text table, its picture (replacing the last one), the record.
+
+        A table without pictures keeps its attachments as they are, unless it shows the
+        record or ``replace`` says to take down what it had (a picture that failed).
+        """
         files = shown.files()
         record = record_file(session) if with_record else None
         if record is not None:
             files.append(record)
-        # A table without pictures keeps its attachments as they are (MISSING), unless it
-        # shows the record; a table with them replaces the old picture with the new one.
         await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
                            allowed_mentions=shown.mentions,
-                           attachments=files if files else MISSING)
+                           attachments=files if files or replace else MISSING)
+
+    async def _message_gone(self, session: Session) -> None:
+        """The table message was deleted: post it anew; if its channel is gone, close it."""
+        if not session.is_open:
+            return
+        log.warning("table %s: its message is gone; posting it anew", session.id)
+        try:
+            await self.repost(session)
+        except discord.NotFound:
+            if self.gone is not None:
+                await self.gone(session, "the table's channel is gone")
+        except discord.HTTPException:
+            log.exception("table %s: could not post the table anew", session.id)
+
+    async def repost(self, session: Session) -> None:
+        """Post the table as a new message at the bottom and drop the old one.
+
+        For ``/table``, and when Discord refuses more edits of the old message (30046).
+        """
+        shown = render(session)
+        record = record_file(session)
+        channel = self._channel(session)
+        sent = await channel.send(content=shown.content, embed=shown.embed,
+                                  files=shown.files() + ([record] if record else []),
+                                  view=shown.view or MISSING, allowed_mentions=shown.mentions)
+        old = session.table.message_id
+        if self.moved is not None:
+            await self.moved(session, sent.id)
+        log.info("table %s: posted anew as message %s", session.id, sent.id)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
 
     async def _ping(self, session: Session) -> None:
         """Ping the person to act if the turn has passed to them; drop a stale ping."""
@@ -143,7 +212,7 @@ class Publisher:
         old = self._pings.get(session.id)
         if old is not None and old.user_id == user_id:
             return  # still their turn (or their turn again): they have been told
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self._channel(session)
         if old is not None:
             del self._pings[session.id]
             with contextlib.suppress(discord.HTTPException):  # already gone: nothing to tidy
@@ -172,7 +241,7 @@ class Publisher:
         """
         if session.table.message_id is None or self.client.user is None:
             return 0
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self._channel(session)
         link = channel.get_partial_message(session.table.message_id).jump_url
         deleted = 0
         try:
