@@ -76,6 +76,8 @@ def _hint(source: str, level: str, seed: int, budget: int | None) -> tuple[str, 
         text = _read(source)
     except OSError as exc:
         _fail(2, f"cannot read {source}: {exc.strerror}")
+    except Exception as exc:  # the replay command's own refusals: bytes that are not text
+        _fail(2, str(exc).replace("\n", " "))
     try:
         result = replay(Record.from_json(text))
     except SetupError as exc:

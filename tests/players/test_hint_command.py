@@ -117,3 +117,11 @@ def test_the_records_seed_does_not_change_the_hint_for_the_same_view(capsys, tmp
         assert hint.main([write(tmp_path, rec), "--budget", str(TEST_BUDGET)]) == 0
         outs.append(capsys.readouterr().out)
     assert outs[0] == outs[1]
+
+
+def test_bytes_that_are_not_text_exit_2_with_one_line(capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(b'{"game": "fiasco\xff\xfe"}')
+    status, out, err = run_hint(capsys, str(path))
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("hint: ")
