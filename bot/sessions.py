@@ -10,6 +10,8 @@ database has it.
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import logging
 import random
 import secrets
@@ -21,6 +23,7 @@ from pydantic import ValidationError
 import games
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import NoSuchTable, TableClosed, TableError
+from bot.expiry import expiry_reason
 from bot.models import Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
@@ -32,6 +35,8 @@ from games.core.records import Record
 from games.core.replay import load, split_action
 
 log = logging.getLogger(__name__)
+SWEEP_SECONDS = 60.0
+"""How often open tables are checked for expiry."""
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
@@ -79,6 +84,7 @@ class SessionManager:
         self.turns = Turns(store, settings, lambda: self.listener)
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -297,6 +303,35 @@ class SessionManager:
                 log.info("table %s closed: %s", session.id, note)
                 await self._close(session, note)
 
+    def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
+        """Look for expired tables every ``every`` seconds until :meth:`shutdown`."""
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.expire_idle()
+                except Exception:
+                    log.exception("looking for expired tables failed; trying again later")
+
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(sweep(), name="expiry")
+
+    async def expire_idle(self, moment: dt.datetime | None = None) -> int:
+        """Close every open table left alone too long (``moment``: now); how many."""
+        moment = moment or self.clock()
+        closed = 0
+        for session in self.open_tables():
+            reason = expiry_reason(session.table, moment, self.settings)
+            if reason is None:
+                continue
+            async with session.lock:
+                if session.is_open and expiry_reason(session.table, moment,
+                                                     self.settings) is not None:
+                    log.info("table %s expired: %s", session.id, reason)
+                    await self._close(session, reason)
+                    closed += 1
+        return closed
+
     def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
                     ) -> list[Session]:
         """The open tables (lobbies and games), of one server or one host if given."""
@@ -400,9 +435,19 @@ class SessionManager:
     # --- after a restart ----------------------------------------------------------------
 
     async def resume_all(self) -> list[Session]:
-        """Rebuild every open table from the store by replaying its record."""
+        """Rebuild every open table from the store by replaying its record.
+
+        A table that expired while the bot was away (:mod:`bot.expiry`) is closed instead.
+        """
         resumed = []
+        moment = self.clock()
         for table in await self.store.open_tables():
+            reason = expiry_reason(table, moment, self.settings)
+            if reason is not None:
+                session = Session(table)
+                self._register(session)
+                await self._close(session, reason)
+                continue
             try:
                 session = self._rebuild(table)
             except (SetupError, GameError, ValueError) as exc:
@@ -443,6 +488,9 @@ class SessionManager:
         return session
 
     async def shutdown(self) -> None:
-        """Cancel every session's tasks (the bot is closing or the cog unloading)."""
+        """Cancel every session's tasks and the expiry sweep (the bot is closing)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for session in self._by_id.values():
             session.cancel_tasks()
