@@ -184,8 +184,10 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "deals are duplicated (each deal is played once per position), so every player",
         "holds every position's cards. *Win share* is the games the first player won",
         "(ties count for every winner) with its 95 % Wilson interval; a fair share is",
-        "1/*N*. Decision times are per decision of that level, median and 99th",
-        "percentile, on one core per game (the games run in parallel worker processes).",
+        "1/*N*. Mean scores are the game's own points (in a game marked *lowest wins*,",
+        "lower is better). Decision times are the CPU time of each decision of that",
+        "level, median and 99th percentile, each game on one core (the games run in",
+        "parallel worker processes).",
         f"Seed {raw['seed']}, {raw['workers']} worker processes; machine: {raw['machine']}.",
         "",
         "## Results",
@@ -231,8 +233,9 @@ def _row(name: str, label: str, result: Mapping[str, Any]) -> str:
         for level, t in result["decision_ms"].items()
         if level != "random"
     )
+    title = f"{name} (lowest wins)" if games.get(name).lower_is_better else name
     return (
-        f"| {name} | {label} | {result['games']} | {won:.0%} [{low:.0%}, {high:.0%}] "
+        f"| {title} | {label} | {result['games']} | {won:.0%} [{low:.0%}, {high:.0%}] "
         f"| {goal:.0%} | {result['mean_score'][0]:.1f} / {score_others:.1f} "
         f"| {result['mean_place'][0]:.2f} / {place_others:.2f} | {times} "
         f"| {result['longest_game']} |"
