@@ -16,9 +16,10 @@ from typing import Any
 from pydantic import ValidationError
 
 import games
+from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import NoSuchTable, TableClosed, TableError
-from bot.models import Seat, StoredTable, TableStatus
+from bot.models import TAKEN_OVER, ComputerLevel, Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import Store
@@ -112,8 +113,11 @@ class SessionManager:
     # --- the lobby ----------------------------------------------------------------------
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-                   game: str, options: Mapping[str, Any]) -> Session:
-        """A new lobby in ``channel_id`` with the host seated; TableError if one is open."""
+                   game: str, options: Mapping[str, Any], hints: bool = False) -> Session:
+        """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
+
+        ``hints`` is the table option that adds the Hint button (the game is then not rated).
+        """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
         options = validate_options(game, options)
@@ -121,7 +125,7 @@ class SessionManager:
         table = StoredTable(
             id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
             game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
-            created_at=stamp, updated_at=stamp,
+            hints=hints, created_at=stamp, updated_at=stamp,
         )
         session = Session(table)
         self._register(session)
@@ -145,16 +149,24 @@ class SessionManager:
             session.seats.append(Seat(user_id=user_id, name=name))
             await self._save(session)
 
-    async def add_computer(self, session: Session, user_id: int) -> None:
+    def check_add_computer(self, session: Session, user_id: int) -> None:
+        """TableError unless ``user_id`` may add a computer player to this lobby now."""
+        self._require_lobby(session)
+        cls = games.get(session.table.game)
+        if session.seat_of(user_id) is None and user_id != session.table.host_id:
+            raise TableError("only players at this table can add a computer player")
+        if len(session.seats) >= cls.max_players:
+            raise TableError(f"the table is full ({cls.max_players} players)")
+
+    async def add_computer(self, session: Session, user_id: int,
+                           level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
+        """A computer player of ``level`` takes the next seat; the seat."""
         async with session.lock:
-            self._require_lobby(session)
-            cls = games.get(session.table.game)
-            if session.seat_of(user_id) is None and user_id != session.table.host_id:
-                raise TableError("only players at this table can add a computer player")
-            if len(session.seats) >= cls.max_players:
-                raise TableError(f"the table is full ({cls.max_players} players)")
-            session.seats.append(Seat(name=self._computer_name(session)))
+            self.check_add_computer(session, user_id)
+            seat = Seat(name=self._computer_name(session), level=level)
+            session.seats.append(seat)
             await self._save(session)
+            return seat
 
     async def leave(self, session: Session, user_id: int) -> str:
         """``user_id`` leaves: a lobby seat is freed, a seat in play passes to a computer."""
@@ -169,7 +181,7 @@ class SessionManager:
                 message = "you left the table"
             else:
                 self._hand_to_computer(session, seat)
-                message = "you left the table; a computer player took your seat"
+                message = f"you left the table; a {TAKEOVER_LEVEL} computer player took your seat"
             await self._after_seat_change(session, f"{name} left the table")
             return message
 
@@ -189,8 +201,9 @@ class SessionManager:
                 del session.seats[seat]
             else:
                 self._hand_to_computer(session, seat)
-            await self._after_seat_change(session, f"the host handed {name}'s seat to a computer")
-            return f"{name}'s seat passed to a computer player"
+            await self._after_seat_change(
+                session, f"the host handed {name}'s seat to a {TAKEOVER_LEVEL} computer")
+            return f"{name}'s seat passed to a {TAKEOVER_LEVEL} computer player"
 
     async def start(self, session: Session, user_id: int) -> None:
         """The host starts the game: seed, record and first turn; TableError if not now."""
@@ -284,7 +297,8 @@ class SessionManager:
 
     def _hand_to_computer(self, session: Session, seat: int) -> None:
         old = session.seats[seat]
-        session.seats[seat] = Seat(name=f"{old.name} (computer)", replaced_user_id=old.user_id)
+        session.seats[seat] = Seat(name=f"{old.name}{TAKEN_OVER}", replaced_user_id=old.user_id,
+                                   level=TAKEOVER_LEVEL)
 
     async def _after_seat_change(self, session: Session, note: str) -> None:
         table = session.table
@@ -369,6 +383,8 @@ class SessionManager:
         return session
 
     async def shutdown(self) -> None:
-        """Cancel every session's tasks (the bot is closing or the cog unloading)."""
+        """Cancel every session's tasks and stop the computers' workers (the bot is
+        closing or the cog unloading; the workers start again if asked)."""
         for session in self._by_id.values():
             session.cancel_tasks()
+        await self.turns.close()
