@@ -2,8 +2,9 @@
 
 Slash parameters must be declared before the bot starts, so the command's
 signature is assembled here: ``game`` (a choice of every registered game),
-``thread``, then one optional parameter per option name of any game (see
-:mod:`cogs.options`). The callback hands everything to the Tables cog.
+``thread``, ``hints`` (the table option adding the Hint button), then one optional
+parameter per option name of any game (see :mod:`cogs.options`). The callback hands
+everything to the Tables cog.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from discord import app_commands
 import games
 from cogs.options import OptionSpec, option_specs
 
-RESERVED = {"interaction", "game", "thread"}
+RESERVED = {"interaction", "game", "thread", "hints"}
 SPECS = {name: spec for name, spec in option_specs().items() if name not in RESERVED}
 
 
@@ -36,10 +37,10 @@ def _annotation(spec: OptionSpec) -> Any:
 
 
 async def _play(interaction: discord.Interaction[Any], game: str, thread: bool = False,
-                **options: Any) -> None:
+                hints: bool = False, **options: Any) -> None:
     cog: Any = interaction.client.get_cog("Tables")
     given = {name: value for name, value in options.items() if value is not None}
-    await cog.open_table(interaction, game, thread=thread, options=given)
+    await cog.open_table(interaction, game, thread=thread, options=given, hints=hints)
 
 
 def _signature() -> inspect.Signature:
@@ -48,6 +49,7 @@ def _signature() -> inspect.Signature:
         inspect.Parameter("interaction", kind, annotation=discord.Interaction),
         inspect.Parameter("game", kind, annotation=str),
         inspect.Parameter("thread", kind, annotation=bool, default=False),
+        inspect.Parameter("hints", kind, annotation=bool, default=False),
     ]
     params += [inspect.Parameter(name, kind, annotation=_annotation(spec), default=None)
                for name, spec in SPECS.items()]
@@ -58,6 +60,7 @@ _play.__signature__ = _signature()  # type: ignore[attr-defined]
 _play.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
     "game": "The game to play",
     "thread": "Open the table in a new thread named after the game",
+    "hints": "A Hint button shows what the hard computer would play (the game is not rated)",
     **{name: spec.description() for name, spec in SPECS.items()},
 }
 _play.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]

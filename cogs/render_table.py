@@ -58,9 +58,9 @@ def seat_lines(session: Session, view: View) -> str:
     notes = view.seat_notes or ("",) * len(names)
     places = session.game.outcome.places if session.game and session.game.outcome else None
     lines = []
-    for seat, name in enumerate(names):
+    for seat, held in enumerate(session.seats):
         marker = "▶ " if view.to_act == seat else ""
-        bits = [f"{marker}**{name}**"]
+        bits = [f"{marker}**{held.label}**"]
         if seat < len(notes) and notes[seat]:
             bits.append(notes[seat])
         if seat in hands and not view.over:
@@ -99,7 +99,7 @@ def render_table(session: Session) -> Rendered:
                                                everyone=False, roles=False)
             embed.description = f"Turn: <@{seat.user_id}> ({seat.name})"
         else:
-            embed.description = f"Turn: {seat.name} is thinking"
+            embed.description = f"Turn: {seat.label} is thinking"
     for name, value in view.facts:
         embed.add_field(name=clip(name, 256), value=clip(value or "-"), inline=True)
     if view.trick:
