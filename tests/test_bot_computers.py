@@ -20,11 +20,13 @@ from typing import Any
 import pytest
 
 import games
-from bot.computer import Computers, Question, move_rng, think
+from bot.__main__ import main
+from bot.computer import Computers, Question, hard_budget, move_rng, think
 from bot.errors import TableError
 from bot.models import Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.sessions import SessionManager
+from bot.settings import Settings
 from bot.store import SqliteStore
 from bot.turns import now
 from games.players import Decision, perspective
@@ -449,3 +451,32 @@ async def test_a_game_with_hints_counts_in_stats_but_rates_nobody(tmp_path: Path
             [stats] = await manager.store.stats(GUILD, user)
             assert stats.games == 2
             assert stats.rating == after_rated[user].rating
+
+
+# --- settings -------------------------------------------------------------------------
+
+
+def test_the_computer_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COMPUTER_WORKERS", "3")
+    monkeypatch.setenv("COMPUTER_BUDGET", "0.5")
+    computers = Computers.from_settings(Settings())
+    assert computers.workers == 3 and computers.budget == 0.5
+    assert hard_budget(0.5) == 10_000 and hard_budget(1e-9) == 1
+
+
+@pytest.mark.parametrize(("name", "value"), [("COMPUTER_WORKERS", "0"),
+                                             ("COMPUTER_WORKERS", "many"),
+                                             ("COMPUTER_BUDGET", "0"),
+                                             ("COMPUTER_BUDGET", "-1")])
+def test_a_bad_computer_setting_stops_the_bot_with_its_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    name: str, value: str
+):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv(name, value)
+    assert main() == 2
+    err = capsys.readouterr().err
+    assert f"bad setting {name}" in err and len(err.strip().splitlines()) == 1
