@@ -17,6 +17,7 @@ same answer.
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import multiprocessing
 import random
@@ -24,7 +25,7 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.context import BaseContext
 
 from bot.models import ComputerLevel
@@ -96,6 +97,11 @@ def hard_budget(scale: float) -> int:
     return max(1, round(DEFAULT_BUDGET * scale))
 
 
+def _untouched(question: Question) -> Question:
+    """``question`` with a copy of its generator, to think about without using it up."""
+    return replace(question, rng=copy.copy(question.rng))
+
+
 def _ready() -> None:
     """A worker's first task when the pool is warmed: nothing but starting."""
 
@@ -134,9 +140,14 @@ class Computers:
         return cls(workers=settings.computer_workers, budget=settings.computer_budget)
 
     async def decide(self, question: Question) -> Decision:
-        """The answer to ``question``; a worker dying under it only means asking again."""
+        """The answer to ``question``; a worker dying under it only means asking again.
+
+        ``question`` is never used up: its generator crosses to a worker as a copy, and
+        is copied here too when the answer is thought in this process, so asking twice
+        gives the same answer.
+        """
         if question.level in IN_PROCESS:
-            return self.thinker(question, self.budget)
+            return self.thinker(_untouched(question), self.budget)
         for attempt in range(1, ATTEMPTS + 1):
             pool = self._current_pool()
             try:
@@ -146,7 +157,7 @@ class Computers:
                             attempt, ATTEMPTS)
                 self._discard(pool)
         log.error("computer workers keep dying; thinking in the bot's own process")
-        return await asyncio.to_thread(self.thinker, question, self.budget)
+        return await asyncio.to_thread(self.thinker, _untouched(question), self.budget)
 
     async def warm(self) -> None:
         """Start the workers now rather than on the first question (a worker's first start

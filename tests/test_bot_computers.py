@@ -8,6 +8,8 @@ signal through files, so a test waits on what a worker did, never on a guessed d
 from __future__ import annotations
 
 import asyncio
+import logging
+import multiprocessing
 import os
 import random
 import signal
@@ -21,7 +23,7 @@ import pytest
 
 import games
 from bot.__main__ import main
-from bot.computer import Computers, Question, hard_budget, move_rng, think
+from bot.computer import ATTEMPTS, Computers, Question, hard_budget, move_rng, think
 from bot.errors import TableError
 from bot.models import Seat, StoredTable, TableStatus
 from bot.session import Session
@@ -72,6 +74,15 @@ class StallOnce:
         if not self.marker.exists():
             self.marker.write_text(str(os.getpid()))
             time.sleep(GATE_LIMIT)  # until killed (bounded, should the test fail first)
+        return think(question, budget)
+
+
+class DiesInWorkers:
+    """Every worker that takes a question dies at once; the bot's own process answers."""
+
+    def __call__(self, question: Question, budget: float) -> Decision:
+        if multiprocessing.parent_process() is not None:
+            os._exit(1)
         return think(question, budget)
 
 
@@ -236,6 +247,24 @@ async def test_a_killed_worker_costs_nothing_the_move_is_still_made(tmp_path: Pa
         assert actions(session)[before] == expected
         await play(manager, session)
         assert session.table.status is TableStatus.FINISHED
+
+
+async def test_workers_that_keep_dying_leave_the_answer_to_the_bots_own_process(
+    caplog: pytest.LogCaptureFixture
+):
+    caplog.set_level(logging.WARNING)
+    game = games.new_game("fiasco", 3, {}, seed=2)
+    seat = game.to_act
+    assert seat is not None
+    question = Question("hard", perspective(game, seat), move_rng(2, 0, "hard", seat))
+    computers = Computers(workers=1, budget=BUDGET, thinker=DiesInWorkers())
+    try:
+        assert await computers.decide(question) == think(question, BUDGET)
+    finally:
+        await computers.close()
+    died = [r for r in caplog.records if "worker died" in r.getMessage()]
+    assert len(died) == ATTEMPTS
+    assert any("keep dying" in r.getMessage() for r in caplog.records)
 
 
 async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
