@@ -85,6 +85,9 @@ class StoredTable(BaseModel):
     # The table option ``hints``: the hand menu's Hint button shows what the hard computer
     # would play. Such a game counts in /stats but is not rated.
     hints: bool = False
+    # Whether the table message and hand menus carry pictures of the cards (the text
+    # stays either way): /play's pictures option, else the server's /settings.
+    pictures: bool = True
     created_at: datetime
     updated_at: datetime
 

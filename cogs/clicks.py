@@ -64,7 +64,8 @@ class Clicks:
                 yield
             except (TableError, GameError) as exc:
                 if is_ephemeral(interaction) and not interaction.response.is_done():
-                    await interaction.response.edit_message(content=exc.message, view=None)
+                    await interaction.response.edit_message(content=exc.message, view=None,
+                                                            attachments=[])
                 else:
                     await say(interaction, sentence(exc.message))
 
@@ -120,7 +121,7 @@ class Clicks:
             seat = self.seated(session, interaction)
             menu = render_hand(session, seat)
             await interaction.response.send_message(menu.content, view=menu.view,
-                                                    ephemeral=True)
+                                                    files=menu.files(), ephemeral=True)
 
     async def hand_button(self, interaction: Interaction, table_id: str) -> None:
         async with self.refusing(interaction):
@@ -205,19 +206,22 @@ class Clicks:
                 else hint_text(session, decision)
             menu = render_hand(session, seat, note=note)
             if is_ephemeral(interaction):
-                await interaction.edit_original_response(content=menu.content, view=menu.view)
+                await interaction.edit_original_response(content=menu.content, view=menu.view,
+                                                         attachments=menu.files())
             else:
-                await interaction.followup.send(menu.content, view=menu.view, ephemeral=True)
+                await interaction.followup.send(menu.content, view=menu.view,
+                                                files=menu.files(), ephemeral=True)
 
     async def _answer_menu(self, interaction: Interaction, session: Session, seat: int, *,
                            page: int = 0, focus: Card | None = None,
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await interaction.response.edit_message(content=menu.content, view=menu.view)
+            await interaction.response.edit_message(content=menu.content, view=menu.view,
+                                                    attachments=menu.files())
         else:
             await interaction.response.send_message(menu.content, view=menu.view,
-                                                    ephemeral=True)
+                                                    files=menu.files(), ephemeral=True)
 
     # --- anything else ------------------------------------------------------------------
 

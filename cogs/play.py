@@ -18,7 +18,7 @@ from discord import app_commands
 import games
 from cogs.options import OptionSpec, option_specs
 
-RESERVED = {"interaction", "game", "thread", "hints"}
+RESERVED = {"interaction", "game", "thread", "pictures", "hints"}
 SPECS = {name: spec for name, spec in option_specs().items() if name not in RESERVED}
 
 
@@ -37,10 +37,11 @@ def _annotation(spec: OptionSpec) -> Any:
 
 
 async def _play(interaction: discord.Interaction[Any], game: str, thread: bool = False,
-                hints: bool = False, **options: Any) -> None:
+                pictures: bool | None = None, hints: bool = False, **options: Any) -> None:
     cog: Any = interaction.client.get_cog("Tables")
     given = {name: value for name, value in options.items() if value is not None}
-    await cog.open_table(interaction, game, thread=thread, options=given, hints=hints)
+    await cog.open_table(interaction, game, thread=thread, options=given, pictures=pictures,
+                         hints=hints)
 
 
 def _signature() -> inspect.Signature:
@@ -49,6 +50,7 @@ def _signature() -> inspect.Signature:
         inspect.Parameter("interaction", kind, annotation=discord.Interaction),
         inspect.Parameter("game", kind, annotation=str),
         inspect.Parameter("thread", kind, annotation=bool, default=False),
+        inspect.Parameter("pictures", kind, annotation=bool | None, default=None),
         inspect.Parameter("hints", kind, annotation=bool, default=False),
     ]
     params += [inspect.Parameter(name, kind, annotation=_annotation(spec), default=None)
@@ -60,6 +62,7 @@ _play.__signature__ = _signature()  # type: ignore[attr-defined]
 _play.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
     "game": "The game to play",
     "thread": "Open the table in a new thread named after the game",
+    "pictures": "Draw the cards as pictures (default: the server's setting, on)",
     "hints": "A Hint button shows what the hard computer would play (the game is not rated)",
     **{name: spec.description() for name, spec in SPECS.items()},
 }

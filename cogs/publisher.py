@@ -4,7 +4,9 @@ The session manager calls :meth:`Publisher.table_changed` after every change;
 the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
 becomes at most two edits and the latest state always wins. The edit that shows
-a finished game attaches its record (:mod:`cogs.export`).
+a finished game attaches its record (:mod:`cogs.export`). A table with pictures on
+carries the drawing of its cards (:mod:`cogs.pictures`), replaced on every edit; if
+Discord refuses the edit with the picture, the text alone goes out.
 
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
@@ -26,16 +28,18 @@ from discord.utils import MISSING
 from bot.models import TableStatus
 from bot.session import Session
 from cogs.export import record_file
+from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
 from cogs.render_table import Rendered, render_closed_lobby, render_table
 
 log = logging.getLogger(__name__)
 
 
-def render(session: Session) -> Rendered:
-    """The public message of ``session`` in its current state."""
+def render(session: Session, *, pictures: bool = True) -> Rendered:
+    """The public message of ``session`` in its current state (with its picture, if on)."""
     if session.game is not None:
-        return render_table(session)
+        shown = render_table(session)
+        return shown.with_picture(table_picture_of(session)) if pictures else shown
     if session.table.status is TableStatus.LOBBY:
         embed, view = render_lobby(session)
         return Rendered(None, embed, view, discord.AllowedMentions.none())
@@ -94,15 +98,44 @@ class Publisher:
         message = self.client.get_partial_messageable(session.channel_id).get_partial_message(
             message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
-        record = record_file(session)
+        with_record = record_file(session) is not None
         try:
-            await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
-                               allowed_mentions=shown.mentions,
-                               attachments=[record] if record is not None else MISSING)
+            await self._send_edit(message, session, shown, with_record=with_record)
+            return
         except discord.NotFound:
             log.warning("table %s: its message is gone", session.id)
+            return
         except discord.HTTPException:
-            log.exception("table %s: could not edit its message", session.id)
+            if shown.picture is None and not with_record:
+                log.exception("table %s: could not edit its message", session.id)
+                return
+        # Files are what Discord refuses most (no Attach Files, too large): the text table
+        # goes out without the picture, then without the record too. No move is lost.
+        log.warning("table %s: the edit with its files failed; sending the text alone",
+                    session.id, exc_info=True)
+        for keep_record in ((True, False) if with_record else (False,)):
+            try:
+                await self._send_edit(message, session, render(session, pictures=False),
+                                      with_record=keep_record)
+                return
+            except discord.NotFound:
+                return
+            except discord.HTTPException:
+                continue
+        log.error("table %s: could not edit its message even as text", session.id)
+
+    async def _send_edit(self, message: discord.PartialMessage, session: Session,
+                         shown: Rendered, *, with_record: bool) -> None:
+        """One edit: the text table, its picture (replacing the last one), the record."""
+        files = shown.files()
+        record = record_file(session) if with_record else None
+        if record is not None:
+            files.append(record)
+        # A table without pictures keeps its attachments as they are (MISSING), unless it
+        # shows the record; a table with them replaces the old picture with the new one.
+        await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
+                           allowed_mentions=shown.mentions,
+                           attachments=files if files else MISSING)
 
     async def _ping(self, session: Session) -> None:
         """Ping the person to act if the turn has passed to them; drop a stale ping."""

@@ -17,6 +17,7 @@ import discord
 
 from bot.session import Session
 from cogs import ids
+from cogs.pictures import Picture, as_file, hand_picture
 from cogs.ui import button, clip, static_view
 from games.core.actions import Action
 from games.core.cards import Card
@@ -33,6 +34,11 @@ CONTENT_LIMIT = 2000
 class Menu:
     content: str
     view: discord.ui.View
+    picture: Picture | None = None  # the hand drawn, when the table has pictures on
+
+    def files(self) -> list[discord.File]:
+        """The attachments of the menu: the hand's picture, or none (an edit clears it)."""
+        return [as_file(self.picture)] if self.picture is not None else []
 
 
 OWN_KINDS = (ZoneKind.HAND, ZoneKind.FACE_UP)
@@ -154,7 +160,8 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         items.append(button(f"Next ({page + 1}/{pages})",
                             ids.page_id(table.id, version, min(page + 1, pages - 1)),
                             disabled=page + 1 >= pages, row=nav_row))
-    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items))
+    picture = hand_picture(game, seat, hand, legal) if table.pictures else None
+    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), picture)
 
 
 def _place(items: list[discord.ui.Button[discord.ui.View]],

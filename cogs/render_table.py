@@ -7,6 +7,7 @@ the same for every reader and safe to post in the channel.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 import discord
 
@@ -14,6 +15,7 @@ import games
 from bot.models import TableStatus
 from bot.session import Session
 from cogs import ids
+from cogs.pictures import Picture, as_file
 from cogs.ui import EMBED_COLOUR, button, clip, fit, static_view
 from games.core.game import View
 from games.core.zones import ZoneKind, ZoneView
@@ -29,6 +31,19 @@ class Rendered:
     embed: discord.Embed
     view: discord.ui.View | None
     mentions: discord.AllowedMentions
+    picture: Picture | None = None  # the table drawn, shown as the embed's image
+
+    def with_picture(self, picture: Picture | None) -> Self:
+        """The same message showing ``picture`` as its embed's image."""
+        if picture is None:
+            return self
+        self.embed.set_image(url=picture.url)
+        self.picture = picture
+        return self
+
+    def files(self) -> list[discord.File]:
+        """The picture as an attachment, or nothing."""
+        return [as_file(self.picture)] if self.picture is not None else []
 
 
 def zone_title(zone: ZoneView, names: list[str]) -> str:

@@ -71,7 +71,8 @@ class Tables(commands.Cog):
         return jump_url(table.guild_id, table.channel_id, table.message_id)
 
     async def open_table(self, interaction: Interaction, game: str, *, thread: bool,
-                         options: dict[str, Any], hints: bool = False) -> None:
+                         options: dict[str, Any], pictures: bool | None = None,
+                         hints: bool = False) -> None:
         """``/play``: a lobby here, or in a new thread named after the game."""
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
@@ -87,13 +88,13 @@ class Tables(commands.Cog):
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
         if thread:
-            await self._open_in_thread(interaction, game, values, hints=hints)
+            await self._open_in_thread(interaction, game, values, pictures, hints=hints)
             return
         try:
             session = await self.sessions.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
-                game=game, options=values, hints=hints)
+                game=game, options=values, pictures=pictures, hints=hints)
         except TableError as exc:
             await say(interaction, exc.message)
             return
@@ -105,7 +106,8 @@ class Tables(commands.Cog):
         await self.sessions.set_message(session, message_id)
 
     async def _open_in_thread(self, interaction: Interaction, game: str,
-                              values: dict[str, Any], *, hints: bool) -> None:
+                              values: dict[str, Any], pictures: bool | None, *,
+                              hints: bool) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await say(interaction, "A thread can only be opened from a text channel; "
@@ -123,7 +125,8 @@ class Tables(commands.Cog):
             return
         session = await self.sessions.open(
             guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
-            host_name=display_name(interaction), game=game, options=values, hints=hints)
+            host_name=display_name(interaction), game=game, options=values, pictures=pictures,
+            hints=hints)
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
         await self.sessions.set_message(session, message.id)
@@ -172,7 +175,7 @@ class Tables(commands.Cog):
             shown = render(session)
             old = session.table.message_id
             sent = await interaction.response.send_message(
-                content=shown.content, embed=shown.embed,
+                content=shown.content, embed=shown.embed, files=shown.files(),
                 view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
             message_id = sent.message_id if sent is not None else None
             if message_id is None:
@@ -251,6 +254,7 @@ class Tables(commands.Cog):
         try:
             shown = render(session)
             message = await channel.send(content=shown.content, embed=shown.embed,
+                                         files=shown.files(),
                                          view=shown.view or discord.utils.MISSING,
                                          allowed_mentions=shown.mentions)
         except discord.HTTPException:
