@@ -21,6 +21,8 @@ from bot.sessions import SessionManager
 from cogs import ids
 from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
+from cogs.render_table import render_details
+from cogs.rules import rules_text
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
@@ -126,6 +128,17 @@ class Clicks:
     async def hand_button(self, interaction: Interaction, table_id: str) -> None:
         async with self.refusing(interaction):
             await self.show_hand(interaction, await self.sessions.find(table_id))
+
+    async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
+        """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            if what == "rules":
+                await say(interaction, rules_text(session.table.game))
+            elif session.game is None:
+                raise TableError("the game has not started yet")
+            else:
+                await say(interaction, render_details(session))
 
     async def card(self, interaction: Interaction, table_id: str, version: int,
                    card_text: str) -> None:

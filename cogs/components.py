@@ -77,6 +77,11 @@ class HandButton(_Item, template=ids.HAND_TEMPLATE):
         await clicks.hand_button(interaction, self.match["table"])
 
 
+class TableViewButton(_Item, template=ids.TABLE_VIEW_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.table_view(interaction, self.match["table"], self.match["what"])
+
+
 class CardButton(_Item, template=ids.CARD_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.card(interaction, self.match["table"], int(self.match["version"]),
@@ -96,12 +101,12 @@ class PageButton(_Item, template=ids.PAGE_TEMPLATE):
 
 
 ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
-                                  CardButton, ActionButton, PageButton)
+                                  TableViewButton, CardButton, ActionButton, PageButton)
 _PATTERNS = [
     (re.compile(template), item)
     for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
-                               ids.HINT_TEMPLATE, ids.CARD_TEMPLATE, ids.ACTION_TEMPLATE,
-                               ids.PAGE_TEMPLATE), ITEMS, strict=True)
+                               ids.HINT_TEMPLATE, ids.TABLE_VIEW_TEMPLATE, ids.CARD_TEMPLATE,
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE), ITEMS, strict=True)
 ]
 
 

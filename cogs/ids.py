@@ -7,6 +7,7 @@
                                        that ``cpu`` opens)
     ff:<table>:hand                    the public "Show my hand" button
     ff:<table>:hint                    a hand menu's Hint button (tables with hints on)
+    ff:<table>:v:<details|rules>       the table's private views: Details, Rules
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
@@ -32,6 +33,8 @@ COMPUTER_LEVELS: dict[str, ComputerLevel] = {"hard": "hard", "easy": "easy"}
 """The levels the lobby's chooser offers, strongest first, by the word in their id."""
 COMPUTER_TEMPLATE = rf"ff:{TABLE}:cpu:(?P<level>{'|'.join(COMPUTER_LEVELS)})"
 HINT_TEMPLATE = rf"ff:{TABLE}:hint"
+TABLE_VIEWS = ("details", "rules")
+TABLE_VIEW_TEMPLATE = rf"ff:{TABLE}:v:(?P<what>{'|'.join(TABLE_VIEWS)})"
 VERSION = r"(?P<version>\d{1,9})"
 CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
 ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
@@ -54,6 +57,10 @@ def computer_id(table: str, level: str) -> str:
 
 def hint_id(table: str) -> str:
     return f"{PREFIX}:{table}:hint"
+
+
+def table_view_id(table: str, what: str) -> str:
+    return f"{PREFIX}:{table}:v:{what}"
 
 
 def card_id(table: str, version: int, card: str, index: int) -> str:

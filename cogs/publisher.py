@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -47,6 +48,8 @@ def render(session: Session, *, pictures: bool = True) -> Rendered:
 
 
 PING_MARK = "it is your turn in"
+TOO_MANY_EDITS = 30046
+"""Discord's "Maximum number of edits to messages older than 1 hour reached"."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +71,20 @@ def person_to_act(session: Session) -> int | None:
 class Publisher:
     """The :class:`bot.turns.TableListener` of the Discord layer."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client,
+                 moved: Callable[[Session, int], Awaitable[None]] | None = None) -> None:
         self.client = client
+        # Told the new message when the table is posted anew (the session manager keeps it).
+        self.moved = moved
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
+
+    def _channel(self, session: Session) -> discord.PartialMessageable:
+        """The table's channel, with its server: links to it then name the server, as a
+        message link must (``/channels/<server>/<channel>/<message>``)."""
+        return self.client.get_partial_messageable(session.channel_id,
+                                                   guild_id=session.table.guild_id)
 
     def table_changed(self, session: Session) -> None:
         self._dirty.add(session.id)
@@ -95,7 +107,7 @@ class Publisher:
         if message_id is None:
             return
         shown = render(session)
-        message = self.client.get_partial_messageable(session.channel_id).get_partial_message(
+        message = self._channel(session).get_partial_message(
             message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
@@ -105,7 +117,14 @@ class Publisher:
         except discord.NotFound:
             log.warning("table %s: its message is gone", session.id)
             return
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
+            if exc.code == TOO_MANY_EDITS and self.moved is not None:
+                # Discord limits edits of messages older than an hour: post the table anew.
+                try:
+                    await self.repost(session)
+                except discord.HTTPException:
+                    log.exception("table %s: could not post the table anew", session.id)
+                return
             if shown.picture is None and not with_record:
                 log.exception("table %s: could not edit its message", session.id)
                 return
@@ -137,13 +156,32 @@ class Publisher:
                            allowed_mentions=shown.mentions,
                            attachments=files if files else MISSING)
 
+    async def repost(self, session: Session) -> None:
+        """Post the table as a new message at the bottom and drop the old one.
+
+        For ``/table``, and when Discord refuses more edits of the old message (30046).
+        """
+        shown = render(session)
+        record = record_file(session)
+        channel = self._channel(session)
+        sent = await channel.send(content=shown.content, embed=shown.embed,
+                                  files=shown.files() + ([record] if record else []),
+                                  view=shown.view or MISSING, allowed_mentions=shown.mentions)
+        old = session.table.message_id
+        if self.moved is not None:
+            await self.moved(session, sent.id)
+        log.info("table %s: posted anew as message %s", session.id, sent.id)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+
     async def _ping(self, session: Session) -> None:
         """Ping the person to act if the turn has passed to them; drop a stale ping."""
         user_id = person_to_act(session)
         old = self._pings.get(session.id)
         if old is not None and old.user_id == user_id:
             return  # still their turn (or their turn again): they have been told
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self._channel(session)
         if old is not None:
             del self._pings[session.id]
             with contextlib.suppress(discord.HTTPException):  # already gone: nothing to tidy
@@ -172,7 +210,7 @@ class Publisher:
         """
         if session.table.message_id is None or self.client.user is None:
             return 0
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self._channel(session)
         link = channel.get_partial_message(session.table.message_id).jump_url
         deleted = 0
         try:

@@ -26,8 +26,9 @@ from cogs.clicks import Clicks, display_name, sentence
 from cogs.options import to_model_values
 from cogs.play import PLAY, game_choices
 from cogs.publisher import Publisher, render
-from cogs.render_lobby import options_text, render_lobby
-from cogs.ui import answered_on_failure, clip, jump_url, say
+from cogs.render_lobby import render_lobby
+from cogs.rules import rules_text
+from cogs.ui import answered_on_failure, jump_url, say
 from games.core.errors import GameError, SetupError
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class Tables(commands.Cog):
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
         self.sessions: SessionManager = bot.sessions
-        self.publisher = Publisher(bot)
+        self.publisher = Publisher(bot, moved=self.sessions.set_message)
         self.clicks = Clicks(self.sessions)
 
     async def cog_load(self) -> None:
@@ -216,10 +217,7 @@ class Tables(commands.Cog):
     @app_commands.describe(game="The game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: Interaction, game: str) -> None:
-        cls = games.get(game)
-        text = (f"{cls.summary.strip()}\n\n**Options** (with their defaults): "
-                f"{options_text(game, {})}. Players: {cls.min_players} to {cls.max_players}.")
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True)
+        await interaction.response.send_message(rules_text(game), ephemeral=True)
 
     # --- routing and resuming -----------------------------------------------------------
 

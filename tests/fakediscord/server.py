@@ -100,6 +100,9 @@ class FakeDiscord:
         self.require_synced_commands: bool = True
         self.reject_invalid_messages: bool = True
         self.dispatch_message_events: bool = True
+        # Discord refuses edits of a public message older than an hour once many were made
+        # (30046); on: every such edit is refused, as if the limit were reached.
+        self.limit_old_message_edits: bool = False
         self.spec: OpenAPISpec | None = load_spec(spec_path) if spec_path is not None else None
 
         # Gateway.
@@ -588,6 +591,10 @@ class FakeDiscord:
         path: str = "",
     ) -> None:
         """Apply an edit from the bot (limits-checked on the message as it would become)."""
+        if (self.limit_old_message_edits and not message.ephemeral
+                and dt.datetime.now(dt.UTC) - message.created_at > dt.timedelta(hours=1)):
+            raise DiscordAPIError(400, core.TOO_MANY_OLD_EDITS, "Maximum number of edits to "
+                                  "messages older than 1 hour reached. Try again later.")
         self._check_limits(
             body["content"] or "" if "content" in body else message.content,
             list(body["embeds"] or []) if "embeds" in body else message.embeds,
