@@ -302,14 +302,14 @@ async def test_a_thought_finished_after_the_table_moved_on_is_dropped(
     computers = Computers(workers=2, budget=BUDGET, thinker=Gate("fiasco", started, gate))
     async with manager_in(tmp_path, computers=computers, gate=gate) as manager:
         appliers: list[str] = []
-        applied = manager.turns._applied
+        commit = manager.turns._commit
 
         async def noting(*args: Any, **kwargs: Any) -> list[str]:
             task = asyncio.current_task()
             appliers.append(task.get_name() if task else "")
-            return await applied(*args, **kwargs)
+            return await commit(*args, **kwargs)
 
-        monkeypatch.setattr(manager.turns, "_applied", noting)
+        monkeypatch.setattr(manager.turns, "_commit", noting)
         session = await table(manager, "fiasco", 10, people=2, levels=("hard",))
         seat = await to_a_computer_turn(manager, session)
         expected, before = expected_move(session, seat), len(actions(session))

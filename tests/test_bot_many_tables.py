@@ -84,9 +84,8 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
             assert stored.record == session.table.record
             assert stored.record["actions"] == session.game.record()["actions"]
         assert await store.open_tables() == []
-        async with store._transaction(write=False) as conn:
-            [[results, tables]] = list(await conn.execute_fetchall(
-                "SELECT COUNT(*), COUNT(DISTINCT table_id) FROM results"))
+        [[results, tables]] = await store._run(lambda conn: conn.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT table_id) FROM results").fetchall())
         assert results == tables == TABLES
         wins = 0
         for user in (ALICE, BOB):
