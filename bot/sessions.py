@@ -10,6 +10,8 @@ database has it.
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import logging
 import random
 import secrets
@@ -22,6 +24,7 @@ import games
 from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import NoSuchTable, TableClosed, TableError
+from bot.expiry import expiry_reason
 from bot.models import TAKEN_OVER, ComputerLevel, Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
@@ -33,6 +36,8 @@ from games.core.records import Record
 from games.core.replay import load, split_action
 
 log = logging.getLogger(__name__)
+SWEEP_SECONDS = 60.0
+"""How often open tables are checked for expiry."""
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
@@ -81,6 +86,7 @@ class SessionManager:
         self.turns = Turns(store, settings, lambda: self.listener)
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -137,6 +143,7 @@ class SessionManager:
         """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
+        self._check_limits(guild_id, host_id)
         options = validate_options(game, options)
         if pictures is None:
             pictures = guild_id is None or await self.store.get_pictures(guild_id)
@@ -150,6 +157,18 @@ class SessionManager:
         session = Session(table)
         self._register(session)
         return session
+
+    def _check_limits(self, guild_id: int | None, host_id: int) -> None:
+        """TableError when the host, or the server, already has as many tables as allowed."""
+        hosted = len(self.open_tables(host_id=host_id))
+        if hosted >= self.settings.max_tables_per_host:
+            raise TableError(f"you already host {hosted} open tables, the most one person may; "
+                             "finish or /end one first")
+        if guild_id is not None:
+            here = len(self.open_tables(guild_id=guild_id))
+            if here >= self.settings.max_tables_per_server:
+                raise TableError(f"this server already has {here} open tables, the most it may "
+                                 "have at once; try again when one has finished")
 
     async def set_message(self, session: Session, message_id: int) -> None:
         """Remember the public lobby/table message of ``session``.
@@ -284,11 +303,52 @@ class SessionManager:
                 raise TableError("only the host can cancel the table")
             await self._close(session, f"{name} cancelled the table", closed_by=name)
 
-    async def close_gone(self, session: Session) -> None:
-        """The table's channel or message is gone: close it as cancelled."""
+    async def close_gone(self, session: Session,
+                         note: str = "the table's channel or message is gone") -> None:
+        """The table's place is gone (channel, thread or server): close it as cancelled.
+
+        Unrated, its record kept; a closed table is never resumed.
+        """
         async with session.lock:
             if session.is_open:
-                await self._close(session, "the table's channel or message is gone")
+                log.info("table %s closed: %s", session.id, note)
+                await self._close(session, note)
+
+    def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
+        """Look for expired tables every ``every`` seconds until :meth:`shutdown`."""
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.expire_idle()
+                except Exception:
+                    log.exception("looking for expired tables failed; trying again later")
+
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(sweep(), name="expiry")
+
+    async def expire_idle(self, moment: dt.datetime | None = None) -> int:
+        """Close every open table left alone too long (``moment``: now); how many."""
+        moment = moment or self.clock()
+        closed = 0
+        for session in self.open_tables():
+            reason = expiry_reason(session.table, moment, self.settings)
+            if reason is None:
+                continue
+            async with session.lock:
+                if session.is_open and expiry_reason(session.table, moment,
+                                                     self.settings) is not None:
+                    log.info("table %s expired: %s", session.id, reason)
+                    await self._close(session, reason)
+                    closed += 1
+        return closed
+
+    def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
+                    ) -> list[Session]:
+        """The open tables (lobbies and games), of one server or one host if given."""
+        return [s for s in self._by_id.values() if s.is_open
+                and (guild_id is None or s.table.guild_id == guild_id)
+                and (host_id is None or s.table.host_id == host_id)]
 
     # --- the server's clock -------------------------------------------------------------
 
@@ -386,9 +446,19 @@ class SessionManager:
     # --- after a restart ----------------------------------------------------------------
 
     async def resume_all(self) -> list[Session]:
-        """Rebuild every open table from the store by replaying its record."""
+        """Rebuild every open table from the store by replaying its record.
+
+        A table that expired while the bot was away (:mod:`bot.expiry`) is closed instead.
+        """
         resumed = []
+        moment = self.clock()
         for table in await self.store.open_tables():
+            reason = expiry_reason(table, moment, self.settings)
+            if reason is not None:
+                session = Session(table)
+                self._register(session)
+                await self._close(session, reason)
+                continue
             try:
                 session = self._rebuild(table)
             except (SetupError, GameError, ValueError) as exc:
@@ -429,8 +499,11 @@ class SessionManager:
         return session
 
     async def shutdown(self) -> None:
-        """Cancel every session's tasks and stop the computers' workers (the bot is
-        closing or the cog unloading; the workers start again if asked)."""
+        """Cancel every session's tasks and the expiry sweep, and stop the computers'
+        workers (the bot is closing or the cog unloading; the workers start again if asked)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for session in self._by_id.values():
             session.cancel_tasks()
         await self.turns.close()

@@ -61,18 +61,24 @@ def describe(events: list[Event], names: list[str]) -> list[str]:
     return out
 
 
-def advanced(table: StoredTable, game: Game[Any], seat: int) -> StoredTable:
+def advanced(table: StoredTable, game: Game[Any], seat: int, *,
+             person: bool = False) -> StoredTable:
     """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
 
     ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
-    person's played by a computer): its open menus become out of date.
+    person's played by a computer): its open menus become out of date. ``person``: a
+    person made the move, which keeps the game from expiring (:mod:`bot.expiry`).
     """
     version = table.version + 1
     seats = list(table.seats)
     seats[seat] = seats[seat].model_copy(update={"acted_version": version})
     record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
-    return table.model_copy(update={"version": version, "seats": seats, "record": record,
-                                    "updated_at": now()})
+    stamp = now()
+    update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
+                              "updated_at": stamp}
+    if person:
+        update["last_person_at"] = stamp
+    return table.model_copy(update=update)
 
 
 def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResult]:
@@ -128,7 +134,7 @@ class Turns:
                 raise StaleMenu("that menu was out of date; here is your hand as it is now")
             if game.to_act != seat:
                 raise TableError(self.not_your_turn(session))
-            return await self._commit(session, seat, action)
+            return await self._commit(session, seat, action, person=True)
 
     def require_game(self, session: Session) -> Game[Any]:
         """The running game, or the reason there is none."""
@@ -148,7 +154,7 @@ class Turns:
     # --- the one path of every action --------------------------------------------------
 
     async def _commit(self, session: Session, seat: int, action: Action | str,
-                      note: str | None = None) -> list[str]:
+                      note: str | None = None, *, person: bool = False) -> list[str]:
         """Apply ``seat``'s ``action`` to a copy, save it, then make it the session's; the words.
 
         The caller holds ``session.lock``. Raises the rules core's ``GameError``
@@ -158,7 +164,7 @@ class Turns:
         """
         game = self.require_game(session).clone()
         events = game.apply(seat, action)
-        table = advanced(session.table, game, seat)
+        table = advanced(session.table, game, seat, person=person)
         if game.over:
             await self._save_finished(session, game, table)
         else:
