@@ -31,7 +31,7 @@ from functools import cache
 from typing import Any
 
 from games.fizzbin.cards import DECK, RANK_NAMES, forced_ranks, is_red, special_ranks
-from games.fizzbin.scoring import PAIR_RANKS
+from games.fizzbin.scoring import PAIR_RANKS, THREE_QUARTER_RANKS
 
 _RANK = tuple(c.rank for c in DECK.cards)
 _TEXT = tuple(c.text for c in DECK.cards)
@@ -71,73 +71,112 @@ class Tactics:
                            else _FORCED if rank in forced else _THREE)
         self.kind = tuple(kinds[r] for r in _RANK)
         self.forced = tuple(k == _FORCED for k in self.kind)
-        self.right_colour = tuple(is_red(c) != night for c in DECK.cards)
+        # Three-Quarters cards of the right colour: red by day, black by night.
+        self.three = tuple(k == _THREE and is_red(c) != night
+                           for k, c in zip(self.kind, DECK.cards, strict=True))
         self.special = tuple(sorted(special))
         # How much others would like a card on top of a pile (what a discard can bury).
         self.wanted = tuple((2.0, 1.5, -1.0, 0.3)[k] for k in self.kind)
 
     # --- judging cards ---------------------------------------------------------
 
-    def counts(self, hand: Sequence[int]) -> list[int]:
-        """Cards per rank in ``hand``."""
-        out = [0] * 14
+    def profile(self, hand: Sequence[int]) -> tuple[list[int], list[int], int, bool]:
+        """What judging ``hand``'s cards needs: cards per rank, Three-Quarters cards of
+        the right colour per rank, how many Three-Quarters ranks those cover, and
+        whether the hand holds a pair of aces, jacks or sevens."""
+        counts = [0] * 14
+        right = [0] * 14
         for c in hand:
-            out[_RANK[c]] += 1
-        return out
+            r = _RANK[c]
+            counts[r] += 1
+            if self.three[c]:
+                right[r] += 1
+        covered = sum(1 for r in THREE_QUARTER_RANKS if right[r])
+        paired = counts[1] == 2 or counts[11] == 2 or counts[7] == 2
+        return counts, right, covered, paired
 
-    def three_quarters(self, hand: Sequence[int]) -> int:
-        """How many of the Three-Quarters ranks the hand covers in the right colour."""
-        ranks = {_RANK[c] for c in hand if self.right_colour[c] and self.kind[c] == _THREE}
-        return len(ranks)
-
-    def worth(self, card: int, counts: Sequence[int], hand: Sequence[int]) -> float:
-        """What ``card`` is worth in ``hand`` (which holds it; ``counts`` are its ranks)."""
-        rank = _RANK[card]
-        k = counts[rank]
+    def worth_in(self, card: int, prof: tuple[list[int], list[int], int, bool]) -> float:
+        """What ``card`` is worth in the hand ``prof`` describes (a hand that holds it)."""
+        counts, right, covered, paired = prof
+        r = _RANK[card]
+        k = counts[r]
         if k >= 3:
             return SHRONK
         kind = self.kind[card]
         if kind == _PAIR:
             return 7.0 if k == 2 else 2.0
         if kind == _SPECIAL:
-            if k == 2:
-                return 0.5
-            paired = any(counts[r] == 2 for r in PAIR_RANKS)
-            return 5.0 if paired else 3.0
+            return 0.5 if k == 2 else 5.0 if paired else 3.0
         if kind == _FORCED:
             return 0.0
-        if not self.right_colour[card]:
+        if not self.three[card]:
             return 0.1
-        if any(c != card and _RANK[c] == rank and self.right_colour[c] for c in hand):
-            return 0.3
-        return 1.0 + 0.4 * self.three_quarters(hand)
+        return 0.3 if right[r] > 1 else 1.0 + 0.4 * covered
 
-    def gain(self, card: int, hand: Sequence[int]) -> float:
-        """What taking ``card`` into ``hand`` would be worth (a forced card: nothing)."""
+    def gain_in(self, card: int, prof: tuple[list[int], list[int], int, bool]) -> float:
+        """What taking ``card`` into the hand ``prof`` describes would be worth (a forced
+        card: nothing, it would only go onto one's own pile)."""
         if self.forced[card]:
             return SHRONK
-        grown = [*hand, card]
-        return self.worth(card, self.counts(grown), grown)
+        counts, right, covered, paired = prof
+        r = _RANK[card]
+        k = counts[r] + 1
+        if k >= 3:
+            return SHRONK
+        kind = self.kind[card]
+        if kind == _PAIR:
+            return 7.0 if k == 2 else 2.0
+        if kind == _SPECIAL:
+            return 0.5 if k == 2 else 5.0 if paired else 3.0
+        if not self.three[card]:
+            return 0.1
+        return 0.3 if right[r] else 1.0 + 0.4 * (covered + 1)
+
+    def worth(self, card: int, hand: Sequence[int]) -> float:
+        """What ``card`` is worth in ``hand`` (which holds it)."""
+        return self.worth_in(card, self.profile(hand))
+
+    def gain(self, card: int, hand: Sequence[int]) -> float:
+        """What taking ``card`` into ``hand`` would be worth."""
+        return self.gain_in(card, self.profile(hand))
 
     # --- choosing --------------------------------------------------------------
 
-    def best_pile(self, hand: Sequence[int], piles: Sequence[Sequence[int]]
-                  ) -> tuple[int, float]:
-        """The pile whose top card helps ``hand`` most, and how much (-1 when none)."""
-        best, best_gain = -1, SHRONK
-        for q, pile in enumerate(piles):
-            if pile:
-                g = self.gain(pile[-1], hand)
-                if g > best_gain:
-                    best, best_gain = q, g
-        return best, best_gain
-
-    def ranked_discards(self, hand: Sequence[int], taken: int) -> list[int]:
-        """The cards ``hand`` may discard, least useful first (ties: the one others want
-        least, then deck order)."""
-        counts = self.counts(hand)
-        free = [c for c in hand if not taken >> c & 1]
-        return sorted(free, key=lambda c: (self.worth(c, counts, hand), self.wanted[c], c))
+    def move(self, hand: Sequence[int], piles: Sequence[Sequence[int]], me: int, step: int,
+             taken: int, pile_turn: bool, stack: bool, *, overlook: bool = False,
+             second: bool = False, no_bury: bool = False) -> int:
+        """The rules of thumb's move (see the module docstring). The flags are the
+        beginner's mistakes: ``overlook`` a useful pile card, throw the ``second``-worst
+        card, bury nothing (``no_bury``)."""
+        prof = self.profile(hand)
+        if step in (_DRAW, _DRAW_AGAIN):
+            if not overlook and not (step == _DRAW and pile_turn):
+                best, best_gain = -1, TAKE_AT
+                for q, pile in enumerate(piles):
+                    if pile:
+                        g = self.gain_in(pile[-1], prof)
+                        if g >= best_gain and (best < 0 or g > best_gain):
+                            best, best_gain = q, g
+                if best >= 0:
+                    return _PILE + best
+            free = any(not taken >> c & 1 for c in hand)
+            if stack and (step == _DRAW or len(hand) < BIG_HAND or not free):
+                return _STACK
+            if not free:
+                return _PILE + next(q for q, pile in enumerate(piles) if pile)
+        worst, worst_key, runner, runner_key = -1, (99.0, 9.0, 99), -1, (99.0, 9.0, 99)
+        for c in hand:
+            if taken >> c & 1:
+                continue
+            key = (self.worth_in(c, prof), self.wanted[c], c)
+            if key < worst_key:
+                runner, runner_key = worst, worst_key
+                worst, worst_key = c, key
+            elif key < runner_key:
+                runner, runner_key = c, key
+        card = runner if second and runner >= 0 else worst
+        target = me if no_bury else self.burial(piles, me)
+        return _DISCARD + (card << 3) + target
 
     def burial(self, piles: Sequence[Sequence[int]], me: int) -> int:
         """The pile to discard onto: the one whose top others would most like to take,
@@ -151,44 +190,51 @@ class Tactics:
     def plan(self, hand: Sequence[int], piles: Sequence[Sequence[int]], *, me: int,
              step: int, taken: int, pile_turn: bool, stack: bool,
              rng: random.Random | None = None, slip: float = 0.0) -> Plan:
-        """The move for ``me`` holding ``hand``, and why. With ``rng``, a share ``slip``
-        of the decisions makes a beginner's mistake: overlooking a useful pile card,
-        throwing the second-worst card, or not burying anything."""
+        """:meth:`move` and why. With ``rng``, each of the three beginner's mistakes
+        happens in a share ``slip`` of the decisions."""
 
         def slips() -> bool:
             return rng is not None and rng.random() < slip
 
-        discards = self.ranked_discards(hand, taken) if step != _DRAW else []
-        may_draw = step in (_DRAW, _DRAW_AGAIN)
-        if may_draw:
-            q, g = self.best_pile(hand, piles)
-            must_stack = step == _DRAW and pile_turn and stack
-            if q >= 0 and g >= TAKE_AT and not must_stack and not slips():
-                return Plan(_PILE + q, self.take_reason(piles[q][-1], hand))
-            if stack and (step == _DRAW or len(hand) < BIG_HAND or not discards):
-                if step == _DRAW_AGAIN:
-                    return Plan(_STACK, "draws again after a special card")
-                if must_stack and q >= 0 and g >= TAKE_AT:
-                    return Plan(_STACK, "draws from the stack: no two turns in a row "
-                                        "from the piles")
-                return Plan(_STACK, "tries the stack: no pile card helps")
-            if not discards:
-                open_piles = [q for q, p in enumerate(piles) if p]
-                return Plan(_PILE + (q if q >= 0 else open_piles[0]),
-                            "takes what it can: no card may be discarded")
-        card = discards[1] if len(discards) > 1 and slips() else discards[0]
-        target = me if slips() else self.burial(piles, me)
-        return Plan(_DISCARD + (card << 3) + target, self.discard_reason(card, hand, piles,
-                                                                          target, me))
+        move = self.move(hand, piles, me, step, taken, pile_turn, stack, overlook=slips(),
+                         second=slips(), no_bury=slips())
+        return Plan(move, self.reason(move, hand, piles, me=me, step=step,
+                                      pile_turn=pile_turn))
 
     def choose(self, state: Any, rng: random.Random) -> int:
         """The rollout's move in a :class:`~games.fizzbin.fast.FastFizzbin` (no noise)."""
         me = state.turn
-        return self.plan(state.holding[me], state.piles, me=me, step=state.step,
-                         taken=state.taken, pile_turn=state.pile_turn[me],
-                         stack=bool(state.stack)).move
+        return self.move(state.holding[me], state.piles, me, state.step, state.taken,
+                         state.pile_turn[me], bool(state.stack))
 
     # --- words -----------------------------------------------------------------
+
+    def reason(self, move: int, hand: Sequence[int], piles: Sequence[Sequence[int]], *,
+               me: int, step: int, pile_turn: bool) -> str:
+        """``move`` in a few words of strategy."""
+        if move >= _DISCARD:
+            return self.discard_reason((move >> 3) - (_DISCARD >> 3), hand, piles, move & 7,
+                                       me)
+        if move == _STACK:
+            if step == _DRAW_AGAIN:
+                return "draws again after a special card"
+            prof = self.profile(hand)
+            useful = any(pile and self.gain_in(pile[-1], prof) >= TAKE_AT for pile in piles)
+            if useful and step == _DRAW and pile_turn:
+                return "draws from the stack: no two turns in a row from the piles"
+            return "tries the stack: no pile card helps" if not useful else \
+                "tries the stack and leaves the piles alone"
+        pile = piles[move - _PILE]
+        if not pile:
+            return ""
+        top = pile[-1]
+        if self.forced[top]:
+            return "takes a forced card: it goes straight onto its own pile"
+        if step == _DRAW and pile_turn:
+            return "takes from a pile again instead of drawing from the stack"
+        if self.gain(top, hand) >= TAKE_AT:
+            return self.take_reason(top, hand)
+        return f"takes {_TEXT[top]}, a known card, though it helps little"
 
     def take_reason(self, card: int, hand: Sequence[int]) -> str:
         """Why taking ``card`` from a pile helps ``hand``."""
@@ -206,19 +252,21 @@ class Tactics:
     def discard_reason(self, card: int, hand: Sequence[int], piles: Sequence[Sequence[int]],
                        target: int, me: int) -> str:
         """Why throwing ``card`` onto ``target``'s pile makes sense (or does not)."""
-        counts = self.counts(hand)
-        worth = self.worth(card, counts, hand)
+        worth = self.worth(card, hand)
         name = _TEXT[card]
         if worth <= SHRONK:
             what = f"breaks up three {RANK_NAMES[_RANK[card]]}s (Shronk always loses)"
         elif worth >= TAKE_AT:
             what = f"gives up {name}, a card worth keeping"
+        elif self.wanted[card] >= 1.5:
+            what = f"lets {name} go, though others may want it"
         else:
-            what = f"throws away {name}, the least useful card"
+            what = f"throws away {name}, a card it does not need"
         pile = piles[target] if target < len(piles) else []
         if target != me and pile and self.wanted[pile[-1]] > 0.3:
             return f"{what}, burying {_TEXT[pile[-1]]} where others could take it"
-        return f"{what} onto {'its own' if target == me else 'a'} pile"
+        where = "its own pile" if target == me else "another player's pile"
+        return f"{what}, onto {where}"
 
 
 @cache

@@ -17,7 +17,7 @@ from games.fizzbin.cards import special_ranks
 from games.fizzbin.fast import CARD_ID, DRAW, RANK, FastFizzbin
 from games.fizzbin.history import split_hands, turns
 from games.players import decide, knowledge_for, perspective
-from games.players.fizzbin import read_table
+from games.players.fizzbin import PLAYS_SAFE, read_table
 from games.players.hard import HardPlayer
 
 KNOW = knowledge_for("fizzbin")
@@ -31,7 +31,7 @@ def _choose(level: str, game: Fizzbin, rng: random.Random) -> Any:
     else:
         decision = decide(level, p, rng)
     assert decision.action in p.legal, (level, decision)
-    assert decision.reason
+    assert decision.reason and PLAYS_SAFE not in decision.reason
     return decision.action
 
 
@@ -243,3 +243,20 @@ def test_the_stall_penalty_makes_search_prefer_the_stack():
     stalled.play(pile_move)
     assert stalled.values()[seat] == 0.0
     assert min(state.copy().values()) > 0.0
+
+
+def test_rollouts_play_the_easy_rules_of_thumb_without_the_slips():
+    rng = random.Random(6)
+    game = new_game("fizzbin", 4, {"time": "day", "hands": 1}, seed=6)
+    assert isinstance(game, Fizzbin)
+    same = total = 0
+    while not game.over:
+        p = perspective(game, game.to_act)  # type: ignore[arg-type]
+        world = KNOW.sample(p, random.Random(0))
+        rollout = world.action(world.rollout_move(random.Random(0)))
+        assert rollout in p.legal
+        easy = decide("easy", p, rng).action
+        same += easy == rollout
+        total += 1
+        game.apply(game.to_act, easy)  # type: ignore[arg-type]
+    assert 0.6 * total < same < total  # the same rules, and now and then a slip
