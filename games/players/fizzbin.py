@@ -162,7 +162,7 @@ def world(t: Table, rng: random.Random) -> FastFizzbin:
     stack = unseen[:t.stack]
     return FastFizzbin(night=t.night, holding=holding, piles=[list(p) for p in t.piles],
                        stack=stack, to_act=seat, after=t.after, step=t.step, taken=t.taken,
-                       pile_turn=t.pile_turn, drew_stack=t.drew_stack)
+                       pile_turn=t.pile_turn, drew_stack=t.drew_stack, turns=n + 1)
 
 
 class FizzbinKnowledge:

@@ -260,3 +260,20 @@ def test_rollouts_play_the_easy_rules_of_thumb_without_the_slips():
         total += 1
         game.apply(game.to_act, easy)  # type: ignore[arg-type]
     assert 0.6 * total < same < total  # the same rules, and now and then a slip
+
+
+def test_a_sampled_world_looks_one_round_of_turns_ahead():
+    game = new_game("fizzbin", 5, {"time": "night"}, seed=13)
+    assert isinstance(game, Fizzbin)
+    rng = random.Random(13)
+    for _ in range(12):
+        game.apply(game.to_act, _choose("easy", game, rng))  # type: ignore[arg-type]
+    world = KNOW.sample(perspective(game, game.to_act), rng)  # type: ignore[arg-type]
+    movers = []
+    while not world.done():
+        movers.append(world.to_act())
+        world.play(world.rollout_move(rng))
+    assert not world.hand_over() and world.moves() == [] and world.to_act() == -1
+    turns_taken = [m for i, m in enumerate(movers) if i == 0 or movers[i - 1] != m]
+    assert len(turns_taken) == 6  # the turn under way and one more for each of the five
+    assert all(0.0 < v <= 1.0 for v in world.values())
