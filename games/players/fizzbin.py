@@ -102,8 +102,9 @@ def _read_table(p: Perspective) -> Table:
 
 
 def _seat_number(note: str) -> int:
-    """The seat in a seat note ("seat 2" or "seat 2, dealer")."""
-    return int(note.split(",")[0].split()[1])
+    """The seat (from 0) in a seat note, which counts from 1 ("seat 2" or "seat 2, dealer");
+    the view's seat notes are the only place a perspective learns who sits where."""
+    return int(note.split(",")[0].split()[1]) - 1
 
 
 def _ids(view: View, zone: str) -> tuple[int, ...]:

@@ -167,6 +167,10 @@ def _check_world(game: Fizzbin, seat: int, world: FastFizzbin) -> None:
             assert sum(RANK[c] in special for c in mine - table.inferred.known[q]) >= \
                 table.inferred.specials[q]
     assert world.to_act() == seat
+    exact = FastFizzbin.from_game(game)
+    assert world._after == exact._after  # the turn order, read off the seat notes
+    assert (world.step, world.taken, world.pile_turn) == (exact.step, exact.taken,
+                                                           exact.pile_turn)
     assert {world.action(m) for m in world.moves()} == set(p.legal)
 
 
