@@ -59,6 +59,9 @@ class StoredTable(BaseModel):
     # Whether the table message and hand menus carry pictures of the cards (the text
     # stays either way): /play's pictures option, else the server's /settings.
     pictures: bool = True
+    # When a person last acted in the game (computers' moves do not count): an abandoned
+    # game expires from it (bot.expiry). None: nobody has acted since the start.
+    last_person_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
 
