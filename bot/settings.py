@@ -25,6 +25,14 @@ class Settings(BaseSettings):
     log_level: LogLevel = "INFO"
     computer_delay: float = Field(default=1.5, ge=0)
     """Seconds a computer player waits before it acts, so people can follow the play."""
+    computer_workers: int = Field(default=1, ge=1, le=64)
+    """Worker processes that think for the computer players (and the hints), so a hard
+    decision never holds up the bot. One per core the bot may use besides its own: 1 on
+    a two-core machine."""
+    computer_budget: float = Field(default=1.0, gt=0, le=10)
+    """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
+    hundred milliseconds at most). Lower is quicker and weaker; the same value replays
+    the same moves, so keep it across restarts."""
     turn_timeout: float = Field(default=0, ge=0)
     """Seconds before a computer plays an absent person's turn; 0 turns it off."""
     timezone: str = "UTC"
