@@ -3,10 +3,11 @@ revealed: "holds at most so many cards of this suit" (a void is at most none).
 
 The worlds a search player samples must respect every void the history revealed, and
 a card-by-card random deal can paint itself into a corner (the only hand that may take
-the last Spicy-free suit is full). So each card goes to a holder drawn with weight
-equal to its room, and only if the rest can still be placed: a transport problem whose
-feasibility, with a handful of suits, is Hall's condition over every set of suits.
-Without any binding cap this is a plain uniform deal of the shuffled cards.
+the last Spicy-free suit is full). A few plain shuffles are tried first (one
+that fits is an exactly uniform draw); failing those, each card goes to a holder drawn
+with weight equal to its room, and only if the rest can still be placed: a transport
+problem whose feasibility, with a handful of suits, is Hall's condition over every set
+of suits.
 
 >>> import random
 >>> hands = constrained_deal([0, 1, 2, 3], groups=[0, 0, 1, 1], sizes=[2, 2],
@@ -20,6 +21,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
+
+#: Plain shuffles tried before placing card by card: a shuffle that fits is an exactly
+#: uniform draw among the deals that respect the caps, and usually one of the first does.
+TRIES = 20
 
 
 class NoDealFits(ValueError):
@@ -45,6 +50,11 @@ def constrained_deal(
     cap = [[min(c, s) for c in row] for row, s in zip(caps, sizes, strict=True)]
     if all(c == s for row, s in zip(cap, sizes, strict=True) for c in row):
         return _plain_deal(order, sizes)
+    for _ in range(TRIES):
+        dealt = _plain_deal(order, sizes)
+        if _within_caps(dealt, groups, cap):
+            return dealt
+        rng.shuffle(order)
     demand = [0] * len(cap[0])
     for c in order:
         demand[groups[c]] += 1
@@ -57,6 +67,16 @@ def constrained_deal(
         holder = _place(g, room, cap, demand, rng)
         dealt[holder].append(c)
     return dealt
+
+
+def _within_caps(dealt: list[list[int]], groups: Sequence[int], cap: list[list[int]]) -> bool:
+    for cards, row in zip(dealt, cap, strict=True):
+        held = [0] * len(row)
+        for c in cards:
+            held[groups[c]] += 1
+        if any(h > c for h, c in zip(held, row, strict=True)):
+            return False
+    return True
 
 
 def _plain_deal(order: list[int], sizes: Sequence[int]) -> list[list[int]]:
