@@ -51,9 +51,9 @@ def constrained_deal(
     if all(c == s for row, s in zip(cap, sizes, strict=True) for c in row):
         return _plain_deal(order, sizes)
     for _ in range(TRIES):
-        dealt = _plain_deal(order, sizes)
-        if _within_caps(dealt, groups, cap):
-            return dealt
+        attempt = _plain_deal(order, sizes)
+        if _within_caps(attempt, groups, cap):
+            return attempt
         rng.shuffle(order)
     demand = [0] * len(cap[0])
     for c in order:
