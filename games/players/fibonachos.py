@@ -24,18 +24,18 @@ from typing import Any
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game
-from games.fibonachos.bits import CARD, CARD_ID, SUIT, card_id, hand_mask
+from games.fibonachos.bits import CARD, CARD_ID, SUIT, add_card, card_id, hand_mask
 from games.fibonachos.cards import NACHO_DECK, SPICY_DECK
 from games.fibonachos.deal import TWO_PLAYER_DECK
 from games.fibonachos.fast import FibonachosState
-from games.fibonachos.game import TWO_PLAYER_TRICK, TWO_PLAYER_TRICKS, Fibonachos
+from games.fibonachos.game import PLAY, TWO_PLAYER_TRICK, TWO_PLAYER_TRICKS, Fibonachos
 from games.fibonachos.thumb import Intent, choose, intent, wins_so_far
 from games.players.base import Decision, Perspective, register_knowledge
 from games.players.constrained_deal import constrained_deal
 
 #: How often the easy level forgets that two Fibonachos make trumps.
 FORGETS_TRUMP = 0.2
-#: A suggested hard budget (simulated moves per decision), see ``bench/fibfum.py``.
+#: A suggested hard budget (simulated moves per decision), see ``bench/search.py``.
 BUDGET = 20_000
 
 _SUITS = 3
@@ -132,7 +132,7 @@ class FibonachosKnowledge:
         naive = rng.random() < FORGETS_TRUMP
         move = choose(_hand(p), _trick(p), after=_after(p), spicy_sum=_won(p)[p.seat],
                       prize=_prize(p), naive=naive)
-        action = Action("play", CARD[move])
+        action = PLAY[CARD[move]]
         return Decision(action, self.why(p, action))
 
     def why(self, p: Perspective, action: Action) -> str:
@@ -163,7 +163,10 @@ def _seat(to_act: int | None) -> int:
 
 
 def _mask(cards: list[int]) -> int:
-    return hand_mask([CARD[c] for c in cards])
+    mask = 0
+    for c in cards:
+        mask = add_card(mask, c)
+    return mask
 
 
 def _hand(p: Perspective) -> int:
