@@ -56,6 +56,9 @@ class StoredTable(BaseModel):
     # yet, or started before servers had zones (the TIMEZONE setting then applies).
     timezone: str | None = None
     version: int = 0  # bumped by every accepted action; stale menus compare against it
+    # Whether the table message and hand menus carry pictures of the cards (the text
+    # stays either way): /play's pictures option, else the server's /settings.
+    pictures: bool = True
     created_at: datetime
     updated_at: datetime
 

@@ -17,7 +17,7 @@ from typing import Any
 from bot.models import Seat, StoredTable, TableStatus
 from games.core.game import Game
 
-RECENT_EVENTS = 6
+RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
 
 
 @dataclass(eq=False)

@@ -112,16 +112,22 @@ class SessionManager:
     # --- the lobby ----------------------------------------------------------------------
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-                   game: str, options: Mapping[str, Any]) -> Session:
-        """A new lobby in ``channel_id`` with the host seated; TableError if one is open."""
+                   game: str, options: Mapping[str, Any], pictures: bool | None = None
+                   ) -> Session:
+        """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
+
+        ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
+        """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
         options = validate_options(game, options)
+        if pictures is None:
+            pictures = guild_id is None or await self.store.get_pictures(guild_id)
         stamp = now()
         table = StoredTable(
             id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
             game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
-            created_at=stamp, updated_at=stamp,
+            pictures=pictures, created_at=stamp, updated_at=stamp,
         )
         session = Session(table)
         self._register(session)

@@ -504,6 +504,29 @@ class SqliteStore:
                 (guild_id, zone, _iso(datetime.now(UTC))),
             )
 
+    async def get_pictures(self, guild_id: int) -> bool:
+        """Whether the server's new tables draw their cards (True unless turned off)."""
+        async with self._transaction(write=False) as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT pictures FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+            )
+        return bool(rows[0]["pictures"]) if rows else True
+
+    async def set_pictures(self, guild_id: int, on: bool) -> None:
+        """Turn pictures on or off for the server's new tables."""
+        async with self._transaction(write=True) as conn:
+            await conn.execute(
+                """
+                INSERT INTO guild_settings (guild_id, pictures, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET
+                    pictures = excluded.pictures,
+                    updated_at = excluded.updated_at
+                """,
+                (guild_id, int(on), _iso(datetime.now(UTC))),
+            )
+
     async def recent_games(
         self, guild_id: int | None, user_id: int, *, limit: int = 5
     ) -> list[RecentGame]:

@@ -48,3 +48,9 @@ class Store(Protocol):
 
     async def set_timezone(self, guild_id: int, zone: str | None) -> None:
         """Set the server's time zone (a known IANA name); None goes back to the default."""
+
+    async def get_pictures(self, guild_id: int) -> bool:
+        """Whether new tables of the server draw their cards (True unless turned off)."""
+
+    async def set_pictures(self, guild_id: int, on: bool) -> None:
+        """Turn pictures on or off for the server's new tables."""

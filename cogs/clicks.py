@@ -20,6 +20,8 @@ from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
 from cogs.render_hand import render_hand
+from cogs.render_table import render_details
+from cogs.rules import rules_text
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
@@ -54,7 +56,8 @@ class Clicks:
                 yield
             except (TableError, GameError) as exc:
                 if is_ephemeral(interaction) and not interaction.response.is_done():
-                    await interaction.response.edit_message(content=exc.message, view=None)
+                    await interaction.response.edit_message(content=exc.message, view=None,
+                                                            attachments=[])
                 else:
                     await say(interaction, sentence(exc.message))
 
@@ -93,11 +96,22 @@ class Clicks:
             seat = self.seated(session, interaction)
             menu = render_hand(session, seat)
             await interaction.response.send_message(menu.content, view=menu.view,
-                                                    ephemeral=True)
+                                                    files=menu.files(), ephemeral=True)
 
     async def hand_button(self, interaction: Interaction, table_id: str) -> None:
         async with self.refusing(interaction):
             await self.show_hand(interaction, await self.sessions.find(table_id))
+
+    async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
+        """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            if what == "rules":
+                await say(interaction, rules_text(session.table.game))
+            elif session.game is None:
+                raise TableError("the game has not started yet")
+            else:
+                await say(interaction, render_details(session))
 
     async def card(self, interaction: Interaction, table_id: str, version: int,
                    card_text: str) -> None:
@@ -166,10 +180,11 @@ class Clicks:
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await interaction.response.edit_message(content=menu.content, view=menu.view)
+            await interaction.response.edit_message(content=menu.content, view=menu.view,
+                                                    attachments=menu.files())
         else:
             await interaction.response.send_message(menu.content, view=menu.view,
-                                                    ephemeral=True)
+                                                    files=menu.files(), ephemeral=True)
 
     # --- anything else ------------------------------------------------------------------
 

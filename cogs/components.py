@@ -67,6 +67,11 @@ class HandButton(_Item, template=ids.HAND_TEMPLATE):
         await clicks.hand_button(interaction, self.match["table"])
 
 
+class TableViewButton(_Item, template=ids.TABLE_VIEW_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.table_view(interaction, self.match["table"], self.match["what"])
+
+
 class CardButton(_Item, template=ids.CARD_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.card(interaction, self.match["table"], int(self.match["version"]),
@@ -85,11 +90,13 @@ class PageButton(_Item, template=ids.PAGE_TEMPLATE):
                           int(self.match["page"]))
 
 
-ITEMS: tuple[type[_Item], ...] = (LobbyButton, HandButton, CardButton, ActionButton, PageButton)
+ITEMS: tuple[type[_Item], ...] = (LobbyButton, HandButton, TableViewButton, CardButton,
+                                  ActionButton, PageButton)
 _PATTERNS = [
     (re.compile(template), item)
-    for template, item in zip((ids.LOBBY_TEMPLATE, ids.HAND_TEMPLATE, ids.CARD_TEMPLATE,
-                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE), ITEMS, strict=True)
+    for template, item in zip((ids.LOBBY_TEMPLATE, ids.HAND_TEMPLATE, ids.TABLE_VIEW_TEMPLATE,
+                               ids.CARD_TEMPLATE, ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE),
+                              ITEMS, strict=True)
 ]
 
 

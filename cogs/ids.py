@@ -4,6 +4,7 @@
 
     ff:<table>:<lobby verb>            public lobby buttons: join leave cpu start cancel
     ff:<table>:hand                    the public "Show my hand" button
+    ff:<table>:v:<details|rules>       the table's private views: Details, Rules
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
@@ -23,6 +24,8 @@ PREFIX = "ff"
 TABLE = r"(?P<table>[A-Za-z0-9]{1,20})"
 LOBBY_TEMPLATE = rf"ff:{TABLE}:(?P<verb>{'|'.join(LOBBY_VERBS)})"
 HAND_TEMPLATE = rf"ff:{TABLE}:hand"
+TABLE_VIEWS = ("details", "rules")
+TABLE_VIEW_TEMPLATE = rf"ff:{TABLE}:v:(?P<what>{'|'.join(TABLE_VIEWS)})"
 VERSION = r"(?P<version>\d{1,9})"
 CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
 ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
@@ -37,6 +40,10 @@ def lobby_id(table: str, verb: str) -> str:
 
 def hand_id(table: str) -> str:
     return f"{PREFIX}:{table}:hand"
+
+
+def table_view_id(table: str, what: str) -> str:
+    return f"{PREFIX}:{table}:v:{what}"
 
 
 def card_id(table: str, version: int, card: str, index: int) -> str:

@@ -17,7 +17,7 @@ from discord import app_commands
 import games
 from cogs.options import OptionSpec, option_specs
 
-RESERVED = {"interaction", "game", "thread"}
+RESERVED = {"interaction", "game", "thread", "pictures"}
 SPECS = {name: spec for name, spec in option_specs().items() if name not in RESERVED}
 
 
@@ -36,10 +36,10 @@ def _annotation(spec: OptionSpec) -> Any:
 
 
 async def _play(interaction: discord.Interaction[Any], game: str, thread: bool = False,
-                **options: Any) -> None:
+                pictures: bool | None = None, **options: Any) -> None:
     cog: Any = interaction.client.get_cog("Tables")
     given = {name: value for name, value in options.items() if value is not None}
-    await cog.open_table(interaction, game, thread=thread, options=given)
+    await cog.open_table(interaction, game, thread=thread, options=given, pictures=pictures)
 
 
 def _signature() -> inspect.Signature:
@@ -48,6 +48,7 @@ def _signature() -> inspect.Signature:
         inspect.Parameter("interaction", kind, annotation=discord.Interaction),
         inspect.Parameter("game", kind, annotation=str),
         inspect.Parameter("thread", kind, annotation=bool, default=False),
+        inspect.Parameter("pictures", kind, annotation=bool | None, default=None),
     ]
     params += [inspect.Parameter(name, kind, annotation=_annotation(spec), default=None)
                for name, spec in SPECS.items()]
@@ -58,6 +59,7 @@ _play.__signature__ = _signature()  # type: ignore[attr-defined]
 _play.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
     "game": "The game to play",
     "thread": "Open the table in a new thread named after the game",
+    "pictures": "Draw the cards as pictures (default: the server's setting, on)",
     **{name: spec.description() for name, spec in SPECS.items()},
 }
 _play.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]

@@ -4,7 +4,9 @@ The session manager calls :meth:`Publisher.table_changed` after every change;
 the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
 becomes at most two edits and the latest state always wins. The edit that shows
-a finished game attaches its record (:mod:`cogs.export`).
+a finished game attaches its record (:mod:`cogs.export`). A table with pictures on
+carries the drawing of its cards (:mod:`cogs.pictures`), replaced on every edit; if
+Discord refuses the edit with the picture, the text alone goes out.
 
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import discord
@@ -26,16 +29,18 @@ from discord.utils import MISSING
 from bot.models import TableStatus
 from bot.session import Session
 from cogs.export import record_file
+from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
 from cogs.render_table import Rendered, render_closed_lobby, render_table
 
 log = logging.getLogger(__name__)
 
 
-def render(session: Session) -> Rendered:
-    """The public message of ``session`` in its current state."""
+def render(session: Session, *, pictures: bool = True) -> Rendered:
+    """The public message of ``session`` in its current state (with its picture, if on)."""
     if session.game is not None:
-        return render_table(session)
+        shown = render_table(session)
+        return shown.with_picture(table_picture_of(session)) if pictures else shown
     if session.table.status is TableStatus.LOBBY:
         embed, view = render_lobby(session)
         return Rendered(None, embed, view, discord.AllowedMentions.none())
@@ -43,6 +48,8 @@ def render(session: Session) -> Rendered:
 
 
 PING_MARK = "it is your turn in"
+TOO_MANY_EDITS = 30046
+"""Discord's "Maximum number of edits to messages older than 1 hour reached"."""
 
 
 @dataclass(frozen=True)
@@ -64,11 +71,20 @@ def person_to_act(session: Session) -> int | None:
 class Publisher:
     """The :class:`bot.turns.TableListener` of the Discord layer."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client,
+                 moved: Callable[[Session, int], Awaitable[None]] | None = None) -> None:
         self.client = client
+        # Told the new message when the table is posted anew (the session manager keeps it).
+        self.moved = moved
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
+
+    def _channel(self, session: Session) -> discord.PartialMessageable:
+        """The table's channel, with its server: links to it then name the server, as a
+        message link must (``/channels/<server>/<channel>/<message>``)."""
+        return self.client.get_partial_messageable(session.channel_id,
+                                                   guild_id=session.table.guild_id)
 
     def table_changed(self, session: Session) -> None:
         self._dirty.add(session.id)
@@ -91,18 +107,73 @@ class Publisher:
         if message_id is None:
             return
         shown = render(session)
-        message = self.client.get_partial_messageable(session.channel_id).get_partial_message(
+        message = self._channel(session).get_partial_message(
             message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
-        record = record_file(session)
+        with_record = record_file(session) is not None
         try:
-            await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
-                               allowed_mentions=shown.mentions,
-                               attachments=[record] if record is not None else MISSING)
+            await self._send_edit(message, session, shown, with_record=with_record)
+            return
         except discord.NotFound:
             log.warning("table %s: its message is gone", session.id)
-        except discord.HTTPException:
-            log.exception("table %s: could not edit its message", session.id)
+            return
+        except discord.HTTPException as exc:
+            if exc.code == TOO_MANY_EDITS and self.moved is not None:
+                # Discord limits edits of messages older than an hour: post the table anew.
+                try:
+                    await self.repost(session)
+                except discord.HTTPException:
+                    log.exception("table %s: could not post the table anew", session.id)
+                return
+            if shown.picture is None and not with_record:
+                log.exception("table %s: could not edit its message", session.id)
+                return
+        # Files are what Discord refuses most (no Attach Files, too large): the text table
+        # goes out without the picture, then without the record too. No move is lost.
+        log.warning("table %s: the edit with its files failed; sending the text alone",
+                    session.id, exc_info=True)
+        for keep_record in ((True, False) if with_record else (False,)):
+            try:
+                await self._send_edit(message, session, render(session, pictures=False),
+                                      with_record=keep_record)
+                return
+            except discord.NotFound:
+                return
+            except discord.HTTPException:
+                continue
+        log.error("table %s: could not edit its message even as text", session.id)
+
+    async def _send_edit(self, message: discord.PartialMessage, session: Session,
+                         shown: Rendered, *, with_record: bool) -> None:
+        """One edit: the text table, its picture (replacing the last one), the record."""
+        files = shown.files()
+        record = record_file(session) if with_record else None
+        if record is not None:
+            files.append(record)
+        # A table without pictures keeps its attachments as they are (MISSING), unless it
+        # shows the record; a table with them replaces the old picture with the new one.
+        await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
+                           allowed_mentions=shown.mentions,
+                           attachments=files if files else MISSING)
+
+    async def repost(self, session: Session) -> None:
+        """Post the table as a new message at the bottom and drop the old one.
+
+        For ``/table``, and when Discord refuses more edits of the old message (30046).
+        """
+        shown = render(session)
+        record = record_file(session)
+        channel = self._channel(session)
+        sent = await channel.send(content=shown.content, embed=shown.embed,
+                                  files=shown.files() + ([record] if record else []),
+                                  view=shown.view or MISSING, allowed_mentions=shown.mentions)
+        old = session.table.message_id
+        if self.moved is not None:
+            await self.moved(session, sent.id)
+        log.info("table %s: posted anew as message %s", session.id, sent.id)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
 
     async def _ping(self, session: Session) -> None:
         """Ping the person to act if the turn has passed to them; drop a stale ping."""
@@ -110,7 +181,7 @@ class Publisher:
         old = self._pings.get(session.id)
         if old is not None and old.user_id == user_id:
             return  # still their turn (or their turn again): they have been told
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self._channel(session)
         if old is not None:
             del self._pings[session.id]
             with contextlib.suppress(discord.HTTPException):  # already gone: nothing to tidy
@@ -139,7 +210,7 @@ class Publisher:
         """
         if session.table.message_id is None or self.client.user is None:
             return 0
-        channel = self.client.get_partial_messageable(session.channel_id)
+        channel = self._channel(session)
         link = channel.get_partial_message(session.table.message_id).jump_url
         deleted = 0
         try:

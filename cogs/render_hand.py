@@ -16,6 +16,9 @@ import discord
 
 from bot.session import Session
 from cogs import ids
+from cogs.cardtext import card_label, cards_label
+from cogs.pictures import Picture, as_file, hand_picture
+from cogs.render_table import table_lines
 from cogs.ui import button, clip, static_view
 from games.core.actions import Action
 from games.core.cards import Card
@@ -32,18 +35,30 @@ CONTENT_LIMIT = 2000
 class Menu:
     content: str
     view: discord.ui.View
+    picture: Picture | None = None  # the hand drawn, when the table has pictures on
+
+    def files(self) -> list[discord.File]:
+        """The attachments of the menu: the hand's picture, or none (an edit clears it)."""
+        return [as_file(self.picture)] if self.picture is not None else []
 
 
 OWN_KINDS = (ZoneKind.HAND, ZoneKind.FACE_UP)
 
 
 def own_cards(session: Session, seat: int) -> list[tuple[Card, bool]]:
-    """The cards ``seat`` holds, as that player sees them: (card, lies face up)."""
-    assert session.game is not None
-    view = session.game.view_for(seat)
-    return [(c, z.kind is ZoneKind.FACE_UP) for z in view.zones
-            if z.kind in OWN_KINDS and z.owner == seat and z.cards is not None
-            for c in z.cards]
+    """The cards ``seat`` holds, as that player sees them: (card, lies face up).
+
+    The hand sorted as the game orders it (suit, then rank; Fumblaroo's trump first),
+    the face-up cards after it.
+    """
+    game = session.game
+    assert game is not None
+    view = game.view_for(seat)
+    held = [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
+            and z.cards is not None for c in z.cards]
+    up = [c for z in view.zones if z.kind is ZoneKind.FACE_UP and z.owner == seat
+          and z.cards is not None for c in z.cards]
+    return [(c, False) for c in game.sorted_hand(held)] + [(c, True) for c in up]
 
 
 def other_own_zones(session: Session, seat: int) -> list[str]:
@@ -99,14 +114,20 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     lines = []
     if note:
         lines.append(f"> {note}")
-    lines.append(f"**Your hand** ({game.title}, {game.phase()}): "
-                 + (" ".join(c.text for c, up in held_cards if not up) or "no cards"))
+    public = game.view_for(None)
+    lines.append(f"**{game.title}** · {public.phase}")
+    facts = [f"{name}: {value}" for name, value in public.facts if value]
+    if facts:
+        lines.append(" · ".join(facts))
+    lines.extend(table_lines(table.game, public, names))
+    lines.append("**Your hand**: " + (cards_label(table.game, [c for c, up in held_cards
+                                                                if not up]) or "no cards"))
     spoken = in_words(game, [c for c, up in held_cards if not up])
     if spoken:
         lines.append(f"-# In words: {spoken}")
-    face_up = [c.text for c, up in held_cards if up]
+    face_up = [c for c, up in held_cards if up]
     if face_up:
-        lines.append("Face up in front of you: " + " ".join(face_up))
+        lines.append("Face up in front of you: " + cards_label(table.game, face_up))
     lines.extend(other_own_zones(session, seat))
     lines.append(_status(session, seat))
 
@@ -124,7 +145,7 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         for a in decisions[: MAX_DECISION_ROWS * PER_ROW]
     ]
     card_buttons = [
-        button(card.text + (" (face up)" if up else ""),
+        button(card_label(table.game, card) + (" (face up)" if up else ""),
                ids.card_id(table.id, version, card.text, i),
                style=discord.ButtonStyle.primary if card in by_card
                else discord.ButtonStyle.secondary,
@@ -150,7 +171,8 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         items.append(button(f"Next ({page + 1}/{pages})",
                             ids.page_id(table.id, version, min(page + 1, pages - 1)),
                             disabled=page + 1 >= pages, row=nav_row))
-    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items))
+    picture = hand_picture(game, seat, hand, legal) if table.pictures else None
+    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), picture)
 
 
 def _place(items: list[discord.ui.Button[discord.ui.View]],

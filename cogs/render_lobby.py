@@ -7,21 +7,8 @@ import discord
 import games
 from bot.session import Session
 from cogs import ids
+from cogs.rules import options_text, player_range
 from cogs.ui import EMBED_COLOUR, button, clip, static_view
-
-
-def options_text(game: str, chosen: dict[str, object]) -> str:
-    """Every option of ``game`` with its value (the defaults included)."""
-    model = games.get(game).options_model
-    parts = []
-    for name, info in model.model_fields.items():
-        value = chosen.get(name, info.get_default(call_default_factory=True))
-        if isinstance(value, bool):
-            value = "yes" if value else "no"
-        elif isinstance(value, list | tuple):
-            value = ",".join(map(str, value))
-        parts.append(f"{name}: {value}")
-    return ", ".join(parts) or "none"
 
 
 def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
@@ -35,15 +22,14 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
     ) or "nobody yet"
     embed = discord.Embed(
         title=f"{cls.title}: a table is open",
-        description=f"Host: <@{table.host_id}>. {cls.title} is for {cls.min_players} to "
-                    f"{cls.max_players} players. Join, or add computer players; "
-                    "the host starts.",
+        description=f"{cls.goal}\nHost: <@{table.host_id}>. {cls.title} is for "
+                    f"{player_range(cls)}. Join, or add computer players; the host starts.",
         colour=EMBED_COLOUR,
     )
     embed.add_field(name=f"Seats ({count}/{cls.max_players})", value=clip(seats), inline=False)
     embed.add_field(name="Options", value=clip(options_text(table.game, table.options)),
                     inline=False)
-    embed.set_footer(text=f"/rules {table.game} explains the game.")
+    embed.set_footer(text=f"Rules, or /rules {table.game}, explains the game.")
     full = count >= cls.max_players
     can_start = cls.min_players <= count <= cls.max_players
     view = static_view([
@@ -54,5 +40,6 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
         button("Start", ids.lobby_id(table.id, "start"), style=discord.ButtonStyle.success,
                disabled=not can_start),
         button("Cancel", ids.lobby_id(table.id, "cancel"), style=discord.ButtonStyle.danger),
+        button("Rules", ids.table_view_id(table.id, "rules"), row=1),
     ])
     return embed, view

@@ -1,4 +1,5 @@
-"""The Settings cog: ``/timezone``, the server's clock for Fizzbin's day and night.
+"""The Settings cog: ``/timezone``, the server's clock for Fizzbin's day and night, and
+``/settings``, the server's other settings (``pictures:on|off`` for new tables).
 
 ``/timezone`` alone shows (privately) the server's zone, the time there and
 whether new Fizzbin hands are dealt by day or by night. ``/timezone zone:<name>``
@@ -19,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -55,6 +56,9 @@ REGIONS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlan
                      "Australia", "Europe", "Indian", "Pacific"})
 """The areas of the IANA names people use; legacy aliases (``US/Pacific``, ``NZ``,
 ``Etc/GMT+5``) still match but come after them."""
+
+SETTINGS_HELP = ("Members with Manage Server change them, e.g. `/settings pictures:off`; "
+                 "one table can choose with `/play ... pictures:`.")
 
 FIZZBIN_DAY = "by **day** (K and 2 are special; Q and 4 are forced)"
 FIZZBIN_NIGHT = "by **night** (Q and 4 are special; K and 2 are forced)"
@@ -142,7 +146,7 @@ def clock_line(zone: str, moment: dt.datetime) -> str:
 
 
 class ServerSettings(commands.Cog, name="Settings"):
-    """Per-server settings: the time zone."""
+    """Per-server settings: the time zone, and pictures on or off."""
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
@@ -216,6 +220,40 @@ class ServerSettings(commands.Cog, name="Settings"):
             f"This server's time zone is now `{zone}`.\n"
             f"{clock_line(zone, self.now())}\n"
             "New Fizzbin games use it; tables already playing keep the zone they started with."))
+
+    @app_commands.command(
+        name="settings",
+        description="This server's Fivefold settings; change them (Manage Server)")
+    @app_commands.describe(pictures="Draw the cards of new tables as pictures (on) or show text "
+                                    "only (off)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(self, interaction: Interaction,
+                       pictures: Literal["on", "off"] | None = None) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await say(interaction, "Settings are per server; use this in one.")
+            return
+        async with answered_on_failure(interaction, "/settings",
+                                       apology=f"{APOLOGY} Nothing was changed."):
+            if pictures is None:
+                on = await self.store.get_pictures(guild_id)
+                await say(interaction, (
+                    f"Pictures: **{'on' if on else 'off'}**: new tables "
+                    + ("draw the table and each hand as pictures, the text staying below."
+                       if on else "show their cards as text only.")
+                    + f"\nTime zone: see `/timezone`.\n{SETTINGS_HELP}"))
+                return
+            if not interaction.permissions.manage_guild:
+                await say(interaction, "Only members with the **Manage Server** permission can "
+                                       "change the settings. `/settings` alone shows them.")
+                return
+            on = pictures == "on"
+            await self.store.set_pictures(guild_id, on)
+            log.info("server %s: pictures %s by %s", guild_id, pictures, interaction.user.id)
+            await say(interaction, (
+                f"Pictures are now **{pictures}** for new tables here. Tables already open keep "
+                "theirs; `/play ... pictures:` chooses for one table."))
 
     @timezone.autocomplete("zone")
     async def zone_autocomplete(self, interaction: Interaction,

@@ -26,8 +26,9 @@ from cogs.clicks import Clicks, display_name, sentence
 from cogs.options import to_model_values
 from cogs.play import PLAY, game_choices
 from cogs.publisher import Publisher, render
-from cogs.render_lobby import options_text, render_lobby
-from cogs.ui import answered_on_failure, clip, jump_url, say
+from cogs.render_lobby import render_lobby
+from cogs.rules import rules_text
+from cogs.ui import answered_on_failure, jump_url, say
 from games.core.errors import GameError, SetupError
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class Tables(commands.Cog):
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
         self.sessions: SessionManager = bot.sessions
-        self.publisher = Publisher(bot)
+        self.publisher = Publisher(bot, moved=self.sessions.set_message)
         self.clicks = Clicks(self.sessions)
 
     async def cog_load(self) -> None:
@@ -71,7 +72,7 @@ class Tables(commands.Cog):
         return jump_url(table.guild_id, table.channel_id, table.message_id)
 
     async def open_table(self, interaction: Interaction, game: str, *, thread: bool,
-                         options: dict[str, Any]) -> None:
+                         options: dict[str, Any], pictures: bool | None = None) -> None:
         """``/play``: a lobby here, or in a new thread named after the game."""
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
@@ -87,13 +88,13 @@ class Tables(commands.Cog):
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
         if thread:
-            await self._open_in_thread(interaction, game, values)
+            await self._open_in_thread(interaction, game, values, pictures)
             return
         try:
             session = await self.sessions.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
-                game=game, options=values)
+                game=game, options=values, pictures=pictures)
         except TableError as exc:
             await say(interaction, exc.message)
             return
@@ -105,7 +106,7 @@ class Tables(commands.Cog):
         await self.sessions.set_message(session, message_id)
 
     async def _open_in_thread(self, interaction: Interaction, game: str,
-                              values: dict[str, Any]) -> None:
+                              values: dict[str, Any], pictures: bool | None) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await say(interaction, "A thread can only be opened from a text channel; "
@@ -123,7 +124,7 @@ class Tables(commands.Cog):
             return
         session = await self.sessions.open(
             guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
-            host_name=display_name(interaction), game=game, options=values)
+            host_name=display_name(interaction), game=game, options=values, pictures=pictures)
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
         await self.sessions.set_message(session, message.id)
@@ -172,7 +173,7 @@ class Tables(commands.Cog):
             shown = render(session)
             old = session.table.message_id
             sent = await interaction.response.send_message(
-                content=shown.content, embed=shown.embed,
+                content=shown.content, embed=shown.embed, files=shown.files(),
                 view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
             message_id = sent.message_id if sent is not None else None
             if message_id is None:
@@ -213,10 +214,7 @@ class Tables(commands.Cog):
     @app_commands.describe(game="The game")
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: Interaction, game: str) -> None:
-        cls = games.get(game)
-        text = (f"{cls.summary.strip()}\n\n**Options** (with their defaults): "
-                f"{options_text(game, {})}. Players: {cls.min_players} to {cls.max_players}.")
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True)
+        await interaction.response.send_message(rules_text(game), ephemeral=True)
 
     # --- routing and resuming -----------------------------------------------------------
 
@@ -251,6 +249,7 @@ class Tables(commands.Cog):
         try:
             shown = render(session)
             message = await channel.send(content=shown.content, embed=shown.embed,
+                                         files=shown.files(),
                                          view=shown.view or discord.utils.MISSING,
                                          allowed_mentions=shown.mentions)
         except discord.HTTPException:

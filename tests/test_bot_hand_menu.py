@@ -7,6 +7,7 @@ import datetime as dt
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.session import Session
+from cogs.cardtext import card_label
 from cogs.render_hand import render_hand
 from tests.fakediscord.limits import check_components
 
@@ -39,7 +40,8 @@ async def test_a_hand_too_large_for_one_message_is_paged():
     assert not check_components(components(second))
     shown = [i.label for m in (first, second) for i in m.view.children if ":c:" in i.custom_id]
     assert len(shown) == 30
-    assert sorted(shown) == sorted(c.text for c in game.hands[seat])
+    # Sorted as the game orders a hand, each button a suit emoji and the rank.
+    assert shown == [card_label("fiasco", c) for c in game.sorted_hand(game.hands[seat])]
     assert all(":3:" in i for i in ids)  # every id carries the table's version
 
 
@@ -49,8 +51,9 @@ def test_the_menu_names_the_cards_in_words_for_screen_readers():
     seat = game.to_act
     menu = render_hand(session, seat)
     labels = [i.label for i in menu.view.children if ":c:" in i.custom_id]
-    assert sorted(labels) == sorted(c.text for c in game.hands[seat])  # buttons: the notation
-    words = ", ".join(game.card_name(c) for c in game.hands[seat])
+    hand = game.sorted_hand(game.hands[seat])
+    assert labels == [card_label("fumblaroo", c) for c in hand]  # emoji and rank as said
+    words = ", ".join(game.card_name(c) for c in hand)
     assert f"In words: {words}" in menu.content
     assert game.card_name(game.grammar.deck.parse("TD")) == "10 of diamonds"
     assert game.card_name(game.grammar.deck.parse("AS")) == "Ace of spades"

@@ -48,7 +48,7 @@ async def test_a_whole_game_plays_from_play_to_the_final_table(
         assert session.table.status is TableStatus.FINISHED
         final = table_message(fake, session)
         assert "Game over" in final.text and "Winners" in final.text
-        assert not final.buttons
+        assert [b.label for b in final.buttons] == ["Details", "Rules"]  # no play left
         stored = await bot.store.get_table(session.id)
         assert stored is not None and stored.status is TableStatus.FINISHED
         stats = await bot.store.stats(world.guild.id, world.alice.id)

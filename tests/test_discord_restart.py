@@ -36,7 +36,7 @@ from tests.fakediscord.world import FakeUser
 SEED = 73_519_004_221
 GAMES = [
     pytest.param("fiasco", {}, id="fiasco"),  # claims, then plays
-    pytest.param("fumblaroo", {"target": 5}, id="fumblaroo"),  # bids, trump, tricks, many deals
+    pytest.param("fumblaroo", {"target": 7}, id="fumblaroo"),  # bids, trump, tricks, many deals
 ]
 
 

@@ -293,6 +293,11 @@ async def test_stats_show_games_wins_ratings_and_recent_games(fake_world: FakeWo
 # --------------------------------------------------------------------------- exported records
 
 
+def records_of(message):
+    """The message's attached game records (its table picture aside)."""
+    return [a for a in message.attachments if a.filename.endswith(".json")]
+
+
 async def test_a_finished_game_offers_its_record_which_replays(fake_world: FakeWorld, tmp_path):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
@@ -305,22 +310,25 @@ async def test_a_finished_game_offers_its_record_which_replays(fake_world: FakeW
             assert session.game is not None
             if session.game.over:
                 break
-            # Nothing of the record (every hand) is posted while the game runs.
-            assert not any(m.attachments for m in fake.messages.values())
+            # Nothing of the record (every hand) is posted while the game runs (the table's
+            # picture, drawn from the public view, is).
+            assert not any(records_of(m) for m in fake.messages.values())
             seat = session.to_act()
             await take_turn(fake, session, users[session.seats[seat].user_id], rng)
         assert session.table.status is TableStatus.FINISHED
         final = table_message(fake, session)
-        await fake.wait_for(lambda: bool(final.attachments))
+        await fake.wait_for(lambda: bool(records_of(final)))
 
         # Every earlier version of the table message was without it; it came with "Game over".
         versions = [*final.history, final.snapshot()]
-        first = next(i for i, v in enumerate(versions) if v["attachments"])
-        assert all(not v["attachments"] for v in versions[:first])
+        first = next(i for i, v in enumerate(versions)
+                     if any(a.endswith(".json") for a in v["attachments"]))
+        assert all(not any(a.endswith(".json") for a in v["attachments"])
+                   for v in versions[:first])
         assert "Game over" in visible_text(versions[first])
-        assert [m.id for m in fake.messages.values() if m.attachments] == [final.id]
+        assert [m.id for m in fake.messages.values() if records_of(m)] == [final.id]
 
-        [attachment] = final.attachments
+        [attachment] = records_of(final)
         assert attachment.filename == f"fivefold-fiasco-{session.id}.json"
         record = json.loads(attachment.data)
         assert record["game"] == "fiasco" and record["players"] == 3
@@ -354,4 +362,4 @@ async def test_an_ended_table_offers_no_record(fake_world: FakeWorld, tmp_path):
         await wait_settled(bot, session)
         assert session.table.status is TableStatus.CANCELLED
         assert "This table was ended" in table_message(fake, session).text
-        assert not any(m.attachments for m in fake.messages.values())
+        assert not any(records_of(m) for m in fake.messages.values())

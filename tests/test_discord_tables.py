@@ -145,7 +145,7 @@ async def test_a_lobby_fills_and_empties_with_its_buttons(fake_world: FakeWorld,
         session = session_in(bot, world.table)
         lobby = table_message(fake, session)
         assert [b.label for b in lobby.buttons] == [
-            "Join", "Leave", "Add computer player", "Start", "Cancel"]
+            "Join", "Leave", "Add computer player", "Start", "Cancel", "Rules"]
         assert lobby.button("Start").disabled  # Fumblaroo needs exactly three
         await fake.click(world.bob, lobby, "Join")
         await fake.click(world.carol, lobby, "Join")

@@ -60,6 +60,14 @@ class View:
         raise KeyError(name)
 
 
+def _suit_order(deck: Deck) -> dict[str, int]:
+    """Each suit of ``deck`` by its first appearance (suitless cards, "", in their place)."""
+    order: dict[str, int] = {}
+    for card in deck.cards:
+        order.setdefault(card.suit, len(order))
+    return order
+
+
 class Options(BaseModel):
     """Base of every game's options model: strict, frozen, unknown keys refused."""
 
@@ -75,6 +83,7 @@ class Game(ABC, Generic[DealT]):
     max_players: ClassVar[int]
     options_model: ClassVar[type[Options]]
     summary: ClassVar[str]
+    goal: ClassVar[str] = ""  # the aim in one line, for the table message
     lower_is_better: ClassVar[bool] = False
 
     def __init__(
@@ -211,6 +220,18 @@ class Game(ABC, Generic[DealT]):
     def card_name(self, card: Card) -> str:
         """``card`` in words ("Swords 4", "Queen of hearts"), for labels a screen reader reads."""
         return card.text
+
+    def sort_key(self, card: Card) -> tuple[int, int]:
+        """Where ``card`` goes in a sorted hand: by suit in the deck's order, then by rank.
+
+        A game whose order depends on the state (Fumblaroo's trump) overrides it.
+        """
+        order = _suit_order(self.deck_in_play())
+        return order.get(card.suit, len(order)), card.rank
+
+    def sorted_hand(self, cards: Sequence[Card]) -> list[Card]:
+        """``cards`` as a player holds them: sorted by :meth:`sort_key`."""
+        return sorted(cards, key=self.sort_key)
 
     def current_trick(self) -> list[tuple[int, Card]]:
         """The cards on the table in the trick under way, as (seat, card) in play order."""

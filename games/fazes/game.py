@@ -63,6 +63,7 @@ class Fazes(Game[FazesDeal]):
     max_players: ClassVar[int] = MAX_PLAYERS
     options_model: ClassVar[type[Options]] = FazesOptions
     summary: ClassVar[str] = SUMMARY
+    goal: ClassVar[str] = "Points are bad: the lowest total after the last faze wins."
     lower_is_better: ClassVar[bool] = True
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:

@@ -52,6 +52,7 @@ class Fiasco(Game[FiascoDeal]):
     max_players: ClassVar[int] = 6
     options_model: ClassVar[type[Options]] = FiascoOptions
     summary: ClassVar[str] = SUMMARY
+    goal: ClassVar[str] = "Win pots to collect your suit and the Kings; most points wins."
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FiascoOptions, options)

@@ -44,6 +44,7 @@ class Fibonachos(Game[FibonachosDeal]):
     max_players: ClassVar[int] = 5
     options_model: ClassVar[type[Options]] = FibonachosOptions
     summary: ClassVar[str] = SUMMARY
+    goal: ClassVar[str] = "Win tricks for their Spicy prizes; the highest total at the end wins."
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FibonachosOptions, options)

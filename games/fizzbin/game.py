@@ -63,6 +63,7 @@ class Fizzbin(Game[FizzbinDeal]):
     max_players: ClassVar[int] = 6
     options_model: ClassVar[type[Options]] = FizzbinOptions
     summary: ClassVar[str] = SUMMARY
+    goal: ClassVar[str] = "Draw and discard toward a Fizzbin; most points after the last hand wins."
 
     def __init__(
         self,
@@ -355,7 +356,8 @@ class Fizzbin(Game[FizzbinDeal]):
         notes = []
         for p in range(self.players):
             seat = self.seating.seat_of(p)
-            notes.append(f"seat {seat}, dealer" if seat == self.dealer else f"seat {seat}")
+            # Seats counted from 1, as people count them.
+            notes.append(f"seat {seat + 1}, dealer" if seat == self.dealer else f"seat {seat + 1}")
         return notes
 
     def dealer_player(self) -> int:

@@ -22,6 +22,7 @@ from games.fumblaroo.cards import (
     TWO_OF_CLUBS,
     effective_suit,
     trick_strength,
+    trump_rank,
 )
 from games.fumblaroo.deal import FumblarooDeal, deal_json, parse_deal, shuffle_deal
 from games.fumblaroo.options import FumblarooOptions
@@ -54,6 +55,7 @@ class Fumblaroo(Game[FumblarooDeal]):
     max_players: ClassVar[int] = 3
     options_model: ClassVar[type[Options]] = FumblarooOptions
     summary: ClassVar[str] = SUMMARY
+    goal: ClassVar[str] = "Make trump and take tricks; the first to the target alone wins."
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FumblarooOptions, options)
@@ -234,6 +236,14 @@ class Fumblaroo(Game[FumblarooDeal]):
                     f"not one of {SUIT_NAMES[led]}: follow with a real one")
         return f"you must follow {SUIT_NAMES[led]}"
 
+    def sort_key(self, card: Card) -> tuple[int, int]:
+        """Trump first, in trump's order (the twos of its colour highest); then the rest."""
+        if self.trump is None:
+            return super().sort_key(card)
+        if effective_suit(card, self.trump) == self.trump:
+            return -1, trump_rank(card, self.trump)
+        return super().sort_key(card)
+
     def card_name(self, card: Card) -> str:
         return standard_card_name(card)
 
@@ -343,7 +353,8 @@ class Fumblaroo(Game[FumblarooDeal]):
         gained = hand_points(self.taken, caller=self.caller)
         n = self.players
         events = [Event("hand", "hand over: " + ", ".join(
-            f"{{{p}}} {self.taken[p]} tricks +{gained[p]}" for p in range(n)), tuple(range(n)))]
+            f"{{{p}}} {self.taken[p]} trick{'' if self.taken[p] == 1 else 's'} +{gained[p]}"
+            for p in range(n)), tuple(range(n)))]
         events += self._close_hand(gained)
         if self.over:
             return events

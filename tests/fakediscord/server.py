@@ -33,6 +33,7 @@ from .users import (
     nest_subcommands,
 )
 from .world import (
+    ATTACH_FILES,
     DEFAULT_BOT_PERMISSIONS,
     DM,
     EVERYONE_PERMISSIONS,
@@ -50,6 +51,9 @@ from .world import (
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MESSAGES_INTENT = 1 << 9
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+MAX_UPLOAD_BYTES = ATTACHMENT_SIZE_LIMIT
+MAX_ATTACHMENTS = 10
+MAX_ATTACHMENT_DESCRIPTION = 1024
 
 
 class FakeDiscord:
@@ -96,6 +100,9 @@ class FakeDiscord:
         self.require_synced_commands: bool = True
         self.reject_invalid_messages: bool = True
         self.dispatch_message_events: bool = True
+        # Discord refuses edits of a public message older than an hour once many were made
+        # (30046); on: every such edit is refused, as if the limit were reached.
+        self.limit_old_message_edits: bool = False
         self.spec: OpenAPISpec | None = load_spec(spec_path) if spec_path is not None else None
 
         # Gateway.
@@ -455,9 +462,30 @@ class FakeDiscord:
     # Messages ----------------------------------------------------------------------------
 
     def _attachments(
-        self, channel: FakeChannel, body: JSON, files: Sequence[tuple[str, str, str | None, bytes]]
+        self,
+        channel: FakeChannel,
+        body: JSON,
+        files: Sequence[tuple[str, str, str | None, bytes]],
+        *,
+        public: bool,
     ) -> list[StoredAttachment]:
+        """The uploaded files as attachments, refused as Discord refuses them: without the
+        Attach Files permission in a public message (403), over 10 files or a description
+        over 1,024 characters (400), a file over the upload limit (413)."""
         declared = {str(a.get("id")): a for a in body.get("attachments") or []}
+        if files and public and not self.bot_permissions & ATTACH_FILES:
+            raise DiscordAPIError(403, core.MISSING_PERMISSIONS, "Missing Permissions")
+        if len(files) > MAX_ATTACHMENTS:
+            raise DiscordAPIError(400, core.INVALID_FORM_BODY, "Invalid Form Body",
+                                  {"files": {"_errors": [{"code": "LIMIT",
+                                                          "message": "too many files"}]}})
+        if any(len(data) > MAX_UPLOAD_BYTES for *_, data in files):
+            raise DiscordAPIError(413, 40005, "Request entity too large")
+        if any(len(a.get("description") or "") > MAX_ATTACHMENT_DESCRIPTION
+               for a in declared.values()):
+            raise DiscordAPIError(400, core.INVALID_FORM_BODY, "Invalid Form Body",
+                                  {"attachments": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                                                "message": "description"}]}})
         out: list[StoredAttachment] = []
         for index, (field_name, filename, content_type, data) in enumerate(files):
             key = field_name[len("files[") : -1] if field_name.startswith("files[") else str(index)
@@ -516,7 +544,7 @@ class FakeDiscord:
         components = list(body.get("components") or [])
         flags = int(body.get("flags") or 0) & ~EPHEMERAL
         self._check_limits(content, embeds, components, flags, method, path)
-        attachments = self._attachments(channel, body, files)
+        attachments = self._attachments(channel, body, files, public=visible_to is None)
         if not (
             allow_empty
             or content
@@ -563,6 +591,10 @@ class FakeDiscord:
         path: str = "",
     ) -> None:
         """Apply an edit from the bot (limits-checked on the message as it would become)."""
+        if (self.limit_old_message_edits and not message.ephemeral
+                and dt.datetime.now(dt.UTC) - message.created_at > dt.timedelta(hours=1)):
+            raise DiscordAPIError(400, core.TOO_MANY_OLD_EDITS, "Maximum number of edits to "
+                                  "messages older than 1 hour reached. Try again later.")
         self._check_limits(
             body["content"] or "" if "content" in body else message.content,
             list(body["embeds"] or []) if "embeds" in body else message.embeds,
@@ -572,7 +604,8 @@ class FakeDiscord:
             path,
         )
         channel = self.channels[message.channel_id]
-        apply_edit(message, body, self._attachments(channel, body, files), dt.datetime.now(dt.UTC))
+        attachments = self._attachments(channel, body, files, public=not message.ephemeral)
+        apply_edit(message, body, attachments, dt.datetime.now(dt.UTC))
         if not message.ephemeral:
             await self._message_event("MESSAGE_UPDATE", message)
 
