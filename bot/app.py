@@ -21,7 +21,7 @@ from bot.store_api import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help")
+EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help", "cogs.guard")
 
 
 def intents() -> discord.Intents:

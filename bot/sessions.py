@@ -3,6 +3,9 @@
 Lobby changes (join, leave, computer seats, start, cancel) and seat changes in
 play (leave, kick, end) happen here under the session's lock and are saved
 before the caller replies; actions in play go through :class:`bot.turns.Turns`.
+Every change is made to a copy of the table, saved, and only then swapped in
+(:meth:`SessionManager._save`): a failed save leaves the session as the
+database has it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,17 @@ log = logging.getLogger(__name__)
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
+
+
+def _copy(table: StoredTable) -> StoredTable:
+    """A copy of ``table`` to change (seats and record included) without touching it."""
+    return table.model_copy(deep=True)
+
+
+def _hand_to_computer(table: StoredTable, seat: int) -> None:
+    """Seat ``seat`` of ``table`` passes to a computer player, remembering who held it."""
+    old = table.seats[seat]
+    table.seats[seat] = Seat(name=f"{old.name} (computer)", replaced_user_id=old.user_id)
 
 
 def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,6 +134,7 @@ class SessionManager:
         """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
+        self._check_limits(guild_id, host_id)
         options = validate_options(game, options)
         if pictures is None:
             pictures = guild_id is None or await self.store.get_pictures(guild_id)
@@ -129,16 +144,40 @@ class SessionManager:
             game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
             pictures=pictures, created_at=stamp, updated_at=stamp,
         )
+        await self.store.save_table(table)
         session = Session(table)
         self._register(session)
-        await self.store.save_table(table)
         return session
 
+    def _check_limits(self, guild_id: int | None, host_id: int) -> None:
+        """TableError when the host, or the server, already has as many tables as allowed."""
+        hosted = len(self.open_tables(host_id=host_id))
+        if hosted >= self.settings.max_tables_per_host:
+            raise TableError(f"you already host {hosted} open tables, the most one person may; "
+                             "finish or /end one first")
+        if guild_id is not None:
+            here = len(self.open_tables(guild_id=guild_id))
+            if here >= self.settings.max_tables_per_server:
+                raise TableError(f"this server already has {here} open tables, the most it may "
+                                 "have at once; try again when one has finished")
+
     async def set_message(self, session: Session, message_id: int) -> None:
-        """Remember the public lobby/table message of ``session``."""
+        """Remember the public lobby/table message of ``session``.
+
+        Unlike other changes, the id is known in memory while it is being saved:
+        the message already exists on Discord whatever the database says, and
+        whoever renders the table meanwhile should edit that message, not post
+        another. A save that fails puts the old id back, so memory and database
+        still agree.
+        """
         async with session.lock:
+            old = session.table.message_id
             session.table.message_id = message_id
-            await self._save(session, notify=False)
+            try:
+                await self._save(session, session.table.model_copy(), notify=False)
+            except BaseException:
+                session.table.message_id = old
+                raise
 
     async def join(self, session: Session, user_id: int, name: str) -> None:
         async with session.lock:
@@ -148,8 +187,9 @@ class SessionManager:
                 raise TableError("you are already seated at this table")
             if len(session.seats) >= cls.max_players:
                 raise TableError(f"the table is full ({cls.max_players} players)")
-            session.seats.append(Seat(user_id=user_id, name=name))
-            await self._save(session)
+            table = _copy(session.table)
+            table.seats.append(Seat(user_id=user_id, name=name))
+            await self._save(session, table)
 
     async def add_computer(self, session: Session, user_id: int) -> None:
         async with session.lock:
@@ -159,8 +199,9 @@ class SessionManager:
                 raise TableError("only players at this table can add a computer player")
             if len(session.seats) >= cls.max_players:
                 raise TableError(f"the table is full ({cls.max_players} players)")
-            session.seats.append(Seat(name=self._computer_name(session)))
-            await self._save(session)
+            table = _copy(session.table)
+            table.seats.append(Seat(name=self._computer_name(session)))
+            await self._save(session, table)
 
     async def leave(self, session: Session, user_id: int) -> str:
         """``user_id`` leaves: a lobby seat is freed, a seat in play passes to a computer."""
@@ -170,13 +211,14 @@ class SessionManager:
             if seat is None:
                 raise TableError("you are not seated at this table")
             name = session.seats[seat].name
+            table = _copy(session.table)
             if session.status is TableStatus.LOBBY:
-                del session.seats[seat]
+                del table.seats[seat]
                 message = "you left the table"
             else:
-                self._hand_to_computer(session, seat)
+                _hand_to_computer(table, seat)
                 message = "you left the table; a computer player took your seat"
-            await self._after_seat_change(session, f"{name} left the table")
+            await self._after_seat_change(session, table, f"{name} left the table")
             return message
 
     async def kick(self, session: Session, by_user: int, user_id: int) -> str:
@@ -191,11 +233,13 @@ class SessionManager:
             if user_id == by_user:
                 raise TableError("you cannot kick yourself; use /leave")
             name = session.seats[seat].name
+            table = _copy(session.table)
             if session.status is TableStatus.LOBBY:
-                del session.seats[seat]
+                del table.seats[seat]
             else:
-                self._hand_to_computer(session, seat)
-            await self._after_seat_change(session, f"the host handed {name}'s seat to a computer")
+                _hand_to_computer(table, seat)
+            await self._after_seat_change(session, table,
+                                          f"the host handed {name}'s seat to a computer")
             return f"{name}'s seat passed to a computer player"
 
     async def start(self, session: Session, user_id: int) -> None:
@@ -204,7 +248,7 @@ class SessionManager:
             self._require_lobby(session)
             if user_id != session.table.host_id:
                 raise TableError("only the host can start the game")
-            table = session.table
+            table = _copy(session.table)
             cls = games.get(table.game)
             count = len(table.seats)
             if not cls.min_players <= count <= cls.max_players:
@@ -218,13 +262,12 @@ class SessionManager:
                                                      clock=self.clock))
             except SetupError as exc:
                 raise TableError(exc.message) from None
-            session.game = game
             table.timezone = zone
             table.status = TableStatus.PLAYING
             table.record = {**game.record(), "meta": self._meta(table)}
             table.version += 1
-            session.recent.append(f"{cls.title} begins with {len(table.seats)} players")
-            await self._save(session)
+            await self._save(session, table, game=game,
+                             note=f"{cls.title} begins with {len(table.seats)} players")
             self.turns.schedule(session)
 
     async def end(self, session: Session, user_id: int, *, moderator: bool, name: str) -> None:
@@ -233,8 +276,7 @@ class SessionManager:
             self._require_open(session)
             if user_id != session.table.host_id and not moderator:
                 raise TableError("only the host or someone with Manage Messages can end the table")
-            session.closed_by = name
-            await self._close(session, f"{name} ended the table")
+            await self._close(session, f"{name} ended the table", closed_by=name)
 
     async def cancel(self, session: Session, user_id: int, *, name: str) -> None:
         """The host cancels a lobby."""
@@ -242,14 +284,25 @@ class SessionManager:
             self._require_lobby(session)
             if user_id != session.table.host_id:
                 raise TableError("only the host can cancel the table")
-            session.closed_by = name
-            await self._close(session, f"{name} cancelled the table")
+            await self._close(session, f"{name} cancelled the table", closed_by=name)
 
-    async def close_gone(self, session: Session) -> None:
-        """The table's channel or message is gone: close it as cancelled."""
+    async def close_gone(self, session: Session,
+                         note: str = "the table's channel or message is gone") -> None:
+        """The table's place is gone (channel, thread or server): close it as cancelled.
+
+        Unrated, its record kept; a closed table is never resumed.
+        """
         async with session.lock:
             if session.is_open:
-                await self._close(session, "the table's channel or message is gone")
+                log.info("table %s closed: %s", session.id, note)
+                await self._close(session, note)
+
+    def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
+                    ) -> list[Session]:
+        """The open tables (lobbies and games), of one server or one host if given."""
+        return [s for s in self._by_id.values() if s.is_open
+                and (guild_id is None or s.table.guild_id == guild_id)
+                and (host_id is None or s.table.host_id == host_id)]
 
     # --- the server's clock -------------------------------------------------------------
 
@@ -288,35 +341,50 @@ class SessionManager:
             number += 1
         return f"Computer {number}"
 
-    def _hand_to_computer(self, session: Session, seat: int) -> None:
-        old = session.seats[seat]
-        session.seats[seat] = Seat(name=f"{old.name} (computer)", replaced_user_id=old.user_id)
-
-    async def _after_seat_change(self, session: Session, note: str) -> None:
-        table = session.table
-        humans = session.humans()
+    async def _after_seat_change(self, session: Session, table: StoredTable, note: str) -> None:
+        """Save ``table`` (``session``'s with a seat changed): a new host, or closed if empty."""
+        humans = [seat.user_id for seat in table.seats if seat.user_id is not None]
         if not humans:
-            await self._close(session, note + "; nobody is left")
+            await self._close(session, note + "; nobody is left", table=table)
             return
         if table.host_id not in humans:
             table.host_id = humans[0]
-        if session.status is TableStatus.PLAYING:
-            session.recent.append(note)
+        playing = session.status is TableStatus.PLAYING
+        if playing:
             table.version += 1
+        await self._save(session, table, note=note if playing else None)
+        if playing:
             self.turns.schedule(session)
-        await self._save(session)
 
-    async def _close(self, session: Session, note: str) -> None:
-        session.table.status = TableStatus.CANCELLED
-        session.recent.append(note)
-        session.table.version += 1
+    async def _close(self, session: Session, note: str, *, table: StoredTable | None = None,
+                     closed_by: str | None = None) -> None:
+        """Save the table (``table`` if given, else the session's) cancelled, then let it go."""
+        table = _copy(session.table if table is None else table)
+        table.status = TableStatus.CANCELLED
+        table.version += 1
+        await self._save(session, table, note=note, notify=False)
+        if closed_by is not None:
+            session.closed_by = closed_by
         session.cancel_tasks()
-        await self._save(session)
         self._forget(session)
+        self.turns.changed(session)
 
-    async def _save(self, session: Session, *, notify: bool = True) -> None:
-        session.table.updated_at = now()
-        await self.store.save_table(session.table)
+    async def _save(self, session: Session, table: StoredTable, *, game: Game[Any] | None = None,
+                    note: str | None = None, notify: bool = True) -> None:
+        """Save ``table`` (a changed copy of the session's), then make it the session's.
+
+        Nothing of ``session`` changes before the store has the table, so a save
+        that raises leaves it as the database has it. ``game`` (a game just
+        started) and ``note`` (a line for the table's recent events) are taken
+        in with it.
+        """
+        table.updated_at = now()
+        await self.store.save_table(table)
+        session.table = table
+        if game is not None:
+            session.game = game
+        if note is not None:
+            session.recent.append(note)
         if notify:
             self.turns.changed(session)
 

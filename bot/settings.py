@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     turn_timeout: float = Field(default=0, ge=0)
     """Seconds before a computer plays an absent person's turn; 0 turns it off."""
     timezone: str = "UTC"
+    max_tables_per_host: int = Field(default=3, ge=1)
+    max_tables_per_server: int = Field(default=50, ge=1)
+    commands_per_minute: int = Field(default=6, ge=0)
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
 

@@ -1,18 +1,20 @@
 """The SQLite store: tables to resume after a restart, finished games, ratings.
 
-:class:`SqliteStore` implements :class:`bot.store_api.Store` on one aiosqlite
-connection per store.
+:class:`SqliteStore` implements :class:`bot.store_api.Store` on one sqlite3
+connection per store, used only from the store's own thread
+(:mod:`bot.store_thread`); how a table is laid out is in :mod:`bot.store_tables`.
 
 Durability and concurrency
     The database runs in WAL mode with ``synchronous=FULL``: every commit is
     fsynced before the awaiting coroutine resumes, so an acknowledged action
-    survives a SIGKILL or a power loss. Every access goes through one
-    ``asyncio.Lock`` and every write is one explicit ``BEGIN IMMEDIATE`` ...
-    ``COMMIT``, so fifty tables finishing at once queue up behind each other in
-    this process instead of meeting "database is locked"; ``busy_timeout``
-    covers another process (a backup, the sqlite3 shell) holding the lock
-    briefly. Reads take the lock too: otherwise a read could run on the shared
-    connection between two statements of a write and see half of it.
+    survives a SIGKILL or a power loss. Writes are group-committed: those
+    queued while a transaction commits share the next ``BEGIN IMMEDIATE`` ...
+    ``COMMIT`` and its one fsync, each in its own savepoint, so thirty-two
+    tables acting at once cost one fsync, not thirty-two, and a write that
+    fails fails alone. ``busy_timeout`` covers another process (a backup, the
+    sqlite3 shell) holding the lock briefly. A read runs on the same thread
+    between two transactions, in a snapshot of its own, so it never sees half
+    a write.
 
 Schema
     Numbered migrations in :mod:`bot.migrations` (``0001_initial.sql``,
@@ -41,20 +43,16 @@ Ratings
 
 from __future__ import annotations
 
-import asyncio
 import importlib.resources
-import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
-import aiosqlite
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.models import (
@@ -66,11 +64,16 @@ from bot.models import (
     StoredTable,
     TableStatus,
 )
+from bot.store_tables import delete_actions, dump, read_tables, write_table
+from bot.store_tables import iso as _iso
+from bot.store_tables import utc as _utc
+from bot.store_thread import GroupCommitError, StoreThread
 
 __all__ = [
     "NO_GUILD",
     "RATING_BASE",
     "RATING_SCALE",
+    "GroupCommitError",
     "Migration",
     "MigrationError",
     "SchemaTooNewError",
@@ -93,6 +96,7 @@ RATING_BASE = 1000
 RATING_SCALE = 40
 """Displayed points per unit of OpenSkill ordinal (a decisive first win is worth ~+130)."""
 
+T = TypeVar("T")
 _MODEL = PlackettLuce()
 _OPEN_STATUSES = (TableStatus.LOBBY.value, TableStatus.PLAYING.value)
 _MIGRATION_NAME = re.compile(r"(\d{4})_([A-Za-z0-9_]+)\.sql")
@@ -181,16 +185,8 @@ def _guild_key(guild_id: int | None) -> int:
     return NO_GUILD if guild_id is None else guild_id
 
 
-def _utc(moment: datetime) -> datetime:
-    """``moment`` as an aware UTC datetime; a naive one is taken to be UTC already."""
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
-def _iso(moment: datetime) -> str:
-    """The fixed-width UTC ISO string stored for ``moment`` (sorts correctly as text)."""
-    return _utc(moment).isoformat(timespec="microseconds")
 
 
 def _parse_iso(text: str) -> datetime:
@@ -198,12 +194,6 @@ def _parse_iso(text: str) -> datetime:
     return _utc(datetime.fromisoformat(text))
 
 
-def _table_doc(table: StoredTable) -> tuple[StoredTable, str]:
-    """The table with its datetimes in UTC, and its JSON document."""
-    normalised = table.model_copy(
-        update={"created_at": _utc(table.created_at), "updated_at": _utc(table.updated_at)}
-    )
-    return normalised, normalised.model_dump_json()
 
 
 @dataclass
@@ -233,14 +223,46 @@ def _humans(players: Iterable[ResultPlayer]) -> list[_Standing]:
 # --------------------------------------------------------------------------- the store
 
 
+def _connect(location: str) -> sqlite3.Connection:
+    """Open the database with the store's settings (runs on the store's thread)."""
+    if location != ":memory:":
+        Path(location).parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: no implicit transactions; the store issues BEGIN and
+    # COMMIT itself so a transaction is exactly what it says.
+    conn = sqlite3.connect(location, isolation_level=None, check_same_thread=False)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if location != ":memory:" and str(mode).lower() != "wal":
+            raise StoreError(f"could not switch {location} to WAL mode (got {mode!r})")
+        conn.execute("PRAGMA synchronous = FULL")
+        _migrate(conn, load_migrations())
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _read(work: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+    """``work`` in a read transaction, so its queries see one consistent snapshot."""
+    def in_snapshot(conn: sqlite3.Connection) -> T:
+        conn.execute("BEGIN")
+        try:
+            return work(conn)
+        finally:
+            conn.execute("COMMIT")
+    return in_snapshot
+
+
 class SqliteStore:
     """The :class:`bot.store_api.Store` protocol on SQLite; create it with :meth:`open`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, thread: StoreThread, path: str) -> None:
         """Wrap an open, migrated connection; use :meth:`open` rather than this."""
-        self._conn = conn
-        self._path = path
-        self._lock = asyncio.Lock()
+        self._thread = thread
+        self.path = path
         self._closed = False
 
     # ----------------------------------------------------------------- lifecycle
@@ -256,37 +278,18 @@ class SqliteStore:
         it was).
         """
         location = str(path)
-        in_memory = location == ":memory:"
         try:
-            if not in_memory:
-                Path(location).parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: no implicit transactions; this class issues
-            # BEGIN/COMMIT itself so a transaction is exactly what it says.
-            conn = await aiosqlite.connect(location, isolation_level=None)
+            thread = await StoreThread.start(lambda: _connect(location))
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open {location}: {exc}") from exc
-        try:
-            conn.row_factory = aiosqlite.Row
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
-            mode = next(iter(rows))[0]
-            if not in_memory and str(mode).lower() != "wal":
-                raise StoreError(f"could not switch {location} to WAL mode (got {mode!r})")
-            await conn.execute("PRAGMA synchronous = FULL")
-            await _migrate(conn, load_migrations())
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(conn, location)
+        return cls(thread, location)
 
     async def close(self) -> None:
-        """Close the connection; further calls do nothing. Every commit is already durable."""
+        """Wait for queued writes, then close; further calls do nothing."""
         if self._closed:
             return
         self._closed = True
-        async with self._lock:
-            await self._conn.close()
+        await self._thread.close()
 
     async def __aenter__(self) -> SqliteStore:
         """Use the store as ``async with await SqliteStore.open(path) as store``."""
@@ -301,54 +304,44 @@ class SqliteStore:
         """Close the store."""
         await self.close()
 
-    @asynccontextmanager
-    async def _transaction(self, *, write: bool) -> AsyncIterator[aiosqlite.Connection]:
-        """Run the body alone on the connection, in one transaction.
+    @property
+    def groups_committed(self) -> int:
+        """Transactions committed so far (writes / groups is the group-commit factor)."""
+        return self._thread.groups
 
-        A write takes the database's write lock up front (``BEGIN IMMEDIATE``)
-        so it can never fail half-way on a lock upgrade; a read gets a
-        consistent snapshot (``BEGIN``). Any exception, cancellation included,
-        rolls back, so the next caller never inherits an open transaction.
-        """
+    def _check_open(self) -> None:
         if self._closed:
             raise StoreError("the store is closed")
-        async with self._lock:
-            if self._closed:  # closed while this call waited for the lock
-                raise StoreError("the store is closed")
-            # BEGIN inside the try: a cancellation while it is queued must still
-            # roll back. The worker thread runs statements in order, so a
-            # shielded rollback always lands before the next caller's BEGIN.
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield self._conn
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await asyncio.shield(_rollback(self._conn))
-                raise
+
+    async def _write(self, write: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``write`` in the next group commit; durable when this returns."""
+        self._check_open()
+        return await self._thread.write(write)
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in a read snapshot on the store's thread."""
+        self._check_open()
+        return await self._thread.run(_read(work))
 
     # ----------------------------------------------------------------- tables
 
     async def save_table(self, table: StoredTable) -> None:
-        """Insert or update a table, in one transaction, durable when this returns."""
-        async with self._transaction(write=True) as conn:
-            await _upsert_table(conn, table)
+        """Insert or update a table, durable when this returns.
+
+        Writes the table's head and only the record's actions not stored yet,
+        so the cost does not grow with the length of the game.
+        """
+        await self._write(lambda conn: write_table(conn, table))
 
     async def open_tables(self) -> list[StoredTable]:
         """Every table in the lobby or playing, oldest first, to resume at start-up."""
-        async with self._transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT doc FROM tables WHERE status IN (?, ?) ORDER BY created_at, id",
-                _OPEN_STATUSES,
-            )
-        return [StoredTable.model_validate_json(row["doc"]) for row in rows]
+        return await self._run(lambda conn: read_tables(conn, "t.status IN (?, ?)",
+                                                         _OPEN_STATUSES))
 
     async def get_table(self, table_id: str) -> StoredTable | None:
         """The table with this id in any status, or None."""
-        async with self._transaction(write=False) as conn:
-            rows = list(
-                await conn.execute_fetchall("SELECT doc FROM tables WHERE id = ?", (table_id,))
-            )
-        return StoredTable.model_validate_json(rows[0]["doc"]) if rows else None
+        found = await self._run(lambda conn: read_tables(conn, "t.id = ?", (table_id,)))
+        return found[0] if found else None
 
     # ----------------------------------------------------------------- results
 
@@ -356,60 +349,17 @@ class SqliteStore:
         """Write a finished game, its players and the rating updates in one transaction.
 
         Also marks the table (if stored) finished, or, when ``table`` is given, saves
-        it whole in the same transaction (so its final action and its result land
-        together). Exactly once per
+        it in the same transaction (so its final action and its result land
+        together). The record is stored once, as the result's: ``table.record``
+        must be ``result.record`` (ValueError otherwise). Exactly once per
         ``table_id``: the insert is ``ON CONFLICT DO NOTHING`` on the UNIQUE
         column, so a second call, concurrent or later, even from another
         process, writes nothing and returns False.
         """
-        guild = _guild_key(result.guild_id)
-        finished_at = _iso(result.finished_at)
-        record = json.dumps(
-            result.model_dump(mode="json")["record"], separators=(",", ":"), ensure_ascii=False
-        )
-        async with self._transaction(write=True) as conn:
-            cursor = await conn.execute(
-                """
-                INSERT INTO results (table_id, guild_id, game, finished_at, record)
-                VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (table_id) DO NOTHING
-                """,
-                (result.table_id, guild, result.game, finished_at, record),
-            )
-            if cursor.rowcount == 0:
-                return False  # already recorded; the transaction commits nothing
-            result_id = cursor.lastrowid
-            await conn.executemany(
-                """
-                INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    (result_id, p.seat, p.user_id, p.name, p.score, p.place, int(p.winner))
-                    for p in result.players
-                ],
-            )
-            if table is not None:
-                finished = table.model_copy(update={"status": TableStatus.FINISHED})
-                await _upsert_table(conn, finished)
-            else:
-                await conn.execute(
-                    """
-                    UPDATE tables
-                    SET status = ?, updated_at = ?,
-                        doc = json_set(doc, '$.status', ?, '$.updated_at', ?)
-                    WHERE id = ?
-                    """,
-                    (
-                        TableStatus.FINISHED.value,
-                        finished_at,
-                        TableStatus.FINISHED.value,
-                        finished_at,
-                        result.table_id,
-                    ),
-                )
-            await _update_ratings(conn, guild, result.game, _humans(result.players))
-        return True
+        if table is not None and table.record != result.record:
+            raise ValueError(f"table {table.id}'s record is not the result's record")
+        record = dump(result.model_dump(mode="json")["record"])
+        return await self._write(lambda conn: _insert_result(conn, result, record, table))
 
     # ----------------------------------------------------------------- queries
 
@@ -420,35 +370,13 @@ class SqliteStore:
 
         Ordered by the rating's ordinal (best first), then wins, then games,
         then user id so pages never overlap or skip a player. Only players with
-        at least one rated game are listed.
+        at least one rated game are listed. Any page of a board of 100,000
+        players costs about the same as the first (see :func:`_board_page`).
         """
         if offset < 0 or limit < 0:
             raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
         key = (_guild_key(guild_id), game)
-        async with self._transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
-                """
-                SELECT user_id, mu, sigma, games, wins FROM ratings
-                WHERE guild_id = ? AND game = ? AND mu IS NOT NULL
-                ORDER BY mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
-                LIMIT ? OFFSET ?
-                """,
-                (*key, limit, offset),
-            )
-            counted = await conn.execute_fetchall(
-                "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND game = ? AND mu IS NOT NULL",
-                key,
-            )
-        page = [
-            LeaderRow(
-                user_id=row["user_id"],
-                rating=display_rating(row["mu"], row["sigma"]),
-                games=row["games"],
-                wins=row["wins"],
-            )
-            for row in rows
-        ]
-        return page, int(next(iter(counted))[0])
+        return await self._run(lambda conn: _board_page(conn, key, offset, limit))
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game played in this server.
@@ -456,15 +384,14 @@ class SqliteStore:
         Most played game first. ``rating`` is None for a game the player has
         only played without another human.
         """
-        async with self._transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
-                """
-                SELECT game, games, wins, mu, sigma FROM ratings
-                WHERE guild_id = ? AND user_id = ? AND games > 0
-                ORDER BY games DESC, game
-                """,
-                (_guild_key(guild_id), user_id),
-            )
+        rows = await self._run(lambda conn: conn.execute(
+            """
+            SELECT game, games, wins, mu, sigma FROM ratings INDEXED BY ratings_player
+            WHERE guild_id = ? AND user_id = ? AND games > 0
+            ORDER BY games DESC, game
+            """,
+            (_guild_key(guild_id), user_id),
+        ).fetchall())
         return [
             GameStats(
                 game=row["game"],
@@ -479,13 +406,9 @@ class SqliteStore:
 
     async def get_timezone(self, guild_id: int) -> str | None:
         """The server's time zone (an IANA name), or None if it set none."""
-        async with self._transaction(write=False) as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT timezone FROM guild_settings WHERE guild_id = ?", (guild_id,)
-                )
-            )
-        zone = rows[0]["timezone"] if rows else None
+        row = await self._run(lambda conn: conn.execute(
+            "SELECT timezone FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone())
+        zone = None if row is None else row["timezone"]
         return None if zone is None else str(zone)
 
     async def set_timezone(self, guild_id: int, zone: str | None) -> None:
@@ -493,39 +416,35 @@ class SqliteStore:
 
         The zone is stored as given: the caller checks it is a known IANA name.
         """
-        async with self._transaction(write=True) as conn:
-            await conn.execute(
-                """
-                INSERT INTO guild_settings (guild_id, timezone, updated_at) VALUES (?, ?, ?)
-                ON CONFLICT (guild_id) DO UPDATE SET
-                    timezone = excluded.timezone,
-                    updated_at = excluded.updated_at
-                """,
-                (guild_id, zone, _iso(datetime.now(UTC))),
-            )
+        stamp = _iso(datetime.now(UTC))
+        await self._write(lambda conn: conn.execute(
+            """
+            INSERT INTO guild_settings (guild_id, timezone, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (guild_id) DO UPDATE SET
+                timezone = excluded.timezone,
+                updated_at = excluded.updated_at
+            """,
+            (guild_id, zone, stamp),
+        ))
 
     async def get_pictures(self, guild_id: int) -> bool:
         """Whether the server's new tables draw their cards (True unless turned off)."""
-        async with self._transaction(write=False) as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT pictures FROM guild_settings WHERE guild_id = ?", (guild_id,)
-                )
-            )
-        return bool(rows[0]["pictures"]) if rows else True
+        row = await self._run(lambda conn: conn.execute(
+            "SELECT pictures FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone())
+        return True if row is None else bool(row["pictures"])
 
     async def set_pictures(self, guild_id: int, on: bool) -> None:
         """Turn pictures on or off for the server's new tables."""
-        async with self._transaction(write=True) as conn:
-            await conn.execute(
-                """
-                INSERT INTO guild_settings (guild_id, pictures, updated_at) VALUES (?, ?, ?)
-                ON CONFLICT (guild_id) DO UPDATE SET
-                    pictures = excluded.pictures,
-                    updated_at = excluded.updated_at
-                """,
-                (guild_id, int(on), _iso(datetime.now(UTC))),
-            )
+        stamp = _iso(datetime.now(UTC))
+        await self._write(lambda conn: conn.execute(
+            """
+            INSERT INTO guild_settings (guild_id, pictures, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (guild_id) DO UPDATE SET
+                pictures = excluded.pictures,
+                updated_at = excluded.updated_at
+            """,
+            (guild_id, int(on), stamp),
+        ))
 
     async def recent_games(
         self, guild_id: int | None, user_id: int, *, limit: int = 5
@@ -533,21 +452,23 @@ class SqliteStore:
         """The player's latest finished games in this server, newest first."""
         if limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
-        async with self._transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
-                """
-                SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place, p.score,
-                       (SELECT COUNT(*) FROM result_players AS q
-                        WHERE q.result_id = r.id) AS players
-                FROM result_players AS p
-                JOIN results AS r ON r.id = p.result_id
-                WHERE p.user_id = ? AND r.guild_id = ?
-                GROUP BY r.id
-                ORDER BY r.finished_at DESC, r.id DESC
-                LIMIT ?
-                """,
-                (user_id, _guild_key(guild_id), limit),
-            )
+        rows = await self._run(lambda conn: conn.execute(
+            """
+            SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place, p.score,
+                   (SELECT COUNT(*) FROM result_players AS q
+                    WHERE q.result_id = r.id) AS players
+            FROM (SELECT DISTINCT result_id, finished_at
+                  FROM result_players INDEXED BY result_players_recent
+                  WHERE user_id = ? AND guild_id = ?
+                  ORDER BY finished_at DESC, result_id DESC
+                  LIMIT ?) AS latest
+            JOIN results AS r ON r.id = latest.result_id
+            JOIN result_players AS p ON p.result_id = r.id AND p.user_id = ?
+            GROUP BY r.id
+            ORDER BY r.finished_at DESC, r.id DESC
+            """,
+            (user_id, _guild_key(guild_id), limit, user_id),
+        ).fetchall())
         return [
             RecentGame(
                 table_id=row["table_id"],
@@ -563,57 +484,100 @@ class SqliteStore:
 
 # --------------------------------------------------------------------------- helpers
 
+_BUCKET = "CAST((mu - 3.0 * sigma) * 20 AS INTEGER)"
+_PAGE = f"""
+SELECT user_id, mu, sigma, games, wins FROM ratings INDEXED BY ratings_board
+WHERE guild_id = ? AND game = ? AND mu IS NOT NULL AND {_BUCKET} <= ?
+ORDER BY {_BUCKET} DESC, mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
+LIMIT ? OFFSET ?
+"""
 
-async def _upsert_table(conn: aiosqlite.Connection, table: StoredTable) -> None:
-    """Insert or replace one table's row and document (inside the caller's transaction)."""
-    table, doc = _table_doc(table)
-    await conn.execute(
+
+def _board_page(conn: sqlite3.Connection, key: tuple[int, str], offset: int, limit: int
+                ) -> tuple[list[LeaderRow], int]:
+    """One leaderboard page and the board's size, without walking the players above it.
+
+    ``board_buckets`` (kept by triggers) says how many players each slice of
+    2 rating points holds: adding them up from the top finds the bucket the
+    page starts in and the board's size; the page is then read from the
+    ``ratings_board`` index from that bucket on, skipping only the players of
+    the same bucket ranked above it.
+    """
+    buckets = conn.execute(
+        "SELECT bucket, players FROM board_buckets "
+        "WHERE guild_id = ? AND game = ? AND players > 0 ORDER BY bucket DESC",
+        key,
+    ).fetchall()
+    total = sum(row[1] for row in buckets)
+    above = 0
+    start = None
+    for bucket, players in buckets:
+        if above + players > offset:
+            start = bucket
+            break
+        above += players
+    rows = [] if start is None or limit == 0 else conn.execute(
+        _PAGE, (*key, start, limit, offset - above)).fetchall()
+    page = [
+        LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
+                  games=row["games"], wins=row["wins"])
+        for row in rows
+    ]
+    return page, total
+
+
+def _insert_result(conn: sqlite3.Connection, result: GameResult, record: str,
+                   table: StoredTable | None) -> bool:
+    """The body of :meth:`SqliteStore.record_result` (inside its transaction)."""
+    guild = _guild_key(result.guild_id)
+    finished_at = _iso(result.finished_at)
+    cursor = conn.execute(
         """
-        INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
-                            status, doc, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (id) DO UPDATE SET
-            guild_id = excluded.guild_id,
-            channel_id = excluded.channel_id,
-            message_id = excluded.message_id,
-            host_id = excluded.host_id,
-            game = excluded.game,
-            status = excluded.status,
-            doc = excluded.doc,
-            created_at = excluded.created_at,
-            updated_at = excluded.updated_at
+        INSERT INTO results (table_id, guild_id, game, finished_at, record)
+        VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (table_id) DO NOTHING
         """,
-        (
-            table.id,
-            table.guild_id,
-            table.channel_id,
-            table.message_id,
-            table.host_id,
-            table.game,
-            table.status.value,
-            doc,
-            _iso(table.created_at),
-            _iso(table.updated_at),
-        ),
+        (result.table_id, guild, result.game, finished_at, record),
     )
+    if cursor.rowcount == 0:
+        return False  # already recorded; this write changes nothing
+    conn.executemany(
+        """
+        INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner,
+                                    guild_id, finished_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+            (cursor.lastrowid, p.seat, p.user_id, p.name, p.score, p.place, int(p.winner),
+             guild, finished_at)
+            for p in result.players
+        ],
+    )
+    if table is not None:
+        finished = table.model_copy(update={"status": TableStatus.FINISHED})
+        write_table(conn, finished, record_in_results=True)
+    else:
+        conn.execute(
+            """
+            UPDATE tables
+            SET status = ?, updated_at = ?,
+                doc = json_set(doc, '$.status', ?, '$.updated_at', ?, '$.record', json('null'))
+            WHERE id = ?
+            """,
+            (TableStatus.FINISHED.value, finished_at, TableStatus.FINISHED.value, finished_at,
+             result.table_id),
+        )
+        delete_actions(conn, result.table_id)
+    _update_ratings(conn, guild, result.game, _humans(result.players))
+    return True
 
 
-async def _rollback(conn: aiosqlite.Connection) -> None:
-    """Roll back the open transaction, if SQLite still has one (an error may have ended it)."""
-    try:
-        await conn.execute("ROLLBACK")
-    except sqlite3.OperationalError as error:
-        if "no transaction is active" not in str(error):
-            raise
-
-
-async def _user_version(conn: aiosqlite.Connection) -> int:
+def _user_version(conn: sqlite3.Connection) -> int:
     """The schema version recorded in the database header."""
-    rows = await conn.execute_fetchall("PRAGMA user_version")
-    return int(next(iter(rows))[0])
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-async def _migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> None:
+def _migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> None:
     """Apply every migration newer than the database's version, all in one transaction.
 
     The version is re-read after ``BEGIN IMMEDIATE`` so two processes opening
@@ -621,9 +585,9 @@ async def _migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> N
     is rolled back and the database keeps its old version.
     """
     latest = migrations[-1].version if migrations else 0
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        await conn.execute("BEGIN IMMEDIATE")
-        current = await _user_version(conn)
+        current = _user_version(conn)
         if current > latest:
             raise SchemaTooNewError(
                 f"the database is at schema version {current} but this version of the bot "
@@ -635,19 +599,19 @@ async def _migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> N
                 continue
             try:
                 for statement in split_statements(migration.sql):
-                    await conn.execute(statement)
+                    conn.execute(statement)
             except sqlite3.Error as error:
                 raise MigrationError(
                     f"migration {migration.version:04d}_{migration.name} failed: {error}"
                 ) from error
             # An int, never user input: safe to format into the PRAGMA.
-            await conn.execute(f"PRAGMA user_version = {migration.version:d}")
-        rows = await conn.execute_fetchall("PRAGMA foreign_key_check")
-        if list(rows):
+            conn.execute(f"PRAGMA user_version = {migration.version:d}")
+        if conn.execute("PRAGMA foreign_key_check").fetchall():
             raise MigrationError("the migrated database violates its foreign keys")
-        await conn.execute("COMMIT")
+        conn.execute("COMMIT")
     except BaseException:
-        await asyncio.shield(_rollback(conn))
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
 
 
@@ -658,8 +622,8 @@ def _rating(mu: Any, sigma: Any) -> PlackettLuceRating:
     return _MODEL.rating(mu=float(mu), sigma=float(sigma))
 
 
-async def _update_ratings(
-    conn: aiosqlite.Connection, guild: int, game: str, humans: list[_Standing]
+def _update_ratings(
+    conn: sqlite3.Connection, guild: int, game: str, humans: list[_Standing]
 ) -> None:
     """Count the game for every human and, with two or more of them, rate them.
 
@@ -670,7 +634,7 @@ async def _update_ratings(
     if not humans:
         return
     marks = ",".join("?" * len(humans))
-    rows = await conn.execute_fetchall(
+    rows = conn.execute(
         f"SELECT user_id, mu, sigma FROM ratings "
         f"WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
         (guild, game, *(h.user_id for h in humans)),
@@ -684,7 +648,7 @@ async def _update_ratings(
         rated = _MODEL.rate(teams, ranks=[float(h.place) for h in humans])
         for human, team in zip(humans, rated, strict=True):
             new[human.user_id] = (team[0].mu, team[0].sigma)
-    await conn.executemany(
+    conn.executemany(
         """
         INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins)
         VALUES (?, ?, ?, ?, ?, 1, ?)

@@ -2,6 +2,19 @@
 
 The SQLite implementation is :class:`bot.store.SqliteStore`; a PostgreSQL one
 for multi-process deployments can implement the same protocol later.
+
+What every implementation owes its callers:
+
+- a write is durable when its await returns, and a write that raises left
+  nothing behind (the callers in :mod:`bot.turns` and :mod:`bot.sessions`
+  change memory only after a save returns);
+- saving a table costs the same at its 1,000th action as at its first (store
+  the new actions, not the whole record again);
+- a finished game's record is kept once.
+
+A store for several processes will also compare the table's ``version`` on
+save (compare-and-set) so a stale copy can never overwrite a newer move; the
+callers already bump ``version`` on every change and save from one place.
 """
 
 from __future__ import annotations
@@ -15,7 +28,12 @@ class Store(Protocol):
     async def close(self) -> None: ...
 
     async def save_table(self, table: StoredTable) -> None:
-        """Insert or replace a table, in one transaction, durable when this returns."""
+        """Insert or update a table, in one transaction, durable when this returns.
+
+        The record's actions are taken to grow by appending: only those not
+        stored yet are written (a record that is not an extension of the
+        stored one is rewritten whole).
+        """
 
     async def open_tables(self) -> list[StoredTable]:
         """Every table in the lobby or playing, to resume at start-up."""
@@ -26,8 +44,9 @@ class Store(Protocol):
         """Write a finished game and its rating updates in one transaction.
 
         With ``table``, the finished table (its record holding the final action) is
-        saved in the same transaction. Exactly once per table: a second call for
-        the same ``table_id`` writes nothing and returns False.
+        saved in the same transaction; its record must be ``result.record``
+        (ValueError otherwise), which is stored once. Exactly once per table: a
+        second call for the same ``table_id`` writes nothing and returns False.
         """
 
     async def leaderboard(

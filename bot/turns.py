@@ -1,10 +1,14 @@
 """Playing a started table: one path for every action, by people, computers and timers.
 
-Every action goes through :meth:`Turns.act` under the session's lock: the rules
-core validates and applies it, the version is bumped, the table (with the
-record holding the new action) is saved, and only then does the caller reply.
-A finished game writes its result. Computer seats and turn timers are tasks of
-the session that come back through the same path.
+Every action goes through :meth:`Turns._commit` under the session's lock (a
+person's click through :meth:`Turns.act`): the rules core validates and
+applies it to a copy of the game, the copy's table (version bumped, record
+holding the new action) is saved, and only once the store has it do the copies
+replace the session's game and table; then the caller replies. A save that
+fails leaves memory as it was, so it still agrees with the database and the
+player's "something went wrong" is the truth. A finished game writes its
+result the same way. Computer seats and turn timers are tasks of the session
+that come back through the same path.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any, Protocol
 
 from bot.computer import choose_action, move_rng
 from bot.errors import StaleMenu, TableClosed, TableError
-from bot.models import GameResult, ResultPlayer, TableStatus
+from bot.models import GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import Store
@@ -48,6 +52,38 @@ def describe(events: list[Event], names: list[str]) -> list[str]:
         except (IndexError, KeyError, ValueError):
             out.append(str(event))
     return out
+
+
+def advanced(table: StoredTable, game: Game[Any], seat: int) -> StoredTable:
+    """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
+
+    ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
+    person's played by a computer): its open menus become out of date.
+    """
+    version = table.version + 1
+    seats = list(table.seats)
+    seats[seat] = seats[seat].model_copy(update={"acted_version": version})
+    record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
+    return table.model_copy(update={"version": version, "seats": seats, "record": record,
+                                    "updated_at": now()})
+
+
+def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResult]:
+    """The finished table and its result (sharing one record, stamped with its end)."""
+    assert game.outcome is not None
+    stamp = now()
+    record = dict(table.record or game.record())
+    record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
+    final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,
+                                     "record": record})
+    players = [
+        ResultPlayer(seat=i, user_id=seat.user_id, name=seat.name, score=game.scores[i],
+                     place=game.outcome.places[i], winner=i in game.winners)
+        for i, seat in enumerate(table.seats)
+    ]
+    result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
+                        finished_at=stamp, players=players, record=record)
+    return final, result
 
 
 class Turns:
@@ -82,8 +118,7 @@ class Turns:
                 raise StaleMenu("that menu was out of date; here is your hand as it is now")
             if game.to_act != seat:
                 raise TableError(self.not_your_turn(session))
-            events = game.apply(seat, action)
-            return await self._applied(session, seat, events)
+            return await self._commit(session, seat, action)
 
     def require_game(self, session: Session) -> Game[Any]:
         """The running game, or the reason there is none."""
@@ -100,54 +135,50 @@ class Turns:
             return "it is not your turn"
         return f"it is not your turn: waiting for {session.seats[seat].name}"
 
-    # --- after every action -------------------------------------------------------------
+    # --- the one path of every action --------------------------------------------------
 
-    async def _applied(self, session: Session, seat: int, events: list[Event],
-                       note: str | None = None) -> list[str]:
-        """Bump the version, remember the events, save (and finish) the table, schedule next.
+    async def _commit(self, session: Session, seat: int, action: Action | str,
+                      note: str | None = None) -> list[str]:
+        """Apply ``seat``'s ``action`` to a copy, save it, then make it the session's; the words.
 
-        ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
-        person's played by a computer): its open menus become out of date.
+        The caller holds ``session.lock``. Raises the rules core's ``GameError``
+        (illegal action) or the store's error (the save failed); either way the
+        session's game and table are untouched. ``note`` goes before the events
+        in the table's recent lines (a timed-out seat played by a computer).
         """
-        game = session.game
-        assert game is not None
+        game = self.require_game(session).clone()
+        events = game.apply(seat, action)
+        table = advanced(session.table, game, seat)
+        if game.over:
+            await self._save_finished(session, game, table)
+        else:
+            await self.store.save_table(table)
+            session.game, session.table = game, table
+        return self._applied(session, events, note)
+
+    def _applied(self, session: Session, events: list[Event], note: str | None) -> list[str]:
+        """After a committed action: remember its events, schedule the next turn, re-render."""
         words = describe(events, session.names())
         if note:
             session.recent.append(note)
         session.recent.extend(words)
-        table = session.table
-        table.version += 1
-        table.seats[seat].acted_version = table.version
-        table.record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
-        table.updated_at = now()
-        if game.over:
-            await self.finish(session)
-        else:
-            await self.store.save_table(table)
+        if session.status is TableStatus.PLAYING:
             self.schedule(session)
         self.changed(session)
         return words
 
     async def finish(self, session: Session) -> None:
-        """The game ended: write its result once, mark the table finished, save it."""
+        """The session's game has ended: write its result once and mark the table finished."""
         game = session.game
-        assert game is not None and game.outcome is not None
-        table = session.table
-        table.status = TableStatus.FINISHED
-        table.updated_at = now()
-        record = dict(table.record or game.record())
-        record["meta"] = {**record.get("meta", {}), "ended_at": table.updated_at.isoformat()}
-        table.record = record
-        players = [
-            ResultPlayer(seat=i, user_id=seat.user_id, name=seat.name, score=game.scores[i],
-                         place=game.outcome.places[i], winner=i in game.winners)
-            for i, seat in enumerate(table.seats)
-        ]
-        result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
-                            finished_at=table.updated_at, players=players,
-                            record=record)
-        # One transaction: the final action, the result and the ratings land together.
-        await self.store.record_result(result, table=table)
+        assert game is not None and game.over
+        await self._save_finished(session, game, session.table)
+
+    async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
+                             ) -> None:
+        """Write the result, ratings and final table in one transaction, then swap them in."""
+        final, result = finished(table, game)
+        await self.store.record_result(result, table=final)
+        session.game, session.table = game, final
         session.cancel_tasks()
 
     # --- computer seats and turn timers -------------------------------------------------
@@ -186,8 +217,7 @@ class Turns:
                 if timed_out:
                     name = session.seats[seat].name
                     note = f"{name} took too long; a computer played for them"
-                events = game.apply(seat, action)
-                await self._applied(session, seat, events, note)
+                await self._commit(session, seat, action, note)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -199,4 +229,4 @@ class Turns:
             self.schedule(session)
 
 
-__all__ = ["TableListener", "Turns", "describe"]
+__all__ = ["TableListener", "Turns", "advanced", "describe", "finished"]

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 import games
+from cogs.guard import writes
 from cogs.options import OptionSpec, option_specs
 
 RESERVED = {"interaction", "game", "thread", "pictures"}
@@ -55,6 +56,7 @@ def _signature() -> inspect.Signature:
     return inspect.Signature(params)
 
 
+_play = writes()(_play)  # a few lobbies a minute per person at most
 _play.__signature__ = _signature()  # type: ignore[attr-defined]
 _play.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
     "game": "The game to play",

@@ -72,10 +72,14 @@ class Publisher:
     """The :class:`bot.turns.TableListener` of the Discord layer."""
 
     def __init__(self, client: discord.Client,
-                 moved: Callable[[Session, int], Awaitable[None]] | None = None) -> None:
+                 moved: Callable[[Session, int], Awaitable[None]] | None = None,
+                 gone: Callable[[Session, str], Awaitable[None]] | None = None) -> None:
         self.client = client
         # Told the new message when the table is posted anew (the session manager keeps it).
         self.moved = moved
+        # Told when the table's channel is gone for good: the table closes.
+        self.gone = gone
+        self._forbidden: set[str] = set()  # tables whose lost permission was logged
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
@@ -107,15 +111,15 @@ class Publisher:
         if message_id is None:
             return
         shown = render(session)
-        message = self._channel(session).get_partial_message(
-            message_id)
+        message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
         try:
             await self._send_edit(message, session, shown, with_record=with_record)
+            self._forbidden.discard(session.id)
             return
         except discord.NotFound:
-            log.warning("table %s: its message is gone", session.id)
+            await self._message_gone(session)
             return
         except discord.HTTPException as exc:
             if exc.code == TOO_MANY_EDITS and self.moved is not None:
@@ -126,35 +130,62 @@ class Publisher:
                     log.exception("table %s: could not post the table anew", session.id)
                 return
             if shown.picture is None and not with_record:
-                log.exception("table %s: could not edit its message", session.id)
+                self._refused(session, exc)
                 return
         # Files are what Discord refuses most (no Attach Files, too large): the text table
-        # goes out without the picture, then without the record too. No move is lost.
+        # goes out without the picture (the old one taken down), then without the record
+        # too. No move is lost.
         log.warning("table %s: the edit with its files failed; sending the text alone",
-                    session.id, exc_info=True)
+                    session.id)
         for keep_record in ((True, False) if with_record else (False,)):
             try:
                 await self._send_edit(message, session, render(session, pictures=False),
-                                      with_record=keep_record)
+                                      with_record=keep_record, replace=True)
                 return
             except discord.NotFound:
+                await self._message_gone(session)
                 return
-            except discord.HTTPException:
-                continue
-        log.error("table %s: could not edit its message even as text", session.id)
+            except discord.HTTPException as exc:
+                refusal = exc
+        self._refused(session, refusal)
+
+    def _refused(self, session: Session, exc: discord.HTTPException) -> None:
+        """An edit Discord refused even as text: a lost permission is logged once."""
+        if not isinstance(exc, discord.Forbidden):
+            log.error("table %s: could not edit its message: %s", session.id, exc)
+        elif session.id not in self._forbidden:
+            # A permission lost mid-game: said once; people still play through their menus.
+            self._forbidden.add(session.id)
+            log.warning("table %s: I may no longer edit its message (a permission was "
+                        "taken away); the game goes on in the hand menus", session.id)
 
     async def _send_edit(self, message: discord.PartialMessage, session: Session,
-                         shown: Rendered, *, with_record: bool) -> None:
-        """One edit: the text table, its picture (replacing the last one), the record."""
+                         shown: Rendered, *, with_record: bool, replace: bool = False) -> None:
+        """One edit: the text table, its picture (replacing the last one), the record.
+
+        A table without pictures keeps its attachments as they are, unless it shows the
+        record or ``replace`` says to take down what it had (a picture that failed).
+        """
         files = shown.files()
         record = record_file(session) if with_record else None
         if record is not None:
             files.append(record)
-        # A table without pictures keeps its attachments as they are (MISSING), unless it
-        # shows the record; a table with them replaces the old picture with the new one.
         await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
                            allowed_mentions=shown.mentions,
-                           attachments=files if files else MISSING)
+                           attachments=files if files or replace else MISSING)
+
+    async def _message_gone(self, session: Session) -> None:
+        """The table message was deleted: post it anew; if its channel is gone, close it."""
+        if not session.is_open:
+            return
+        log.warning("table %s: its message is gone; posting it anew", session.id)
+        try:
+            await self.repost(session)
+        except discord.NotFound:
+            if self.gone is not None:
+                await self.gone(session, "the table's channel is gone")
+        except discord.HTTPException:
+            log.exception("table %s: could not post the table anew", session.id)
 
     async def repost(self, session: Session) -> None:
         """Post the table as a new message at the bottom and drop the old one.

@@ -28,6 +28,7 @@ from discord.ext import commands
 
 from bot.context import is_night_at, known_zone, local_time, zone_names
 from bot.store_api import Store
+from cogs.guard import writes
 from cogs.ui import APOLOGY, answered_on_failure, say
 
 if TYPE_CHECKING:
@@ -168,6 +169,7 @@ class ServerSettings(commands.Cog, name="Settings"):
                                 "'default' for the bot's default")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @writes()
     async def timezone(self, interaction: Interaction,
                        zone: app_commands.Range[str, 1, 100] | None = None) -> None:
         guild_id = interaction.guild_id
@@ -228,6 +230,7 @@ class ServerSettings(commands.Cog, name="Settings"):
                                     "only (off)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @writes()
     async def settings(self, interaction: Interaction,
                        pictures: Literal["on", "off"] | None = None) -> None:
         guild_id = interaction.guild_id

@@ -23,6 +23,7 @@ from bot.session import Session
 from bot.sessions import SessionManager, validate_options
 from cogs import components
 from cogs.clicks import Clicks, display_name, sentence
+from cogs.guard import missing_permissions, missing_text
 from cogs.options import to_model_values
 from cogs.play import PLAY, game_choices
 from cogs.publisher import Publisher, render
@@ -44,7 +45,8 @@ class Tables(commands.Cog):
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
         self.sessions: SessionManager = bot.sessions
-        self.publisher = Publisher(bot, moved=self.sessions.set_message)
+        self.publisher = Publisher(bot, moved=self.sessions.set_message,
+                                   gone=self.sessions.close_gone)
         self.clicks = Clicks(self.sessions)
 
     async def cog_load(self) -> None:
@@ -82,6 +84,12 @@ class Tables(commands.Cog):
             values = validate_options(game, to_model_values(game, options))
         except SetupError as exc:
             await say(interaction, exc.message)
+            return
+        missing = missing_permissions(interaction.app_permissions,
+                                      in_thread=isinstance(channel, discord.Thread),
+                                      new_thread=thread)
+        if missing:
+            await say(interaction, missing_text(missing))
             return
         existing = None if thread else self.sessions.in_channel(channel.id)
         if existing is not None:

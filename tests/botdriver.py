@@ -30,6 +30,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "computer_delay": 0,
         "turn_timeout": 0,
         "dev_guild_id": None,
+        "commands_per_minute": 0,  # tests type commands faster than people; test_discord_guard
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

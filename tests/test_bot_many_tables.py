@@ -47,8 +47,10 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
     caplog.set_level(logging.WARNING)
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        manager = SessionManager(store, settings_for(tmp_path),
-                                 seed_source=itertools.count(500).__next__)
+        # One host opens every table here: above the limits a person has on a server.
+        settings = settings_for(tmp_path, max_tables_per_host=TABLES,
+                                max_tables_per_server=TABLES)
+        manager = SessionManager(store, settings, seed_source=itertools.count(500).__next__)
         finals: list[tuple[Session, int, Action]] = []
         for number in range(TABLES):
             session = await manager.open(guild_id=GUILD, channel_id=2000 + number,
@@ -84,9 +86,8 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
             assert stored.record == session.table.record
             assert stored.record["actions"] == session.game.record()["actions"]
         assert await store.open_tables() == []
-        async with store._transaction(write=False) as conn:
-            [[results, tables]] = list(await conn.execute_fetchall(
-                "SELECT COUNT(*), COUNT(DISTINCT table_id) FROM results"))
+        [[results, tables]] = await store._run(lambda conn: conn.execute(
+            "SELECT COUNT(*), COUNT(DISTINCT table_id) FROM results").fetchall())
         assert results == tables == TABLES
         wins = 0
         for user in (ALICE, BOB):

@@ -145,8 +145,8 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
 
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        async with store._transaction(write=False) as conn:
-            [[check]] = list(await conn.execute_fetchall("PRAGMA integrity_check"))
+        [[check]] = await store._run(
+            lambda conn: conn.execute("PRAGMA integrity_check").fetchall())
         assert check == "ok"
         [saved] = await store.open_tables()
     finally:

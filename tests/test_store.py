@@ -7,6 +7,7 @@ import contextlib
 import inspect
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -15,11 +16,13 @@ import textwrap
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
 import bot.store as store_module
+import games
 from bot.models import (
     GameResult,
     ResultPlayer,
@@ -27,7 +30,9 @@ from bot.models import (
     StoredTable,
     TableStatus,
 )
+from bot.sessions import SessionManager
 from bot.store import (
+    GroupCommitError,
     Migration,
     MigrationError,
     SchemaTooNewError,
@@ -38,6 +43,7 @@ from bot.store import (
     split_statements,
 )
 from bot.store_api import Store
+from tests.botdriver import settings_for
 
 GUILD = 111
 OTHER_GUILD = 222
@@ -130,9 +136,16 @@ def table_names(path: Path) -> set[str]:
     return {row[0] for row in rows}
 
 
+async def query(
+    store: SqliteStore, sql: str, params: tuple[object, ...] = ()
+) -> list[tuple[Any, ...]]:
+    """Rows of ``sql`` run on the store's own connection (its thread, its settings)."""
+    rows = await store._run(lambda conn: conn.execute(sql, params).fetchall())
+    return [tuple(row) for row in rows]
+
+
 async def count(store: SqliteStore, sql: str) -> int:
-    rows = await store._conn.execute_fetchall(sql)
-    return int(next(iter(rows))[0])
+    return int((await query(store, sql))[0][0])
 
 
 def test_sqlite_store_satisfies_the_protocol() -> None:
@@ -188,16 +201,16 @@ async def test_open_empty_database_applies_every_migration(db_path: Path) -> Non
 
 
 async def test_wal_foreign_keys_and_full_sync_are_on(store: SqliteStore, db_path: Path) -> None:
-    conn = store._conn
-    assert next(iter(await conn.execute_fetchall("PRAGMA journal_mode")))[0] == "wal"
-    assert next(iter(await conn.execute_fetchall("PRAGMA foreign_keys")))[0] == 1
-    assert next(iter(await conn.execute_fetchall("PRAGMA synchronous")))[0] == 2  # FULL
-    assert next(iter(await conn.execute_fetchall("PRAGMA busy_timeout")))[0] > 0
+    assert (await query(store, "PRAGMA journal_mode"))[0][0] == "wal"
+    assert (await query(store, "PRAGMA foreign_keys"))[0][0] == 1
+    assert (await query(store, "PRAGMA synchronous"))[0][0] == 2  # FULL
+    assert (await query(store, "PRAGMA busy_timeout"))[0][0] > 0
     # Foreign keys are enforced, not merely declared.
     with pytest.raises(sqlite3.IntegrityError):
-        await conn.execute(
-            "INSERT INTO result_players VALUES (999, 0, 1, 'x', 0, 1, 1)",
-        )
+        await store._write(lambda conn: conn.execute(
+            "INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner)"
+            " VALUES (999, 0, 1, 'x', 0, 1, 1)",
+        ))
     # WAL is persistent in the file: another connection sees it too.
     with sqlite3.connect(db_path) as other:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -263,51 +276,86 @@ async def test_upgrade_from_version_1_keeps_the_data(db_path: Path) -> None:
         await store.close()
 
 
-async def test_upgrade_from_version_2_keeps_the_data(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+def write_as_before_table_actions(conn: sqlite3.Connection, table: StoredTable) -> None:
+    """A table row as the store wrote it before table_actions: the whole record in ``doc``."""
+    conn.execute(
+        "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
+         table.game, table.status.value, table.model_dump_json(),
+         table.created_at.isoformat(timespec="microseconds"),
+         table.updated_at.isoformat(timespec="microseconds")),
+    )
+
+
+def played_record(seed: int, actions: int) -> dict[str, Any]:
+    """A real Fumblaroo record after ``actions`` deterministic actions."""
+    game = games.new_game("fumblaroo", 3, {}, seed=seed)
+    for n in range(actions):
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, random.Random(n).choice(game.legal_actions(seat)))
+    return game.record()
+
+
+async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_data(
+    db_path: Path, tmp_path: Path
 ) -> None:
-    """A version-2 database with tables, results and ratings gains guild_settings, loses nothing."""
-    two = [m for m in load_migrations() if m.version <= 2]
-    assert [m.version for m in two] == [1, 2]
+    """A database of the migrations before table_actions, with a game in play, a lobby and a
+    finished game, upgraded: the game resumes and plays on, nothing is lost."""
+    [new] = [m for m in load_migrations() if m.name == "table_actions"]
+    previous = [m for m in load_migrations() if m.version < new.version]
+    playing = make_table("v3-playing", status=TableStatus.PLAYING, game="fumblaroo")
+    playing.record = played_record(5, 40)
+    playing.options = {}
+    lobby = make_table("v3-lobby")
+    finished = make_table("v3-done", status=TableStatus.FINISHED)
     with sqlite3.connect(db_path) as conn:
-        for migration in two:
+        for migration in previous:
             for statement in split_statements(migration.sql):
                 conn.execute(statement)
-        conn.execute("PRAGMA user_version = 2")
-    assert "guild_settings" not in table_names(db_path)
-    # Data written by the store itself while it knew only migrations 1 and 2.
-    lobby = make_table("v2-lobby")
-    playing = make_table("v2-playing", status=TableStatus.PLAYING)
-    monkeypatch.setattr(store_module, "load_migrations", lambda: two)
-    old = await SqliteStore.open(db_path)
-    try:
-        await old.save_table(lobby)
-        await old.save_table(playing)
-        assert await old.record_result(make_result("v2-game", [(1, 1), (None, 2), (2, 3)]))
-        board_before = await old.leaderboard(GUILD, "fiasco")
-        stats_before = await old.stats(GUILD, 1)
-        recent_before = await old.recent_games(GUILD, 2)
-    finally:
-        await old.close()
-    monkeypatch.undo()
-    assert user_version(db_path) == 2
+        conn.execute(f"PRAGMA user_version = {new.version - 1:d}")
+        for table in (playing, lobby, finished):
+            write_as_before_table_actions(conn, table)
+        conn.execute(
+            "INSERT INTO results (id, table_id, guild_id, game, finished_at, record) "
+            "VALUES (1, 'v3-done', ?, 'fiasco', '2025-02-01T10:00:00.000000+00:00', ?)",
+            (GUILD, json.dumps(finished.record)),
+        )
+        conn.executemany("INSERT INTO result_players VALUES (1, ?, ?, ?, ?, ?, ?)",
+                         [(0, 1, "Ana", 30, 1, 1), (1, 2, "Ben", 10, 2, 0)])
+        conn.executemany("INSERT INTO ratings VALUES (?, 'fiasco', ?, ?, ?, 1, ?)",
+                         [(GUILD, 1, 27.6, 8.0, 1), (GUILD, 2, 22.4, 8.0, 0)])
 
     store = await SqliteStore.open(db_path)
     try:
-        assert user_version(db_path) == LATEST >= 3
-        assert "guild_settings" in table_names(db_path)
-        assert await store.get_table("v2-lobby") == lobby
-        assert [t.id for t in await store.open_tables()] == ["v2-lobby", "v2-playing"]
-        assert await store.leaderboard(GUILD, "fiasco") == board_before
-        assert await store.stats(GUILD, 1) == stats_before
-        assert await store.recent_games(GUILD, 2) == recent_before
-        assert board_before[1] == 2  # two rated players survived
-        # No server has a zone yet; the new table works.
-        assert await store.get_timezone(GUILD) is None
-        await store.set_timezone(GUILD, "Pacific/Auckland")
-        assert await store.get_timezone(GUILD) == "Pacific/Auckland"
-        # Idempotency of results still holds across the upgrade.
-        assert await store.record_result(make_result("v2-game", [(1, 1), (2, 2)])) is False
+        assert user_version(db_path) == LATEST
+        assert await store.get_table("v3-playing") == playing
+        assert await store.get_table("v3-lobby") == lobby
+        assert await store.get_table("v3-done") == finished
+        # The actions moved to their own rows; the finished record is kept once, in results.
+        assert await count(store, "SELECT COUNT(*) FROM table_actions") == 40
+        heads = dict(await query(store, "SELECT id, json_extract(doc, '$.record') FROM tables"))
+        assert heads["v3-done"] is None
+        assert json.loads(heads["v3-playing"])["actions"] == 40
+        # The board and its size survive, and stats read the new index.
+        board, total = await store.leaderboard(GUILD, "fiasco")
+        assert ([r.user_id for r in board], total) == ([1, 2], 2)
+        assert [(s.games, s.wins) for s in await store.stats(GUILD, 1)] == [(1, 1)]
+        assert await store.record_result(make_result("v3-done", [(1, 1), (2, 2)])) is False
+
+        # The game in play resumes from the migrated rows and plays on.
+        manager = SessionManager(store, settings_for(tmp_path))
+        resumed = await manager.resume_all()
+        assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
+        game = manager.get("v3-playing").game
+        assert game is not None and game.record() == playing.record
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, game.legal_actions(seat)[0])
+        playing.record = game.record()
+        await store.save_table(playing)
+        assert await count(store, "SELECT COUNT(*) FROM table_actions") == 41
+        assert await store.get_table("v3-playing") == playing
     finally:
         await store.close()
 
@@ -370,9 +418,7 @@ async def test_datetimes_are_stored_as_utc_iso(store: SqliteStore) -> None:
     naive = make_table("naive", created_at=datetime(2025, 3, 1, 12, 0))
     await store.save_table(local)
     await store.save_table(naive)
-    rows = await store._conn.execute_fetchall(
-        "SELECT id, created_at FROM tables ORDER BY id",
-    )
+    rows = await query(store, "SELECT id, created_at FROM tables ORDER BY id")
     assert [tuple(r) for r in rows] == [
         ("naive", "2025-03-01T12:00:00.000000+00:00"),
         ("tz", "2025-03-01T12:00:00.000000+00:00"),
@@ -404,8 +450,8 @@ async def test_record_result_writes_once_and_finishes_the_table(store: SqliteSto
     assert table is not None
     assert table.status is TableStatus.FINISHED
     assert table.updated_at == T0 + timedelta(hours=1)
-    rows = await store._conn.execute_fetchall("SELECT record FROM results")
-    assert json.loads(next(iter(rows))[0]) == result.record
+    rows = await query(store, "SELECT record FROM results")
+    assert json.loads(rows[0][0]) == result.record
 
 
 async def test_concurrent_record_result_for_one_table_writes_once(store: SqliteStore) -> None:
@@ -424,7 +470,9 @@ async def test_record_result_saves_the_final_table_in_the_same_transaction(
     final = make_table("t1", status=TableStatus.PLAYING)
     final.version = 9
     final.record = {"seed": 42, "actions": ["0 play S4", "1 play K"]}
-    assert await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=final) is True
+    result = make_result("t1", [(1, 1), (2, 2)])
+    result.record = final.record
+    assert await store.record_result(result, table=final) is True
     saved = await store.get_table("t1")
     assert saved is not None
     assert saved.status is TableStatus.FINISHED
@@ -432,12 +480,44 @@ async def test_record_result_saves_the_final_table_in_the_same_transaction(
     assert await store.open_tables() == []
 
 
+async def test_a_finished_game_is_stored_once(store: SqliteStore) -> None:
+    """The record lives in results only: the table keeps no copy and no action rows."""
+    table = make_table("t1", status=TableStatus.PLAYING)
+    await store.save_table(table)
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 1
+    result = make_result("t1", [(1, 1), (2, 2)])
+    result.record = table.record or {}
+    assert await store.record_result(result, table=table) is True
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+    [(head,)] = await query(store, "SELECT json_extract(doc, '$.record') FROM tables")
+    assert head is None
+    saved = await store.get_table("t1")
+    assert saved is not None and saved.record == table.record
+    # Without the table, the stored one is finished the same way.
+    await store.save_table(make_table("t2", status=TableStatus.PLAYING))
+    assert await store.record_result(make_result("t2", [(1, 1), (2, 2)])) is True
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+    later = await store.get_table("t2")
+    assert later is not None and later.record == make_result("t2", []).record
+
+
+async def test_a_final_table_whose_record_is_not_the_results_is_refused(
+    store: SqliteStore,
+) -> None:
+    table = make_table("t1", status=TableStatus.PLAYING)
+    with pytest.raises(ValueError, match="not the result's record"):
+        await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=table)
+    assert await count(store, "SELECT COUNT(*) FROM results") == 0
+
+
 async def test_a_second_record_result_leaves_the_saved_table_alone(store: SqliteStore) -> None:
     first = make_table("t1", status=TableStatus.PLAYING)
-    await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=first)
+    result = make_result("t1", [(1, 1), (2, 2)])
+    result.record = first.record or {}
+    await store.record_result(result, table=first)
     later = make_table("t1", status=TableStatus.PLAYING)
     later.version = 99
-    assert await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=later) is False
+    assert await store.record_result(result, table=later) is False
     saved = await store.get_table("t1")
     assert saved is not None and saved.version == first.version
 
@@ -478,7 +558,7 @@ async def test_computer_seats_are_left_out_of_ratings(store: SqliteStore) -> Non
         2: display_rating(expected[1][0].mu, expected[1][0].sigma),
     }
     assert ratings[1] > 1000 > ratings[2]
-    rows = await store._conn.execute_fetchall("SELECT user_id, games, wins FROM ratings")
+    rows = await query(store, "SELECT user_id, games, wins FROM ratings")
     assert sorted(tuple(r) for r in rows) == [(1, 1, 0), (2, 1, 0)]  # no computer row
 
 
@@ -749,7 +829,7 @@ async def test_cancelled_writes_leave_no_open_transaction(store: SqliteStore) ->
         players = await count(store, "SELECT COUNT(*) FROM result_players")
         games = await count(store, "SELECT COALESCE(SUM(games), 0) FROM ratings")
         assert players == games == 2 * results
-    assert not store._conn.in_transaction
+    assert not await store._thread.run(lambda conn: conn.in_transaction)
     assert len(await store.open_tables()) == 12
 
 
@@ -788,3 +868,175 @@ async def test_guild_settings_constraints(store: SqliteStore) -> None:
     await store.set_timezone(GUILD, "UTC")  # the store still works after a refused write
     assert await store.get_timezone(GUILD) == "UTC"
 
+
+
+async def test_recent_games_follow_the_finish_time_not_the_recording_order(
+    store: SqliteStore,
+) -> None:
+    """A game recorded late (a resumed table, an import) still sorts by when it finished."""
+    for table_id, minutes in (("late", 1), ("early", 0), ("latest", 5)):
+        finished = T0 + timedelta(minutes=minutes)
+        await store.record_result(make_result(table_id, [(1, 1), (2, 2)], finished_at=finished))
+    assert [g.table_id for g in await store.recent_games(GUILD, 1)] == ["latest", "late", "early"]
+    assert [g.table_id for g in await store.recent_games(GUILD, 2, limit=2)] == ["latest", "late"]
+
+
+async def test_leaderboard_pages_at_every_offset_agree_with_one_sorted_list(
+    store: SqliteStore,
+) -> None:
+    """Pages found through the rating buckets are the slices of one full sort.
+
+    Ordinals spread over many buckets, negative ones and the double-width
+    bucket around zero included, with ties on the ordinal broken by wins,
+    games and user id.
+    """
+    rng = random.Random(3)
+    rows = []
+    for user in range(1, 150):
+        mu, sigma = rng.choice([(rng.uniform(0, 40), rng.uniform(0.5, 9)), (25.0, 25 / 3)])
+        rows.append((GUILD, "fiasco", user, mu, sigma, rng.randrange(1, 4), rng.randrange(0, 2)))
+    await store._write(lambda conn: conn.executemany(
+        "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)", rows))
+    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
+                                      for _, _, u, mu, sigma, games, wins in rows)]
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 149
+    for offset in [*range(0, 150, 7), 148, 149, 150]:
+        page, total = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
+        assert total == 149
+        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
+    # The buckets follow rating changes.
+    await store._write(lambda conn: conn.execute(
+        "UPDATE ratings SET mu = mu + 30 WHERE user_id % 3 = 0"))
+    rows = await query(store, "SELECT user_id, mu, sigma, games, wins FROM ratings")
+    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
+                                      for u, mu, sigma, games, wins in rows)]
+    for offset in range(0, 150, 10):
+        page, _ = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
+        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
+
+
+async def test_the_board_size_follows_players_gaining_and_losing_a_rating(
+    store: SqliteStore,
+) -> None:
+    await store.record_result(make_result("solo", [(1, 1), (None, 2)]))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 0
+    await store.record_result(make_result("duo", [(1, 1), (2, 2)]))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 2
+    await store._write(lambda conn: conn.execute(
+        "UPDATE ratings SET mu = NULL, sigma = NULL WHERE user_id = 2"))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 1
+    await store._write(lambda conn: conn.execute("DELETE FROM ratings WHERE user_id = 1"))
+    assert (await store.leaderboard(GUILD, "fiasco")) == ([], 0)
+
+
+async def test_saving_a_longer_record_writes_only_the_new_action(store: SqliteStore) -> None:
+    """The cost of a save does not grow with the game: one head row and one action row."""
+    table = make_table("long", status=TableStatus.PLAYING)
+    table.record = {"seed": 1, "deals": [], "actions": [f"0 play {n}" for n in range(500)]}
+    await store.save_table(table)
+
+    async def changes_of(saved: StoredTable) -> int:
+        before = await store._thread.run(lambda conn: conn.total_changes)
+        await store.save_table(saved)
+        return await store._thread.run(lambda conn: conn.total_changes) - before
+
+    table.record = {**table.record, "actions": [*table.record["actions"], "1 play X"]}
+    assert await changes_of(table) == 2
+    assert await store.get_table("long") == table
+    [(head,)] = await query(store, "SELECT length(doc) FROM tables")
+    assert head < 1000  # the 501 actions are not in the head
+    # A record that is not an extension of the stored one is rewritten whole.
+    table.record = {**table.record, "actions": ["0 play Y", "1 play Z"]}
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 2
+    table.record = {**table.record, "actions": ["0 play Q", "1 play R", "2 play S"]}
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    # A record without actions keeps none.
+    table.record = {"seed": 1}
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+
+
+# --------------------------------------------------------------------------- group commit
+
+
+async def test_writes_queued_together_share_one_transaction(store: SqliteStore) -> None:
+    before = store.groups_committed
+    await asyncio.gather(*(store.save_table(make_table(f"g{i}")) for i in range(32)))
+    assert store.groups_committed == before + 1
+    assert len(await store.open_tables()) == 32
+
+
+async def test_a_failing_write_fails_alone_and_its_group_commits(store: SqliteStore) -> None:
+    bad = make_result("bad", [(1, 1), (2, 2)])
+    bad.players[1].seat = 0  # two players in seat 0: violates the key
+    before = store.groups_committed
+    outcomes = await asyncio.gather(
+        store.save_table(make_table("first")),
+        store.record_result(bad),
+        store.record_result(make_result("good", [(1, 1), (2, 2)])),
+        return_exceptions=True,
+    )
+    assert store.groups_committed == before + 1
+    assert outcomes[0] is None and outcomes[2] is True
+    assert isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert await store.get_table("first") is not None
+    assert [r[0] for r in await query(store, "SELECT table_id FROM results")] == ["good"]
+
+
+async def test_a_group_whose_commit_fails_fails_every_caller(store: SqliteStore) -> None:
+    """No caller hears "saved" unless the COMMIT its write was part of succeeded."""
+
+    def dangling(conn: sqlite3.Connection) -> None:
+        # Deferred: the broken foreign key is only caught by COMMIT, for the whole group.
+        conn.execute("PRAGMA defer_foreign_keys = ON")
+        conn.execute("INSERT INTO result_players (result_id, seat, user_id, name, score, "
+                     "place, winner) VALUES (999, 0, 1, 'x', 0, 1, 1)")
+
+    outcomes = await asyncio.gather(
+        store.save_table(make_table("a")),
+        store._write(dangling),
+        store.save_table(make_table("b")),
+        return_exceptions=True,
+    )
+    assert all(isinstance(o, GroupCommitError) for o in outcomes), outcomes
+    assert await store.open_tables() == []
+    assert await count(store, "SELECT COUNT(*) FROM result_players") == 0
+    # The store goes on working.
+    await store.save_table(make_table("c"))
+    assert [t.id for t in await store.open_tables()] == ["c"]
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None:
+    """``python -m bench.store --quick``: the table and the JSON have every figure (shape only)."""
+    from bench import store as bench_store
+
+    out = tmp_path / "store.json"
+    bench_store.main(["--quick", "--json", str(out), "--cache", str(tmp_path / "cache")])
+    data = json.loads(out.read_text())
+    assert {"cpus", "python", "sqlite", "platform"} <= set(data["machine"])
+    names = [f["name"] for f in data["figures"]]
+    assert any(n.startswith("actions/s, 1 table, short") for n in names)
+    assert any(n.startswith("actions/s, 8 tables") for n in names)
+    for query in ("/leaderboard page 1", "/leaderboard last page", "/stats"):
+        assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 5
+    for figure in data["figures"]:
+        assert figure["runs"] >= 2 and figure["low"] <= figure["median"] <= figure["high"]
+        assert figure["median"] > 0
+
+
+async def test_pictures_per_server(store: SqliteStore) -> None:
+    assert await store.get_pictures(GUILD) is True  # on unless turned off
+    await store.set_timezone(GUILD, "Europe/Paris")
+    await store.set_pictures(GUILD, False)
+    assert await store.get_pictures(GUILD) is False
+    assert await store.get_pictures(OTHER_GUILD) is True
+    assert await store.get_timezone(GUILD) == "Europe/Paris"  # one setting leaves the other
+    await store.set_pictures(GUILD, True)
+    assert await store.get_pictures(GUILD) is True

@@ -26,7 +26,16 @@ from .users import (
     UPDATE_MESSAGE,
     InteractionRecord,
 )
-from .world import DM, GUILD_TEXT, JSON, PRIVATE_THREAD, PUBLIC_THREAD, FakeChannel
+from .world import (
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    DM,
+    GUILD_TEXT,
+    JSON,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    FakeChannel,
+)
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -395,6 +404,9 @@ class RestAPI:
         thread_type = int(body.get("type") or PRIVATE_THREAD)
         if thread_type not in (PUBLIC_THREAD, PRIVATE_THREAD):
             raise DiscordAPIError(400, core.INVALID_FORM_BODY, "Invalid Form Body")
+        self.fake.require_bot_permissions(parent, CREATE_PUBLIC_THREADS
+                                          if thread_type == PUBLIC_THREAD
+                                          else CREATE_PRIVATE_THREADS)
         thread = await self._new_thread(parent, body, thread_type, None)
         return thread.payload(bot_user_id=self.fake.bot_user.id)
 

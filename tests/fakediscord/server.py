@@ -33,6 +33,7 @@ from .users import (
     nest_subcommands,
 )
 from .world import (
+    ALL_PERMISSIONS,
     ATTACH_FILES,
     DEFAULT_BOT_PERMISSIONS,
     DM,
@@ -40,6 +41,9 @@ from .world import (
     GUILD_TEXT,
     JSON,
     PRIVATE_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     FakeChannel,
     FakeGuild,
     FakeMember,
@@ -385,6 +389,14 @@ class FakeDiscord:
         else:
             await self.dispatch_if_connected("CHANNEL_DELETE", channel.payload())
 
+    async def remove_bot_from(self, guild: FakeGuild) -> None:
+        """The bot is kicked from ``guild`` (or it is deleted): GUILD_DELETE, and its channels
+        answer 404 (Unknown Channel) from then on."""
+        for channel in guild.channels.values():
+            channel.deleted = True
+        self.guilds.pop(guild.id, None)
+        await self.dispatch_if_connected("GUILD_DELETE", {"id": str(guild.id)})
+
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         for channel in self.channels.values():
             if channel.type == DM and channel.recipient is user:
@@ -473,8 +485,8 @@ class FakeDiscord:
         Attach Files permission in a public message (403), over 10 files or a description
         over 1,024 characters (400), a file over the upload limit (413)."""
         declared = {str(a.get("id")): a for a in body.get("attachments") or []}
-        if files and public and not self.bot_permissions & ATTACH_FILES:
-            raise DiscordAPIError(403, core.MISSING_PERMISSIONS, "Missing Permissions")
+        if files and public:
+            self.require_bot_permissions(channel, ATTACH_FILES)
         if len(files) > MAX_ATTACHMENTS:
             raise DiscordAPIError(400, core.INVALID_FORM_BODY, "Invalid Form Body",
                                   {"files": {"_errors": [{"code": "LIMIT",
@@ -544,6 +556,9 @@ class FakeDiscord:
         components = list(body.get("components") or [])
         flags = int(body.get("flags") or 0) & ~EPHEMERAL
         self._check_limits(content, embeds, components, flags, method, path)
+        if source == "channel":  # a message the bot posts itself (not an interaction's)
+            self.require_bot_permissions(channel, VIEW_CHANNEL | (
+                SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES))
         attachments = self._attachments(channel, body, files, public=visible_to is None)
         if not (
             allow_empty
@@ -591,6 +606,11 @@ class FakeDiscord:
         path: str = "",
     ) -> None:
         """Apply an edit from the bot (limits-checked on the message as it would become)."""
+        channel = self.channels[message.channel_id]
+        if not message.ephemeral and channel.deleted:
+            raise unknown("Channel", core.UNKNOWN_CHANNEL)
+        if not message.ephemeral and not self.bot_permissions_in(channel) & VIEW_CHANNEL:
+            raise DiscordAPIError(403, core.MISSING_ACCESS, "Missing Access")
         if (self.limit_old_message_edits and not message.ephemeral
                 and dt.datetime.now(dt.UTC) - message.created_at > dt.timedelta(hours=1)):
             raise DiscordAPIError(400, core.TOO_MANY_OLD_EDITS, "Maximum number of edits to "
@@ -603,7 +623,6 @@ class FakeDiscord:
             method,
             path,
         )
-        channel = self.channels[message.channel_id]
         attachments = self._attachments(channel, body, files, public=not message.ephemeral)
         apply_edit(message, body, attachments, dt.datetime.now(dt.UTC))
         if not message.ephemeral:
@@ -897,7 +916,7 @@ class FakeDiscord:
                 **channel.payload(bot_user_id=self.bot_user.id),
                 "permissions": str(self._permissions(guild, user)),
             },
-            "app_permissions": str(self._permissions(guild, self.bot_user)),
+            "app_permissions": str(self.bot_permissions_in(channel)),
             "locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
@@ -925,6 +944,22 @@ class FakeDiscord:
         if user.id == self.bot_user.id:
             return guild.permissions_of(user.id) | self.bot_permissions
         return guild.permissions_of(user.id)
+
+    def bot_permissions_in(self, channel: FakeChannel) -> int:
+        """The bot's permissions in ``channel``: its server's, less the channel's denials."""
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        if guild is None:
+            return ALL_PERMISSIONS
+        perms = self._permissions(guild, self.bot_user) & ~channel.bot_deny
+        parent = self.channels.get(channel.parent_id) if channel.parent_id else None
+        if parent is not None:
+            perms &= ~parent.bot_deny
+        return perms
+
+    def require_bot_permissions(self, channel: FakeChannel, needed: int) -> None:
+        """403 Missing Permissions (50013) unless the bot has every bit of ``needed`` there."""
+        if self.bot_permissions_in(channel) & needed != needed:
+            raise DiscordAPIError(403, core.MISSING_PERMISSIONS, "Missing Permissions")
 
     async def _send_interaction(
         self,

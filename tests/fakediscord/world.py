@@ -200,6 +200,9 @@ class FakeChannel:
     message_count: int = 0
     member_ids: set[int] = field(default_factory=set)
     recipient: FakeUser | None = None
+    # Permission bits denied to the bot here (a channel overwrite on its role); a thread
+    # also has its parent's.
+    bot_deny: int = 0
 
     @property
     def mention(self) -> str:

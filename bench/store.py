@@ -1,0 +1,428 @@
+"""The store's speed: durable actions per second, and the leaderboard and stats queries.
+
+    .venv/bin/python -m bench.store [--runs 5] [--json PATH] [--quick] [--cache DIR]
+
+Durable actions
+    Each action is one ``save_table`` of a table whose record gained one action,
+    awaited until SQLite has fsynced it (WAL, ``synchronous=FULL``), exactly as
+    :meth:`bot.turns.Turns._commit` saves. The records are a real Fizzbin game's
+    (1,154 actions), prepared before timing. *short* saves actions 1 to 50 of
+    it, *long* actions 1,001 to 1,050: the goal is the same cost for both
+    (ratio long/short near 1). *tables N* runs N tables at once, each saving
+    its own actions one after the other (the way N busy channels do); group
+    commit should make N tables much faster in total than one.
+
+Queries
+    A database of N finished two-player games in one server with N/10 rated
+    players (10k, 100k, 1M results; 1M means 100k players) is built once with
+    ``executemany`` and kept in ``--cache`` (a temp dir by default). Timed
+    through the store's own methods: ``/leaderboard`` page 1, the middle page
+    and the last page; ``/stats`` (``stats`` + ``recent_games``, as the command
+    does) for the busiest player. The same queries as the schema before
+    migration 5 ran them (the board sorted on each page and paged with OFFSET,
+    counted by a scan; stats without the index on server and player; recent
+    games through the old (user, result) index, then sorted) are timed on the
+    same database as the reference.
+
+Every figure is the median over ``--runs`` runs, with the spread (min to max).
+``--quick`` runs tiny sizes in a few seconds (for the test of this script's
+output, not for its numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import games
+from bot.models import Seat, StoredTable, TableStatus
+from bot.store import SqliteStore
+from bot.store_tables import UPSERT_HEAD, iso
+
+GUILD = 424242
+GAME = "fiasco"
+BUILD_VERSION = 2  # bump when the shape of the cached query databases changes
+
+
+# --------------------------------------------------------------------------- figures
+
+
+@dataclass
+class Figure:
+    """One measured quantity: the median of its runs and their spread."""
+
+    name: str
+    unit: str
+    median: float
+    low: float
+    high: float
+    runs: int
+    reference: str | None = None
+    ratio: float | None = None  # this median over the reference's (for times: < 1 is faster)
+
+    @classmethod
+    def of(cls, name: str, unit: str, samples: list[float]) -> Figure:
+        return cls(name, unit, statistics.median(samples), min(samples), max(samples),
+                   len(samples))
+
+
+@dataclass
+class Report:
+    machine: dict[str, Any]
+    figures: list[Figure] = field(default_factory=list)
+
+    def add(self, figure: Figure, *, reference: Figure | None = None) -> Figure:
+        if reference is not None and reference.median:
+            figure.reference = reference.name
+            figure.ratio = figure.median / reference.median
+        self.figures.append(figure)
+        return figure
+
+
+def machine(where: Path) -> dict[str, Any]:
+    """What the figures depend on: CPU, Python, SQLite and the disk the database is on."""
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "database_dir": str(where),
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+# --------------------------------------------------------------------------- durable actions
+
+
+def game_records() -> list[dict[str, Any]]:
+    """The record of one long Fizzbin game after each of its actions (index k: k+1 actions)."""
+    game = games.new_game("fizzbin", 4, {}, seed=1)
+    rng = random.Random(2)
+    records = []
+    while not game.over:
+        seat = game.to_act
+        assert seat is not None
+        actions = game.legal_actions(seat)
+        game.apply(seat, actions[rng.randrange(len(actions))])
+        records.append({**game.record(), "meta": {"table": "bench"}})
+    return records
+
+
+def table(table_id: str, record: dict[str, Any], version: int) -> StoredTable:
+    stamp = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=version)
+    return StoredTable(
+        id=table_id, guild_id=GUILD, channel_id=hash(table_id) % 10**9, host_id=1, game="fizzbin",
+        status=TableStatus.PLAYING, record=record, version=version,
+        seats=[Seat(user_id=u, name=f"player {u}") for u in range(1, 5)],
+        created_at=stamp, updated_at=stamp)
+
+
+async def seed_tables(store: SqliteStore, names: list[str], record: dict[str, Any]) -> None:
+    """Store each table with ``record`` already (the state before the timed actions)."""
+    await asyncio.gather(*(store.save_table(table(n, record, 0)) for n in names))
+
+
+Save = Callable[[StoredTable], Awaitable[None]]
+
+
+def legacy_save(store: SqliteStore) -> Save:
+    """The save of the store before migration 5, as the reference: the whole record rewritten
+    as one document, and one transaction (one fsync) per save, behind one lock."""
+    lock = asyncio.Lock()
+
+    async def save(saved: StoredTable) -> None:
+        doc = saved.model_dump_json()
+        values = (saved.id, saved.guild_id, saved.channel_id, saved.message_id, saved.host_id,
+                  saved.game, saved.status.value, doc, iso(saved.created_at),
+                  iso(saved.updated_at))
+        async with lock:
+            await store._write(lambda conn: conn.execute(UPSERT_HEAD, values))
+    return save
+
+
+async def play(save: Save, name: str, records: list[dict[str, Any]], first: int,
+               count: int) -> None:
+    """Save ``count`` actions of table ``name``, one after the other (each awaited, durable)."""
+    for k in range(first, first + count):
+        await save(table(name, records[k], k + 1))
+
+
+def bytes_written() -> int | None:
+    """Bytes this process has passed to write() so far (Linux), for bytes per action."""
+    try:
+        text = Path("/proc/self/io").read_text()
+    except OSError:
+        return None
+    return next(int(line.split()[1]) for line in text.splitlines() if line.startswith("wchar"))
+
+
+@dataclass
+class Run:
+    actions_per_s: float
+    bytes_per_action: float | None
+
+
+async def actions_per_second(path: Path, records: list[dict[str, Any]], *, tables: int,
+                             first: int, count: int, legacy: bool = False) -> Run:
+    """Durable actions per second of ``tables`` tables each saving ``count`` actions at once."""
+    path.unlink(missing_ok=True)
+    store = await SqliteStore.open(path)
+    try:
+        names = [f"t{i}" for i in range(tables)]
+        save = legacy_save(store) if legacy else store.save_table
+        await seed_tables(store, names, records[first - 1] if first else records[0])
+        written = bytes_written()
+        began = time.perf_counter()
+        await asyncio.gather(*(play(save, n, records, first, count) for n in names))
+        elapsed = time.perf_counter() - began
+        after = bytes_written()
+    finally:
+        await store.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    per_action = None if written is None or after is None else (after - written) / (tables * count)
+    return Run(tables * count / elapsed, per_action)
+
+
+async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -> None:
+    records = game_records()
+    count = 10 if quick else 50
+    long_first = 100 if quick else 1000
+    path = workdir / "actions.db"
+    short = f"1 table, short game (actions 1-{count})"
+    cases = {
+        short: (1, 0, False),
+        f"1 table, long game (actions {long_first + 1}-{long_first + count})":
+            (1, long_first, False),
+    }
+    for tables in (8,) if quick else (8, 32):
+        cases[f"{tables} tables at once, long games"] = (tables, long_first, False)
+    for name, (tables, first, _) in list(cases.items()):
+        if name != short:
+            cases[f"{name}, before migration 5"] = (tables, first, True)
+    done: dict[str, list[Run]] = {name: [] for name in cases}
+    # Round-robin, so that a burst of load on the machine (fsync times vary with
+    # other processes' writes) falls on every case alike rather than on one.
+    for _ in range(runs):
+        for name, (tables, first, legacy) in cases.items():
+            done[name].append(await actions_per_second(path, records, tables=tables,
+                                                       first=first, count=count, legacy=legacy))
+    figures: dict[str, tuple[Figure, Figure | None]] = {}
+    for name, samples in sorted(done.items(), key=lambda item: "before" in item[0]):
+        now = name.removesuffix(", before migration 5")
+        reference = figures.get(short if now == name else now)
+        rate = report.add(Figure.of(f"actions/s, {name}", "actions/s",
+                                    [r.actions_per_s for r in samples]),
+                          reference=None if reference is None else reference[0])
+        sizes = [r.bytes_per_action for r in samples if r.bytes_per_action is not None]
+        size = None if not sizes else report.add(
+            Figure.of(f"bytes written per action, {name}", "bytes", sizes),
+            reference=None if reference is None else reference[1])
+        figures[name] = (rate, size)
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def build(path: Path, results: int, players: int, seed: int = 7) -> None:
+    """A database of ``results`` two-player games among ``players`` rated people, one server."""
+    if path.exists():
+        return
+    partial = path.with_suffix(".building")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{partial}{suffix}").unlink(missing_ok=True)
+    asyncio.run(_migrated(partial))
+    rng = random.Random(seed)
+    conn = sqlite3.connect(partial)
+    conn.execute("PRAGMA synchronous = OFF")
+    games_of = [0] * players
+    wins_of = [0] * players
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    stamps = [(start + timedelta(seconds=37 * i)).isoformat(timespec="microseconds")
+              for i in range(results)]
+    regulars = max(players // 1000, 1)
+    with conn:
+        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                         ((i + 1, f"r{i}", GUILD, GAME, stamps[i], "{}")
+                          for i in range(results)))
+
+        def player_rows() -> Any:
+            for i in range(results):
+                # One game in ten has one of the regulars (~1,000 games each at 1M results).
+                a = rng.randrange(regulars) if rng.random() < 0.1 else rng.randrange(players)
+                b = rng.randrange(players)
+                b = (b + 1) % players if b == a else b
+                winner = rng.random() < 0.5
+                for seat, (user, won) in enumerate(((a, winner), (b, not winner))):
+                    games_of[user] += 1
+                    wins_of[user] += won
+                    yield (i + 1, seat, 10_000 + user, f"p{user}", 10 * won, 2 - won, int(won),
+                           GUILD, stamps[i])
+
+        conn.executemany("INSERT INTO result_players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         player_rows())
+        conn.executemany(
+            "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            ((GUILD, GAME, 10_000 + u, rng.gauss(25, 4), rng.uniform(1, 8.3),
+              max(games_of[u], 1), min(wins_of[u], max(games_of[u], 1)))
+             for u in range(players)))
+    conn.execute("ANALYZE")
+    conn.close()
+    os.replace(partial, path)
+
+
+async def _migrated(path: Path) -> None:
+    store = await SqliteStore.open(path)
+    await store.close()
+
+
+async def timed(work: Callable[[], Awaitable[object]], repeat: int) -> float:
+    """The median time of one call of ``work`` over ``repeat`` calls, in milliseconds."""
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        await work()
+        times.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times)
+
+
+OLD_BOARD = """
+SELECT user_id, mu, sigma, games, wins FROM ratings NOT INDEXED
+WHERE guild_id = ? AND game = ? AND mu IS NOT NULL
+ORDER BY mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id LIMIT 10 OFFSET ?
+"""
+OLD_COUNT = "SELECT COUNT(*) FROM ratings NOT INDEXED WHERE guild_id = ? AND game = ? " \
+            "AND mu IS NOT NULL"
+OLD_STATS = """
+SELECT game, games, wins, mu, sigma FROM ratings NOT INDEXED
+WHERE guild_id = ? AND user_id = ? AND games > 0 ORDER BY games DESC, game
+"""
+OLD_RECENT = """
+SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place, p.score,
+       (SELECT COUNT(*) FROM result_players AS q WHERE q.result_id = r.id) AS players
+FROM result_players AS p INDEXED BY bench_result_players_user
+JOIN results AS r ON r.id = p.result_id
+WHERE p.user_id = ? AND r.guild_id = ?
+GROUP BY r.id ORDER BY r.finished_at DESC, r.id DESC LIMIT 5
+"""
+
+
+async def bench_queries(report: Report, cache: Path, runs: int, sizes: list[int]) -> None:
+    cache.mkdir(parents=True, exist_ok=True)
+    for results in sizes:
+        players = max(results // 10, 10)
+        path = cache / f"queries-v{BUILD_VERSION}-{results}.db"
+        began = time.perf_counter()
+        await asyncio.to_thread(build, path, results, players)
+        built = time.perf_counter() - began
+        if built > 1:
+            print(f"  built {path.name} ({results:,} results) in {built:.0f} s")
+        with sqlite3.connect(path) as conn:
+            # The index the pre-migration recent-games query used (migration 5 drops it).
+            conn.execute("CREATE INDEX IF NOT EXISTS bench_result_players_user "
+                         "ON result_players (user_id, result_id)")
+        store = await SqliteStore.open(path)
+        try:
+            await _time_queries(report, store, results, players, runs)
+        finally:
+            await store.close()
+
+
+async def _time_queries(report: Report, store: SqliteStore, results: int, players: int,
+                        runs: int) -> None:
+    label = f"{results // 1000:,}k results, {players // 1000:,}k players" if results >= 10_000 \
+        else f"{results:,} results, {players:,} players"
+    _, total = await store.leaderboard(GUILD, GAME)
+    last = (total - 1) // 10 * 10
+    busiest = (await store._run(lambda c: c.execute(
+        "SELECT user_id FROM ratings WHERE guild_id = ? ORDER BY games DESC LIMIT 1",
+        (GUILD,)).fetchone()))[0]
+    repeat = 20
+
+    async def board(offset: int) -> None:
+        await store.leaderboard(GUILD, GAME, offset=offset)
+
+    async def stats() -> None:
+        await store.stats(GUILD, busiest)
+        await store.recent_games(GUILD, busiest, limit=5)
+
+    async def old_board(offset: int) -> None:
+        await store._run(lambda c: (c.execute(OLD_BOARD, (GUILD, GAME, offset)).fetchall(),
+                                    c.execute(OLD_COUNT, (GUILD, GAME)).fetchone()))
+
+    async def old_stats() -> None:
+        await store._run(lambda c: c.execute(OLD_STATS, (GUILD, busiest)).fetchall())
+        await store._run(lambda c: c.execute(OLD_RECENT, (busiest, GUILD)).fetchall())
+
+    cases: list[tuple[str, Callable[[], Awaitable[None]], Callable[[], Awaitable[None]]]] = [
+        ("/leaderboard page 1", lambda: board(0), lambda: old_board(0)),
+        ("/leaderboard middle page", lambda: board(last // 20 * 10),
+         lambda: old_board(last // 20 * 10)),
+        ("/leaderboard last page", lambda: board(last), lambda: old_board(last)),
+        ("/stats (busiest player)", stats, old_stats),
+    ]
+    for name, new, old in cases:
+        reference = Figure.of(f"{name}, {label}, before migration 5", "ms",
+                              [await timed(old, max(2, repeat // 4)) for _ in range(runs)])
+        report.add(reference)
+        report.add(Figure.of(f"{name}, {label}", "ms",
+                             [await timed(new, repeat) for _ in range(runs)]),
+                   reference=reference)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def print_table(report: Report) -> None:
+    print("machine: " + ", ".join(f"{k} {v}" for k, v in report.machine.items()))
+    width = max(len(f.name) for f in report.figures)
+    print(f"{'figure':<{width}}  {'median':>10}  {'spread (min-max)':>21}  {'vs ref':>7}")
+    for f in report.figures:
+        ratio = f"{f.ratio:.2f}x" if f.ratio is not None else ""
+        value = f"{f.median:,.0f} {f.unit}" if f.unit != "ms" else f"{f.median:.2f} ms"
+        spread = (f"{f.low:,.0f}-{f.high:,.0f}" if f.unit != "ms"
+                  else f"{f.low:.2f}-{f.high:.2f}")
+        print(f"{f.name:<{width}}  {value:>10}  {spread:>21}  {ratio:>7}")
+
+
+def main(argv: list[str] | None = None) -> Report:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median taken)")
+    parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, a few seconds")
+    parser.add_argument("--cache", type=Path,
+                        default=Path(tempfile.gettempdir()) / "fivefold-bench-store",
+                        help="where the query databases are built once and kept")
+    args = parser.parse_args(argv)
+    runs = 2 if args.quick else args.runs
+    sizes = [1_000] if args.quick else [10_000, 100_000, 1_000_000]
+    with tempfile.TemporaryDirectory(prefix="fivefold-bench-") as work:
+        report = Report(machine(Path(work)))
+        asyncio.run(bench_actions(report, Path(work), runs, args.quick))
+        asyncio.run(bench_queries(report, args.cache, runs, sizes))
+    print_table(report)
+    if args.json:
+        args.json.write_text(json.dumps(
+            {"machine": report.machine, "figures": [asdict(f) for f in report.figures]},
+            indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""How a table is laid out in SQLite: a small head row plus one row per action.
+
+A durable action must cost the same at action 1,000 as at action 1, so the
+record's actions are not rewritten on every save. ``tables.doc`` holds the
+:class:`~bot.models.StoredTable` with its record's ``"actions"`` replaced by
+their count; ``table_actions`` holds the actions, one row each. Saving a table
+upserts the head (its size does not grow with the actions) and inserts only
+the actions the database does not have yet; loading puts the list back.
+
+A finished game with a result is stored once: its record is
+``results.record``, the table's head keeps ``"record": null`` and its action
+rows are deleted in the transaction that writes the result.
+
+Every function here is synchronous and runs on the store's thread
+(:mod:`bot.store_thread`), inside a transaction the caller opened.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.models import StoredTable, TableStatus
+
+UPSERT_HEAD = """
+INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
+                    status, doc, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+    guild_id = excluded.guild_id,
+    channel_id = excluded.channel_id,
+    message_id = excluded.message_id,
+    host_id = excluded.host_id,
+    game = excluded.game,
+    status = excluded.status,
+    doc = excluded.doc,
+    created_at = excluded.created_at,
+    updated_at = excluded.updated_at
+"""
+
+# The common save (a table in play whose status did not change) leaves ``status``
+# out of SET: SQLite rewrites an index entry whenever its column is SET, even to
+# the same value, and tables_status would cost one more page per action.
+_UPDATE_SAME_STATUS = """
+UPDATE tables SET guild_id = ?, channel_id = ?, message_id = ?, host_id = ?, game = ?,
+                  doc = ?, created_at = ?, updated_at = ?
+WHERE id = ? AND status = ?
+"""
+
+_SELECT = """
+SELECT t.id, t.doc, t.status, r.record AS final
+FROM tables AS t LEFT JOIN results AS r ON r.table_id = t.id
+"""
+
+
+class CorruptTableError(RuntimeError):
+    """A stored table's head and action rows disagree; it cannot be rebuilt as it is."""
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC datetime; a naive one is taken to be UTC already."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """The fixed-width UTC ISO string stored for ``moment`` (sorts correctly as text)."""
+    return utc(moment).isoformat(timespec="microseconds")
+
+
+def dump(value: Any) -> str:
+    """Compact JSON, as every document and action is stored."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def write_table(conn: sqlite3.Connection, table: StoredTable, *, record_in_results: bool = False
+                ) -> None:
+    """Upsert ``table``'s head and append the actions its record has beyond the stored ones.
+
+    With ``record_in_results`` the record is not kept with the table (the
+    caller is writing it as the result's record in the same transaction).
+    """
+    record = None if record_in_results else table.record
+    actions = record.get("actions") if record is not None else None
+    if record is not None and isinstance(actions, list):
+        record = {**record, "actions": len(actions)}
+    else:
+        actions = None
+    head = table.model_copy(update={"created_at": utc(table.created_at),
+                                    "updated_at": utc(table.updated_at), "record": record})
+    doc, created, updated = head.model_dump_json(), iso(table.created_at), iso(table.updated_at)
+    same_status = conn.execute(_UPDATE_SAME_STATUS, (
+        table.guild_id, table.channel_id, table.message_id, table.host_id, table.game,
+        doc, created, updated, table.id, table.status.value,
+    ))
+    if same_status.rowcount == 0:
+        conn.execute(UPSERT_HEAD, (
+            table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
+            table.game, table.status.value, doc, created, updated,
+        ))
+    if actions is None:
+        delete_actions(conn, table.id)
+    else:
+        _append_actions(conn, table.id, actions)
+
+
+def delete_actions(conn: sqlite3.Connection, table_id: str) -> None:
+    """Drop every stored action of the table (its record is gone or kept elsewhere)."""
+    conn.execute("DELETE FROM table_actions WHERE table_id = ?", (table_id,))
+
+
+def _append_actions(conn: sqlite3.Connection, table_id: str, actions: list[Any]) -> None:
+    """Insert the actions after those already stored (usually just the newest one).
+
+    The stored actions are taken to be a prefix of ``actions`` if the last of
+    them matches; otherwise (a record replaced by another, or rewound) they are
+    all rewritten, which is correct but costs the whole record once.
+    """
+    last = conn.execute(
+        "SELECT n, action FROM table_actions WHERE table_id = ? ORDER BY n DESC LIMIT 1",
+        (table_id,),
+    ).fetchone()
+    stored = 0 if last is None else int(last[0]) + 1
+    if stored > len(actions) or (stored and dump(actions[stored - 1]) != last[1]):
+        delete_actions(conn, table_id)
+        stored = 0
+    conn.executemany(
+        "INSERT INTO table_actions (table_id, n, action) VALUES (?, ?, ?)",
+        [(table_id, n, dump(action)) for n, action in enumerate(actions[stored:], stored)],
+    )
+
+
+def read_tables(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]
+                ) -> list[StoredTable]:
+    """The tables matching ``where`` (SQL on alias ``t``), oldest first, records rebuilt."""
+    rows = conn.execute(f"{_SELECT} WHERE {where} ORDER BY t.created_at, t.id", params).fetchall()
+    return [_table_from_row(conn, row) for row in rows]
+
+
+def _table_from_row(conn: sqlite3.Connection, row: sqlite3.Row) -> StoredTable:
+    """One head row back to a whole table: its actions from their rows, or its result's record."""
+    data = json.loads(row["doc"])
+    record = data.get("record")
+    if record is None and row["final"] is not None and row["status"] == TableStatus.FINISHED:
+        data["record"] = json.loads(row["final"])
+    elif isinstance(record, dict) and isinstance(record.get("actions"), int):
+        texts = [r[0] for r in conn.execute(
+            "SELECT action FROM table_actions WHERE table_id = ? ORDER BY n", (row["id"],))]
+        if len(texts) != record["actions"]:
+            raise CorruptTableError(f"table {row['id']} should have {record['actions']} actions "
+                                    f"but {len(texts)} are stored")
+        record["actions"] = json.loads("[" + ",".join(texts) + "]")
+    return StoredTable.model_validate(data)
+
+
+__all__ = ["UPSERT_HEAD", "CorruptTableError", "delete_actions", "dump", "iso", "read_tables",
+           "utc", "write_table"]
