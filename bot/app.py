@@ -65,6 +65,7 @@ class FivefoldBot(commands.Bot):
         if resumed:
             log.info("resumed %d open table(s)", len(resumed))
         self.dispatch("tables_resumed", resumed)
+        self.sessions.start_sweeping(self.settings.expiry_check_seconds)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -21,11 +21,22 @@ class TableStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
+ComputerLevel = Literal["random", "easy", "hard"]
+"""How well a computer seat plays (the levels of :mod:`games.players`)."""
+
+TAKEN_OVER = " (computer)"
+"""The end of the name of a seat a computer took over from a person ("Ana (computer)")."""
+
+
 class Seat(BaseModel):
     """One seat: a Discord user, or a computer player (``user_id`` None)."""
 
     user_id: int | None = None
     name: str
+    # A computer seat's level. None for a person, and for computer seats stored before
+    # levels existed: those keep playing as they did (``random``), so old tables resume
+    # with the same moves.
+    level: ComputerLevel | None = None
     # The user who held this seat before a computer took it over (left or kicked).
     replaced_user_id: int | None = None
     # The table's version right after this seat's last action: a hand menu drawn
@@ -36,6 +47,21 @@ class Seat(BaseModel):
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
+
+    @property
+    def computer_level(self) -> ComputerLevel:
+        """The level this seat plays at when a computer plays it."""
+        return self.level or "random"
+
+    @property
+    def label(self) -> str:
+        """The name as the lobby and the table show it: a computer's says its level,
+        "Computer 2 (hard)", "Ana (computer, hard)"."""
+        if not self.is_computer:
+            return self.name
+        if self.name.endswith(TAKEN_OVER):
+            return f"{self.name.removesuffix(TAKEN_OVER)} (computer, {self.computer_level})"
+        return f"{self.name} ({self.computer_level})"
 
 
 class StoredTable(BaseModel):
@@ -56,9 +82,15 @@ class StoredTable(BaseModel):
     # yet, or started before servers had zones (the TIMEZONE setting then applies).
     timezone: str | None = None
     version: int = 0  # bumped by every accepted action; stale menus compare against it
+    # The table option ``hints``: the hand menu's Hint button shows what the hard computer
+    # would play. Such a game counts in /stats but is not rated.
+    hints: bool = False
     # Whether the table message and hand menus carry pictures of the cards (the text
     # stays either way): /play's pictures option, else the server's /settings.
     pictures: bool = True
+    # When a person last acted in the game (computers' moves do not count): an abandoned
+    # game expires from it (bot.expiry). None: nobody has acted since the start.
+    last_person_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
 
@@ -81,6 +113,8 @@ class GameResult(BaseModel):
     finished_at: datetime
     players: list[ResultPlayer]
     record: dict[str, Any]
+    # False for a game played with hints: counted (games, wins, places), never rated.
+    rated: bool = True
 
 
 class LeaderRow(BaseModel):

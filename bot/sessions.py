@@ -10,6 +10,8 @@ database has it.
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import logging
 import random
 import secrets
@@ -19,9 +21,11 @@ from typing import Any
 from pydantic import ValidationError
 
 import games
+from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import NoSuchTable, TableClosed, TableError
-from bot.models import Seat, StoredTable, TableStatus
+from bot.expiry import expiry_reason
+from bot.models import TAKEN_OVER, ComputerLevel, Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import Store
@@ -32,6 +36,8 @@ from games.core.records import Record
 from games.core.replay import load, split_action
 
 log = logging.getLogger(__name__)
+SWEEP_SECONDS = 60.0
+"""How often open tables are checked for expiry."""
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
@@ -43,9 +49,10 @@ def _copy(table: StoredTable) -> StoredTable:
 
 
 def _hand_to_computer(table: StoredTable, seat: int) -> None:
-    """Seat ``seat`` of ``table`` passes to a computer player, remembering who held it."""
+    """Seat ``seat`` of ``table`` passes to a (hard) computer player, remembering who held it."""
     old = table.seats[seat]
-    table.seats[seat] = Seat(name=f"{old.name} (computer)", replaced_user_id=old.user_id)
+    table.seats[seat] = Seat(name=f"{old.name}{TAKEN_OVER}", replaced_user_id=old.user_id,
+                             level=TAKEOVER_LEVEL)
 
 
 def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -79,6 +86,7 @@ class SessionManager:
         self.turns = Turns(store, settings, lambda: self.listener)
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -126,11 +134,12 @@ class SessionManager:
     # --- the lobby ----------------------------------------------------------------------
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
-                   game: str, options: Mapping[str, Any], pictures: bool | None = None
-                   ) -> Session:
+                   game: str, options: Mapping[str, Any], pictures: bool | None = None,
+                   hints: bool = False) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
+        ``hints`` is the table option that adds the Hint button (the game is then not rated).
         """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
@@ -142,7 +151,7 @@ class SessionManager:
         table = StoredTable(
             id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
             game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
-            pictures=pictures, created_at=stamp, updated_at=stamp,
+            pictures=pictures, hints=hints, created_at=stamp, updated_at=stamp,
         )
         await self.store.save_table(table)
         session = Session(table)
@@ -191,17 +200,25 @@ class SessionManager:
             table.seats.append(Seat(user_id=user_id, name=name))
             await self._save(session, table)
 
-    async def add_computer(self, session: Session, user_id: int) -> None:
+    def check_add_computer(self, session: Session, user_id: int) -> None:
+        """TableError unless ``user_id`` may add a computer player to this lobby now."""
+        self._require_lobby(session)
+        cls = games.get(session.table.game)
+        if session.seat_of(user_id) is None and user_id != session.table.host_id:
+            raise TableError("only players at this table can add a computer player")
+        if len(session.seats) >= cls.max_players:
+            raise TableError(f"the table is full ({cls.max_players} players)")
+
+    async def add_computer(self, session: Session, user_id: int,
+                           level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
+        """A computer player of ``level`` takes the next seat; the seat."""
         async with session.lock:
-            self._require_lobby(session)
-            cls = games.get(session.table.game)
-            if session.seat_of(user_id) is None and user_id != session.table.host_id:
-                raise TableError("only players at this table can add a computer player")
-            if len(session.seats) >= cls.max_players:
-                raise TableError(f"the table is full ({cls.max_players} players)")
+            self.check_add_computer(session, user_id)
+            seat = Seat(name=self._computer_name(session), level=level)
             table = _copy(session.table)
-            table.seats.append(Seat(name=self._computer_name(session)))
+            table.seats.append(seat)
             await self._save(session, table)
+            return seat
 
     async def leave(self, session: Session, user_id: int) -> str:
         """``user_id`` leaves: a lobby seat is freed, a seat in play passes to a computer."""
@@ -217,7 +234,7 @@ class SessionManager:
                 message = "you left the table"
             else:
                 _hand_to_computer(table, seat)
-                message = "you left the table; a computer player took your seat"
+                message = f"you left the table; a {TAKEOVER_LEVEL} computer player took your seat"
             await self._after_seat_change(session, table, f"{name} left the table")
             return message
 
@@ -238,9 +255,9 @@ class SessionManager:
                 del table.seats[seat]
             else:
                 _hand_to_computer(table, seat)
-            await self._after_seat_change(session, table,
-                                          f"the host handed {name}'s seat to a computer")
-            return f"{name}'s seat passed to a computer player"
+            await self._after_seat_change(
+                session, table, f"the host handed {name}'s seat to a {TAKEOVER_LEVEL} computer")
+            return f"{name}'s seat passed to a {TAKEOVER_LEVEL} computer player"
 
     async def start(self, session: Session, user_id: int) -> None:
         """The host starts the game: seed, record and first turn; TableError if not now."""
@@ -296,6 +313,35 @@ class SessionManager:
             if session.is_open:
                 log.info("table %s closed: %s", session.id, note)
                 await self._close(session, note)
+
+    def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
+        """Look for expired tables every ``every`` seconds until :meth:`shutdown`."""
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.expire_idle()
+                except Exception:
+                    log.exception("looking for expired tables failed; trying again later")
+
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(sweep(), name="expiry")
+
+    async def expire_idle(self, moment: dt.datetime | None = None) -> int:
+        """Close every open table left alone too long (``moment``: now); how many."""
+        moment = moment or self.clock()
+        closed = 0
+        for session in self.open_tables():
+            reason = expiry_reason(session.table, moment, self.settings)
+            if reason is None:
+                continue
+            async with session.lock:
+                if session.is_open and expiry_reason(session.table, moment,
+                                                     self.settings) is not None:
+                    log.info("table %s expired: %s", session.id, reason)
+                    await self._close(session, reason)
+                    closed += 1
+        return closed
 
     def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
                     ) -> list[Session]:
@@ -400,9 +446,19 @@ class SessionManager:
     # --- after a restart ----------------------------------------------------------------
 
     async def resume_all(self) -> list[Session]:
-        """Rebuild every open table from the store by replaying its record."""
+        """Rebuild every open table from the store by replaying its record.
+
+        A table that expired while the bot was away (:mod:`bot.expiry`) is closed instead.
+        """
         resumed = []
+        moment = self.clock()
         for table in await self.store.open_tables():
+            reason = expiry_reason(table, moment, self.settings)
+            if reason is not None:
+                session = Session(table)
+                self._register(session)
+                await self._close(session, reason)
+                continue
             try:
                 session = self._rebuild(table)
             except (SetupError, GameError, ValueError) as exc:
@@ -443,6 +499,11 @@ class SessionManager:
         return session
 
     async def shutdown(self) -> None:
-        """Cancel every session's tasks (the bot is closing or the cog unloading)."""
+        """Cancel every session's tasks and the expiry sweep, and stop the computers'
+        workers (the bot is closing or the cog unloading; the workers start again if asked)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for session in self._by_id.values():
             session.cancel_tasks()
+        await self.turns.close()

@@ -25,12 +25,23 @@ class Settings(BaseSettings):
     log_level: LogLevel = "INFO"
     computer_delay: float = Field(default=1.5, ge=0)
     """Seconds a computer player waits before it acts, so people can follow the play."""
+    computer_workers: int = Field(default=1, ge=1, le=64)
+    """Worker processes that think for the computer players (and the hints), so a hard
+    decision never holds up the bot. One per core the bot may use besides its own: 1 on
+    a two-core machine."""
+    computer_budget: float = Field(default=1.0, gt=0, le=10)
+    """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
+    hundred milliseconds at most). Lower is quicker and weaker; the same value replays
+    the same moves, so keep it across restarts."""
     turn_timeout: float = Field(default=0, ge=0)
     """Seconds before a computer plays an absent person's turn; 0 turns it off."""
     timezone: str = "UTC"
     max_tables_per_host: int = Field(default=3, ge=1)
     max_tables_per_server: int = Field(default=50, ge=1)
     commands_per_minute: int = Field(default=6, ge=0)
+    lobby_idle_minutes: int = Field(default=15, ge=1)
+    game_idle_hours: float = Field(default=24, gt=0)
+    expiry_check_seconds: float = Field(default=60, gt=0)
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
 

@@ -37,7 +37,8 @@ Ratings
     counters move on every finished game, including a human alone against
     computers, whose rating is left untouched (a player who never had a rated
     game has no rating at all: ``GameStats.rating`` is None and they are not on
-    the leaderboard). The displayed rating is :func:`display_rating`:
+    the leaderboard). A game played with hints (``GameResult.rated`` False) is
+    counted the same way but rates nobody. The displayed rating is :func:`display_rating`:
     ``round(1000 + 40 * (mu - 3 * sigma))``, i.e. 1000 for a new player.
 """
 
@@ -568,7 +569,7 @@ def _insert_result(conn: sqlite3.Connection, result: GameResult, record: str,
              result.table_id),
         )
         delete_actions(conn, result.table_id)
-    _update_ratings(conn, guild, result.game, _humans(result.players))
+    _update_ratings(conn, guild, result.game, _humans(result.players), rate=result.rated)
     return True
 
 
@@ -623,13 +624,15 @@ def _rating(mu: Any, sigma: Any) -> PlackettLuceRating:
 
 
 def _update_ratings(
-    conn: sqlite3.Connection, guild: int, game: str, humans: list[_Standing]
+    conn: sqlite3.Connection, guild: int, game: str, humans: list[_Standing], *,
+    rate: bool = True,
 ) -> None:
     """Count the game for every human and, with two or more of them, rate them.
 
     Runs inside :meth:`SqliteStore.record_result`'s transaction. The humans are
     rated among themselves by place (equal places are a tie); computer seats
-    never enter the rating, they only shape the places.
+    never enter the rating, they only shape the places. Without ``rate`` (a
+    game played with hints) the game is only counted.
     """
     if not humans:
         return
@@ -643,7 +646,7 @@ def _update_ratings(
     new: dict[int, tuple[float | None, float | None]] = {
         h.user_id: stored.get(h.user_id, (None, None)) for h in humans
     }
-    if len(humans) >= 2:
+    if rate and len(humans) >= 2:
         teams = [[_rating(*new[h.user_id])] for h in humans]
         rated = _MODEL.rate(teams, ranks=[float(h.place) for h in humans])
         for human, team in zip(humans, rated, strict=True):

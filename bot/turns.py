@@ -9,6 +9,12 @@ fails leaves memory as it was, so it still agrees with the database and the
 player's "something went wrong" is the truth. A finished game writes its
 result the same way. Computer seats and turn timers are tasks of the session
 that come back through the same path.
+
+A computer thinks outside the lock: it takes its seat's perspective under the
+lock, thinks in a worker process (:class:`bot.computer.Computers`) while its
+pause runs, then applies its choice under the lock only if the table has not
+moved on meanwhile. Other tables, and people clicking at this one, never wait
+for its search.
 """
 
 from __future__ import annotations
@@ -19,15 +25,16 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.computer import choose_action, move_rng
+from bot.computer import HINT_LEVEL, TAKEOVER_LEVEL, Computers, Question, move_rng
 from bot.errors import StaleMenu, TableClosed, TableError
-from bot.models import GameResult, ResultPlayer, StoredTable, TableStatus
+from bot.models import ComputerLevel, GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import Store
 from games.core.actions import Action
 from games.core.events import Event
 from games.core.game import Game
+from games.players import Decision, perspective
 
 log = logging.getLogger(__name__)
 
@@ -54,18 +61,24 @@ def describe(events: list[Event], names: list[str]) -> list[str]:
     return out
 
 
-def advanced(table: StoredTable, game: Game[Any], seat: int) -> StoredTable:
+def advanced(table: StoredTable, game: Game[Any], seat: int, *,
+             person: bool = False) -> StoredTable:
     """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
 
     ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
-    person's played by a computer): its open menus become out of date.
+    person's played by a computer): its open menus become out of date. ``person``: a
+    person made the move, which keeps the game from expiring (:mod:`bot.expiry`).
     """
     version = table.version + 1
     seats = list(table.seats)
     seats[seat] = seats[seat].model_copy(update={"acted_version": version})
     record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
-    return table.model_copy(update={"version": version, "seats": seats, "record": record,
-                                    "updated_at": now()})
+    stamp = now()
+    update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
+                              "updated_at": stamp}
+    if person:
+        update["last_person_at"] = stamp
+    return table.model_copy(update=update)
 
 
 def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResult]:
@@ -82,7 +95,8 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
         for i, seat in enumerate(table.seats)
     ]
     result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
-                        finished_at=stamp, players=players, record=record)
+                        finished_at=stamp, players=players, record=record,
+                        rated=not table.hints)
     return final, result
 
 
@@ -90,10 +104,12 @@ class Turns:
     """Applies actions to started tables and runs their computer seats and turn timers."""
 
     def __init__(self, store: Store, settings: Settings,
-                 listener: Callable[[], TableListener | None]) -> None:
+                 listener: Callable[[], TableListener | None], *,
+                 computers: Computers | None = None) -> None:
         self.store = store
         self.settings = settings
         self._listener = listener
+        self.computers = computers or Computers.from_settings(settings)
 
     def changed(self, session: Session) -> None:
         listener = self._listener()
@@ -118,7 +134,7 @@ class Turns:
                 raise StaleMenu("that menu was out of date; here is your hand as it is now")
             if game.to_act != seat:
                 raise TableError(self.not_your_turn(session))
-            return await self._commit(session, seat, action)
+            return await self._commit(session, seat, action, person=True)
 
     def require_game(self, session: Session) -> Game[Any]:
         """The running game, or the reason there is none."""
@@ -138,7 +154,7 @@ class Turns:
     # --- the one path of every action --------------------------------------------------
 
     async def _commit(self, session: Session, seat: int, action: Action | str,
-                      note: str | None = None) -> list[str]:
+                      note: str | None = None, *, person: bool = False) -> list[str]:
         """Apply ``seat``'s ``action`` to a copy, save it, then make it the session's; the words.
 
         The caller holds ``session.lock``. Raises the rules core's ``GameError``
@@ -148,7 +164,7 @@ class Turns:
         """
         game = self.require_game(session).clone()
         events = game.apply(seat, action)
-        table = advanced(session.table, game, seat)
+        table = advanced(session.table, game, seat, person=person)
         if game.over:
             await self._save_finished(session, game, table)
         else:
@@ -204,24 +220,85 @@ class Turns:
 
     async def _computer_turn(self, session: Session, seat: int, version: int, delay: float,
                              *, timed_out: bool = False) -> None:
-        await asyncio.sleep(delay)
+        """A computer's move for ``seat`` at ``version``, after ``delay`` seconds.
+
+        A computer seat starts thinking at once and waits only what is left of its
+        pause: never instant, never longer than the pause plus the search. A timed-out
+        person's turn is thought about only once their time is up.
+        """
+        loop = asyncio.get_running_loop()
         try:
+            if timed_out:
+                await asyncio.sleep(delay)
+                delay = 0
+            started = loop.time()
+            level = TAKEOVER_LEVEL if timed_out else session.seats[seat].computer_level
+            question = await self._question(session, seat, level, version=version)
+            if question is None:
+                return
+            decision = await self.computers.decide(question)
+            await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
             async with session.lock:
                 if session.version != version or session.to_act() != seat:
-                    return
+                    return  # the table moved on while it thought: the answer is moot
                 game = session.game
                 assert game is not None
-                done = len((session.table.record or {}).get("actions", []))
-                action = choose_action(game, seat, move_rng(game.seed, done))
                 note = None
                 if timed_out:
                     name = session.seats[seat].name
-                    note = f"{name} took too long; a computer played for them"
-                await self._commit(session, seat, action, note)
+                    note = f"{name} took too long; a {level} computer played for them"
+                await self._commit(session, seat, decision.action, note)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("computer turn failed at table %s", session.id)
+
+    async def _question(self, session: Session, seat: int, level: ComputerLevel, *,
+                        version: int | None = None) -> Question | None:
+        """What ``seat`` is asked, taken under the lock; None if the turn is no longer
+        ``seat``'s at ``version`` (when given)."""
+        async with session.lock:
+            if version is not None and session.version != version:
+                return None
+            if session.to_act() != seat:
+                return None
+            game = session.game
+            assert game is not None
+            done = len((session.table.record or {}).get("actions", []))
+            return Question(level, perspective(game, seat), move_rng(game.seed, done, level, seat))
+
+    # --- hints --------------------------------------------------------------------------
+
+    async def hint_question(self, session: Session, user_id: int) -> Question:
+        """What the hard computer is asked for ``user_id``'s hint; TableError why not.
+
+        Only at a table with hints on, and only for the person whose turn it is. The
+        generator is the one a hard computer in that seat would use, so the hint is
+        what it would play there.
+        """
+        game = self.require_game(session)
+        if not session.table.hints:
+            raise TableError("this table has no hints (/play with hints:true opens one "
+                             "that has)")
+        seat = session.seat_of(user_id)
+        if seat is None:
+            raise TableError("you are not seated at this table")
+        if game.to_act != seat:
+            waiting = session.to_act()
+            raise TableError("a hint is only for the player whose turn it is" + (
+                f"; waiting for {session.seats[waiting].name}" if waiting is not None else ""))
+        question = await self._question(session, seat, HINT_LEVEL)
+        if question is None:
+            raise TableError(self.not_your_turn(session))
+        return question
+
+    async def think(self, question: Question) -> Decision:
+        """The answer to ``question``, from the worker pool."""
+        return await self.computers.decide(question)
+
+    async def close(self) -> None:
+        """Stop the computers' worker processes (the bot is closing)."""
+        await self.computers.close()
 
     def resume(self, session: Session) -> None:
         """After a restart or a seat change: schedule the turn under way."""

@@ -20,20 +20,30 @@ from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
 from cogs.render_hand import render_hand
+from cogs.render_lobby import render_computer_chooser
 from cogs.render_table import render_details
 from cogs.rules import rules_text
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.errors import GameError
+from games.players import Decision
 
 Interaction = discord.Interaction[Any]
 UNKNOWN = "that button is not from a table I know"
 
 
+
 def display_name(interaction: Interaction) -> str:
     user = interaction.user
     return (getattr(user, "display_name", None) or user.name)[:64]
+
+
+def hint_text(session: Session, decision: Decision) -> str:
+    """A hint in words: the move as its button says it, and the computer's reason."""
+    assert session.game is not None
+    label = session.game.action_label(decision.action, session.names())
+    return f"Hint: {label} ({decision.reason})."
 
 
 def sentence(text: str) -> str:
@@ -72,12 +82,29 @@ class Clicks:
             elif verb == "leave":
                 await self.sessions.leave(session, user)
             elif verb == "cpu":
-                await self.sessions.add_computer(session, user)
+                self.sessions.check_add_computer(session, user)
+                content, view = render_computer_chooser(session)
+                await interaction.response.send_message(content, view=view, ephemeral=True)
+                return
             elif verb == "start":
                 await self.sessions.start(session, user)
             elif verb == "cancel":
                 await self.sessions.cancel(session, user, name=name)
             await interaction.response.defer()
+
+    async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
+        """A level chosen in the chooser: that computer joins, and the chooser stays open."""
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            chosen = ids.COMPUTER_LEVELS.get(level)
+            if chosen is None:
+                raise TableError(f"there is no computer level {level!r}")
+            seat = await self.sessions.add_computer(session, interaction.user.id, chosen)
+            content, view = render_computer_chooser(session, f"{seat.label} joined the table.")
+            if is_ephemeral(interaction):
+                await interaction.response.edit_message(content=content, view=view)
+            else:
+                await interaction.response.send_message(content, view=view, ephemeral=True)
 
     # --- the hand menu ------------------------------------------------------------------
 
@@ -174,6 +201,29 @@ class Clicks:
             # The rules core says why this card cannot go (apply refuses, changing nothing).
             game.apply(seat, Action(samples[0].verb, chosen, samples[0].arg))
         raise TableError(f"you cannot use {chosen.text} now; choose one of the other buttons")
+
+    async def hint(self, interaction: Interaction, table_id: str) -> None:
+        """What the hard computer would play now, and why, above the clicker's hand.
+
+        Checked first (hints on, the clicker's turn), then deferred: the search runs in
+        the worker pool and may queue behind the computers' own moves.
+        """
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            seat = self.seated(session, interaction)
+            question = await self.sessions.turns.hint_question(session, interaction.user.id)
+            version = session.version
+            await interaction.response.defer()
+            decision = await self.sessions.turns.think(question)
+            note = "the table moved on while I thought; ask again" if session.version != version \
+                else hint_text(session, decision)
+            menu = render_hand(session, seat, note=note)
+            if is_ephemeral(interaction):
+                await interaction.edit_original_response(content=menu.content, view=menu.view,
+                                                         attachments=menu.files())
+            else:
+                await interaction.followup.send(menu.content, view=menu.view,
+                                                files=menu.files(), ephemeral=True)
 
     async def _answer_menu(self, interaction: Interaction, session: Session, seat: int, *,
                            page: int = 0, focus: Card | None = None,

@@ -62,6 +62,16 @@ class LobbyButton(_Item, template=ids.LOBBY_TEMPLATE):
         await clicks.lobby(interaction, self.match["table"], self.match["verb"])
 
 
+class ComputerButton(_Item, template=ids.COMPUTER_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.computer(interaction, self.match["table"], self.match["level"])
+
+
+class HintButton(_Item, template=ids.HINT_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.hint(interaction, self.match["table"])
+
+
 class HandButton(_Item, template=ids.HAND_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.hand_button(interaction, self.match["table"])
@@ -90,13 +100,13 @@ class PageButton(_Item, template=ids.PAGE_TEMPLATE):
                           int(self.match["page"]))
 
 
-ITEMS: tuple[type[_Item], ...] = (LobbyButton, HandButton, TableViewButton, CardButton,
-                                  ActionButton, PageButton)
+ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
+                                  TableViewButton, CardButton, ActionButton, PageButton)
 _PATTERNS = [
     (re.compile(template), item)
-    for template, item in zip((ids.LOBBY_TEMPLATE, ids.HAND_TEMPLATE, ids.TABLE_VIEW_TEMPLATE,
-                               ids.CARD_TEMPLATE, ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE),
-                              ITEMS, strict=True)
+    for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
+                               ids.HINT_TEMPLATE, ids.TABLE_VIEW_TEMPLATE, ids.CARD_TEMPLATE,
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE), ITEMS, strict=True)
 ]
 
 

@@ -3,7 +3,10 @@
 ::
 
     ff:<table>:<lobby verb>            public lobby buttons: join leave cpu start cancel
+    ff:<table>:cpu:<level>             add a computer of that level (the ephemeral chooser
+                                       that ``cpu`` opens)
     ff:<table>:hand                    the public "Show my hand" button
+    ff:<table>:hint                    a hand menu's Hint button (tables with hints on)
     ff:<table>:v:<details|rules>       the table's private views: Details, Rules
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
@@ -18,12 +21,18 @@ menu is refused with a fresh one.
 
 from __future__ import annotations
 
+from bot.models import ComputerLevel
+
 LOBBY_VERBS = ("join", "leave", "cpu", "start", "cancel")
 PREFIX = "ff"
 
 TABLE = r"(?P<table>[A-Za-z0-9]{1,20})"
 LOBBY_TEMPLATE = rf"ff:{TABLE}:(?P<verb>{'|'.join(LOBBY_VERBS)})"
 HAND_TEMPLATE = rf"ff:{TABLE}:hand"
+COMPUTER_LEVELS: dict[str, ComputerLevel] = {"hard": "hard", "easy": "easy"}
+"""The levels the lobby's chooser offers, strongest first, by the word in their id."""
+COMPUTER_TEMPLATE = rf"ff:{TABLE}:cpu:(?P<level>{'|'.join(COMPUTER_LEVELS)})"
+HINT_TEMPLATE = rf"ff:{TABLE}:hint"
 TABLE_VIEWS = ("details", "rules")
 TABLE_VIEW_TEMPLATE = rf"ff:{TABLE}:v:(?P<what>{'|'.join(TABLE_VIEWS)})"
 VERSION = r"(?P<version>\d{1,9})"
@@ -40,6 +49,14 @@ def lobby_id(table: str, verb: str) -> str:
 
 def hand_id(table: str) -> str:
     return f"{PREFIX}:{table}:hand"
+
+
+def computer_id(table: str, level: str) -> str:
+    return f"{PREFIX}:{table}:cpu:{level}"
+
+
+def hint_id(table: str) -> str:
+    return f"{PREFIX}:{table}:hint"
 
 
 def table_view_id(table: str, what: str) -> str:

@@ -3,7 +3,8 @@
 Rendered only from ``view_for(seat)`` and ``legal_actions(seat)``, for the one
 player who clicked. A card with one legal action plays it in one click; a card
 with several (Fizzbin's discard onto a pile) opens a second step listing them.
-Hands too large for one message are paged.
+Hands too large for one message are paged. At a table with hints on, the player
+whose turn it is also gets a ``Hint`` button.
 """
 
 from __future__ import annotations
@@ -139,11 +140,14 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         choices.append(button("Back", ids.page_id(table.id, version, 0)))
         return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(choices))
 
+    hint = table.hints and game.to_act == seat and not game.over
     decision_buttons = [
         button(game.action_label(a, names), ids.action_id(table.id, version, str(a)),
                style=discord.ButtonStyle.success)
-        for a in decisions[: MAX_DECISION_ROWS * PER_ROW]
+        for a in decisions[: MAX_DECISION_ROWS * PER_ROW - hint]
     ]
+    if hint:
+        decision_buttons.append(button("Hint", ids.hint_id(table.id)))
     card_buttons = [
         button(card_label(table.game, card) + (" (face up)" if up else ""),
                ids.card_id(table.id, version, card.text, i),

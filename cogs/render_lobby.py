@@ -1,14 +1,24 @@
-"""The public lobby message: seats, options, the player range and the lobby buttons."""
+"""The public lobby message (seats, options, the player range, the lobby buttons), and the
+ephemeral chooser of a new computer player's level."""
 
 from __future__ import annotations
 
 import discord
 
 import games
+from bot.computer import DEFAULT_LEVEL
 from bot.session import Session
 from cogs import ids
 from cogs.rules import options_text, player_range
 from cogs.ui import EMBED_COLOUR, button, clip, static_view
+
+LEVEL_WORDS = {
+    "hard": "thinks ahead over the cards it cannot see",
+    "easy": "plays by rules of thumb, a good first opponent",
+}
+"""What the chooser says of each level it offers (:data:`cogs.ids.COMPUTER_LEVELS`)."""
+UNRATED = ("Hints are on: the Hint button in your hand shows what the hard computer "
+           "would play, so this game is not rated (it still counts in /stats).")
 
 
 def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
@@ -16,14 +26,14 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
     cls = games.get(table.game)
     count = len(table.seats)
     seats = "\n".join(
-        f"{i + 1}. {seat.name}" + (" (computer)" if seat.is_computer else "")
-        + (" (host)" if seat.user_id == table.host_id else "")
+        f"{i + 1}. {seat.label}" + (" (host)" if seat.user_id == table.host_id else "")
         for i, seat in enumerate(table.seats)
     ) or "nobody yet"
     embed = discord.Embed(
         title=f"{cls.title}: a table is open",
         description=f"{cls.goal}\nHost: <@{table.host_id}>. {cls.title} is for "
-                    f"{player_range(cls)}. Join, or add computer players; the host starts.",
+                    f"{player_range(cls)}. Join, or add computer players; the host starts."
+                    + (f"\n{UNRATED}" if table.hints else ""),
         colour=EMBED_COLOUR,
     )
     embed.add_field(name=f"Seats ({count}/{cls.max_players})", value=clip(seats), inline=False)
@@ -43,3 +53,29 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
         button("Rules", ids.table_view_id(table.id, "rules"), row=1),
     ])
     return embed, view
+
+
+def render_computer_chooser(session: Session, note: str | None = None
+                            ) -> tuple[str, discord.ui.View]:
+    """The ephemeral question ``Add computer player`` asks: which level, hard first.
+
+    It stays open after a click (``note`` says who joined), so adding three computers
+    is three clicks; its buttons are disabled once the table is full.
+    """
+    table = session.table
+    full = len(table.seats) >= games.get(table.game).max_players
+    lines = [note] if note else []
+    if full:
+        lines.append("The table is full.")
+    else:
+        lines.append("Add another computer player?" if note else
+                     "Add a computer player at which level?")
+        lines += [f"**{level.capitalize()}** {LEVEL_WORDS[level]}."
+                  for level in ids.COMPUTER_LEVELS]
+    view = static_view([
+        button(level.capitalize(), ids.computer_id(table.id, level), disabled=full,
+               style=discord.ButtonStyle.primary if level == DEFAULT_LEVEL
+               else discord.ButtonStyle.secondary)
+        for level in ids.COMPUTER_LEVELS
+    ])
+    return "\n".join(lines), view

@@ -95,7 +95,7 @@ def status_line(session: Session, view: View, names: Sequence[str]) -> str:
         head = "**This table was ended.** No result is recorded."
     elif view.to_act is not None:
         seat = table.seats[view.to_act]
-        head = (f"{seat.name} is thinking" if seat.user_id is None
+        head = (f"{seat.label} is thinking" if seat.user_id is None
                 else f"<@{seat.user_id}>'s turn")
     else:
         head = "Dealing"
@@ -131,7 +131,8 @@ def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
 
 
 def player_lines(session: Session, view: View) -> list[str]:
-    """One short line per player: the turn marker, score, cards in hand, the game's note."""
+    """One short line per player: the turn marker, name (a computer's with its level),
+    score, cards in hand, the game's note."""
     names = session.names()
     hands = {z.owner: z.count for z in view.zones if z.kind is ZoneKind.HAND}
     notes = view.seat_notes or ("",) * len(names)
@@ -139,9 +140,9 @@ def player_lines(session: Session, view: View) -> list[str]:
     places = game.outcome.places if game is not None and game.outcome is not None else None
     marker = playing(session, view)
     lines = []
-    for seat, name in enumerate(names):
+    for seat, held in enumerate(session.seats):
         turn = marker and view.to_act == seat
-        bits = [f"{TURN} **{name}**" if turn else f"**{name}**",
+        bits = [f"{TURN} **{held.label}**" if turn else f"**{held.label}**",
                 plural(view.scores[seat], "pt")]
         if seat in hands and marker:
             bits.append(plural(hands[seat], "card"))

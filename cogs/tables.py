@@ -74,7 +74,8 @@ class Tables(commands.Cog):
         return jump_url(table.guild_id, table.channel_id, table.message_id)
 
     async def open_table(self, interaction: Interaction, game: str, *, thread: bool,
-                         options: dict[str, Any], pictures: bool | None = None) -> None:
+                         options: dict[str, Any], pictures: bool | None = None,
+                         hints: bool = False) -> None:
         """``/play``: a lobby here, or in a new thread named after the game."""
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
@@ -96,13 +97,13 @@ class Tables(commands.Cog):
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
         if thread:
-            await self._open_in_thread(interaction, game, values, pictures)
+            await self._open_in_thread(interaction, game, values, pictures, hints=hints)
             return
         try:
             session = await self.sessions.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
-                game=game, options=values, pictures=pictures)
+                game=game, options=values, pictures=pictures, hints=hints)
         except TableError as exc:
             await say(interaction, exc.message)
             return
@@ -114,7 +115,8 @@ class Tables(commands.Cog):
         await self.sessions.set_message(session, message_id)
 
     async def _open_in_thread(self, interaction: Interaction, game: str,
-                              values: dict[str, Any], pictures: bool | None) -> None:
+                              values: dict[str, Any], pictures: bool | None, *,
+                              hints: bool) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await say(interaction, "A thread can only be opened from a text channel; "
@@ -132,7 +134,8 @@ class Tables(commands.Cog):
             return
         session = await self.sessions.open(
             guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
-            host_name=display_name(interaction), game=game, options=values, pictures=pictures)
+            host_name=display_name(interaction), game=game, options=values, pictures=pictures,
+            hints=hints)
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
         await self.sessions.set_message(session, message.id)

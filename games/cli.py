@@ -45,11 +45,19 @@ def cmd_replay(source: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0] in ("play", "hint"):
+        # Each parses its own arguments, so that a bad one is said in one line.
+        from games import hint, play
+
+        return (play.main if words[0] == "play" else hint.main)(words[1:])
     parser = argparse.ArgumentParser(prog="python -m games", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     rp = sub.add_parser("replay", help="replay a game record and print the resulting state")
     rp.add_argument("record", help="path to a record JSON file, or - for standard input")
-    args = parser.parse_args(argv)
+    sub.add_parser("play", help="play against computer players, or measure them (--json)")
+    sub.add_parser("hint", help="the action a computer player would take next in a record")
+    args = parser.parse_args(words)
     if args.command == "replay":
         return cmd_replay(args.record)
     return 2  # pragma: no cover - argparse rejects other commands

@@ -28,6 +28,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "discord_token": "fake-bot-token",
         "database_path": str(tmp_path / "fivefold.db"),
         "computer_delay": 0,
+        "computer_budget": 0.01,  # 200 simulated moves: hard computers decide in milliseconds
         "turn_timeout": 0,
         "dev_guild_id": None,
         "commands_per_minute": 0,  # tests type commands faster than people; test_discord_guard
@@ -98,8 +99,10 @@ def table_message(fake: FakeDiscord, session: Session) -> StoredMessage:
 
 async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channel: FakeChannel,
                      game: str, *, people: list[FakeUser] = (),  # type: ignore[assignment]
-                     computers: int = 0, options: dict[str, Any] | None = None) -> Session:
-    """``/play`` by ``host``, Join by each of ``people``, computers added, then Start."""
+                     computers: int = 0, level: str = "Hard",
+                     options: dict[str, Any] | None = None) -> Session:
+    """``/play`` by ``host``, Join by each of ``people``, computers of ``level`` (the
+    chooser's button) added, then Start."""
     result = await fake.slash(host, channel, "play", {"game": game, **(options or {})})
     assert result.message is not None and not result.ephemeral, result
     session = session_in(bot, channel)
@@ -107,11 +110,21 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
         answer = await fake.click(person, table_message(fake, session), "Join")
         assert answer.response_type == 6, answer
     for _ in range(computers):
-        await fake.click(host, table_message(fake, session), "Add computer player")
+        await add_computer(fake, session, host, level)
     await wait_settled(bot, session)
     await fake.click(host, table_message(fake, session), "Start")
     await wait_settled(bot, session)
     return session
+
+
+async def add_computer(fake: FakeDiscord, session: Session, user: FakeUser,
+                       level: str = "Hard") -> InteractionResult:
+    """``user`` clicks Add computer player, then ``level`` in the chooser it opens."""
+    chooser = await fake.click(user, table_message(fake, session), "Add computer player")
+    assert chooser.ephemeral and chooser.message is not None, chooser
+    added = await fake.click(user, chooser.message, level)
+    assert added.response_type == 7, added
+    return added
 
 
 def enabled_choices(menu: StoredMessage) -> list[str]:

@@ -6,6 +6,7 @@ import random
 
 from bot.models import TableStatus
 from tests.botdriver import (
+    add_computer,
     answer_text,
     open_table,
     play_to_the_end,
@@ -110,7 +111,7 @@ async def test_options_are_checked_against_the_chosen_game(fake_world: FakeWorld
         # teams need 4 or 6 players: refused at Start, nothing changes.
         await fake.slash(world.alice, world.lobby, "play", {"game": "fiasco", "teams": True})
         lobby = session_in(bot, world.lobby)
-        await fake.click(world.alice, table_message(fake, lobby), "Add computer player")
+        await add_computer(fake, lobby, world.alice)
         await wait_settled(bot, lobby)
         start = await fake.click(world.alice, table_message(fake, lobby), "Start")
         assert start.ephemeral and "teams" in answer_text(fake, start).lower()

@@ -344,7 +344,8 @@ async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_dat
         assert await store.record_result(make_result("v3-done", [(1, 1), (2, 2)])) is False
 
         # The game in play resumes from the migrated rows and plays on.
-        manager = SessionManager(store, settings_for(tmp_path))
+        # (At the time the tables were saved: later, the lobby would have expired.)
+        manager = SessionManager(store, settings_for(tmp_path), clock=lambda: T0)
         resumed = await manager.resume_all()
         assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
         game = manager.get("v3-playing").game

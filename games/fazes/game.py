@@ -250,13 +250,15 @@ class Fazes(Game[FazesDeal]):
     def clone(self) -> Self:
         """An independent copy: the few mutable lists are copied, everything else shared.
 
-        Much faster than the base class's deepcopy, for computer players' playouts.
+        Much faster than the base class's deepcopy, for computer players' playouts. The
+        generator is copied by its state into a bare ``Random`` (``Random()`` would first
+        seed itself from the operating system, most of a clone's cost).
         """
         cls = type(self)
         new = cls.__new__(cls)
         new.__dict__.update(self.__dict__)
         if self.rng is not None:
-            new.rng = random.Random()
+            new.rng = random.Random.__new__(random.Random)
             new.rng.setstate(self.rng.getstate())
         new.deals_played = list(self.deals_played)
         new.scores = list(self.scores)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
 from games.core.actions import Action, Grammar, Param
 from games.core.cards import Card, Deck
@@ -92,10 +92,7 @@ class Fiasco(Game[FiascoDeal]):
         )
 
     def _claim_order(self) -> list[int]:
-        left = left_of(self.dealer, self.players)
-        if self.opts.suits == "double":
-            return [left, self.dealer, left, self.dealer]
-        return [(left + i) % self.players for i in range(self.players)]
+        return claim_order(self.players, self.dealer, self.opts.suits)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FiascoDeal:
         if set(raw) != {"hands", "stock"}:
@@ -275,6 +272,35 @@ class Fiasco(Game[FiascoDeal]):
         self.dealer = left_of(self.dealer, self.players)
         return events + self._start_round()
 
+    # --- copying -----------------------------------------------------------------
+
+    def clone(self) -> Self:
+        """An independent copy, by hand: a deepcopy spends most of its time on the
+        generator and on walking immutable cards. Cards, actions, deals, the options,
+        the grammar and the decks are immutable and shared; every list is copied one
+        level down (two for the nested ones); the generator's state is copied only
+        when there is one."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        if self.rng is not None:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+        new.deals_played = list(self.deals_played)
+        new.scores = list(self.scores)
+        new.rounds = [list(r) for r in self.rounds]
+        new.tricks = list(self.tricks)
+        new.history = list(self.history)
+        new.opening_events = list(self.opening_events)
+        new.claims = [list(c) for c in self.claims]
+        new.claim_order = list(self.claim_order)
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.pot = list(self.pot)
+        new.current = list(self.current)
+        new.collections = [list(c) for c in self.collections]
+        new.waste = list(self.waste)
+        return new
+
     # --- teams -----------------------------------------------------------------
 
     def teams(self) -> tuple[tuple[int, ...], ...] | None:
@@ -332,6 +358,15 @@ class Fiasco(Game[FiascoDeal]):
     def claimed_suits(self, player: int) -> list[str]:
         """The suits ``player`` collects."""
         return list(self.claims[player])
+
+
+def claim_order(players: int, dealer: int, suits: str) -> list[int]:
+    """Who claims, claim by claim: each seat once from the dealer's left, or with
+    ``suits: double`` left, dealer, left, dealer."""
+    left = left_of(dealer, players)
+    if suits == "double":
+        return [left, dealer, left, dealer]
+    return [(left + i) % players for i in range(players)]
 
 
 def _check_four_suit_shape(cards: list[Card], where: str) -> None:

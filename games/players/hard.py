@@ -1,32 +1,82 @@
 """The hard level: determinized Monte Carlo search over the cards the seat cannot see.
 
-For each world the game's sampler draws consistent with the perspective, every
-candidate move is played out to the search horizon with the rollout policy (the easy
-rules of thumb), and the move with the best mean value for the seat is chosen. The
-budget is a fixed number of simulated moves, never a clock, so a decision is a pure
-function of the perspective and the generator.
+The game's sampler draws worlds consistent with the perspective; every candidate
+move is played out on them to the search horizon with the rollout policy (the easy
+rules of thumb), and the move with the best mean value for the seat is chosen.
+Successive halving (:mod:`games.players.search`) drops the worse half of the
+candidates after each round, so clearly bad moves get fewer playouts.
+
+The budget is a fixed number of simulated moves, never a clock, so a decision is a
+pure function of the perspective and the generator. Each game may set its own
+(``BUDGET`` in its knowledge module, ``games/players/<game>.py``): a game whose
+deals are short affords more playouts per decision than one whose deals are long.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 
-from games.core.actions import Action
-from games.players.base import Decision, Perspective, knowledge_for
+from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
+from games.players.ismcts import ismcts
 from games.players.levels import register_level
+from games.players.search import search
 
-#: Simulated moves per decision (rollouts included).
+#: The search engines: determinized Monte Carlo (with successive halving unless
+#: ``halving=False``) and single-observer information-set MCTS.
+ENGINES = ("flat", "ismcts")
+
+#: Simulated moves per decision (rollouts included) for a game that sets no ``BUDGET``.
 DEFAULT_BUDGET = 20_000
 
 
+def budget_for(game: str) -> int:
+    """The hard level's budget in ``game``: its knowledge module's ``BUDGET``, or the default.
+
+    >>> budget_for("no such game")
+    20000
+    """
+    try:
+        module = importlib.import_module(f"games.players.{game}")
+    except ImportError:
+        return DEFAULT_BUDGET
+    hint = getattr(module, "BUDGET", None)
+    if isinstance(hint, int) and not isinstance(hint, bool) and hint > 0:
+        return hint
+    return DEFAULT_BUDGET
+
+
 class HardPlayer:
-    """Flat determinized Monte Carlo with the rollout policy of the game's knowledge."""
+    """Determinized Monte Carlo with the rollout policy of the game's knowledge.
+
+    ``budget`` (simulated moves per decision) defaults to the game's own
+    (:func:`budget_for`); ``halving=False`` spreads it evenly over every candidate
+    (flat Monte Carlo), and ``per_world`` plays each candidate that many times on
+    each sampled world (fewer worlds for the same budget): both for comparison
+    (``bench.allocation``).
+    """
 
     level = "hard"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        budget: int | None = None,
+        *,
+        halving: bool = True,
+        per_world: int = 1,
+        engine: str = "flat",
+    ) -> None:
+        if budget is not None and budget < 1:
+            raise ValueError(f"the budget must be at least 1 simulated move, not {budget}")
+        if per_world < 1:
+            raise ValueError(f"per_world must be at least 1 playout, not {per_world}")
+        if engine not in ENGINES:
+            raise ValueError(f"no engine {engine!r}; the engines are {', '.join(ENGINES)}")
         self.budget = budget
+        self.halving = halving
+        self.per_world = per_world
+        self.engine = engine
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         know = knowledge_for(p.game)
@@ -35,31 +85,31 @@ class HardPlayer:
         if len(p.legal) == 1:
             only = p.legal[0]
             return Decision(only, know.why(p, only) or "the only legal move")
-        seat = p.seat
-        totals = [0.0] * len(p.legal)
-        counts = [0] * len(p.legal)
-        spent = 0
-        worlds = 0
-        while spent < self.budget:
-            world = know.sample(p, rng)
-            worlds += 1
-            for i, candidate in enumerate(p.legal):
-                state = world.copy()
-                state.play(state.move(candidate))
-                spent += 1
-                while not state.done():
-                    state.play(state.rollout_move(rng))
-                    spent += 1
-                totals[i] += state.values()[seat]
-                counts[i] += 1
-        best = max(range(len(p.legal)), key=lambda i: (totals[i] / counts[i], -i))
-        action: Action = p.legal[best]
-        share = totals[best] / counts[best]
+        return self._search(know, p, rng)
+
+    def _search(self, know: Knowledge, p: Perspective, rng: random.Random) -> Decision:
+        budget = self.budget if self.budget is not None else budget_for(p.game)
+        if self.engine == "ismcts":
+            best, worlds = ismcts(p.seat, p.legal, lambda: know.sample(p, rng), rng, budget=budget)
+            action = p.legal[best]
+            why = know.why(p, action)
+            return Decision(action, f"{why}; searched {worlds} sampled deals" if why else
+                            f"searched {worlds} sampled deals")
+        found = search(
+            p.seat,
+            p.legal,
+            lambda: know.sample(p, rng),
+            rng,
+            budget=budget,
+            halving=self.halving,
+            per_world=self.per_world,
+        )
+        action = p.legal[found.best]
         why = know.why(p, action)
-        odds = f"scored {share:.0%} over {worlds} sampled deals"
+        odds = f"scored {found.means[found.best]:.0%} over {found.worlds} sampled deals"
         return Decision(action, f"{why}; {odds}" if why else odds)
 
 
 register_level("hard", HardPlayer)
 
-__all__ = ["DEFAULT_BUDGET", "HardPlayer"]
+__all__ = ["DEFAULT_BUDGET", "HardPlayer", "budget_for"]

@@ -580,3 +580,26 @@ def test_events_tell_the_trick_the_moon_the_score_and_the_next_deal():
     play_first_legal(g, 50)
     assert [e.kind for e in g.apply(0, "play R14")] == ["play", "trick", "last", "score", "end"]
     assert g.scores == [0, 15, 65, 65] and g.winners == (0,)
+
+
+def test_a_seedless_clone_is_independent_and_plays_on_identically():
+    g = game(COLOUR_HANDS_4P, 1, 3, seed=None)
+    assert g.rng is None
+    play_first_legal(g, 20)
+    c = g.clone()
+    assert c.rng is None and snapshot(c) == snapshot(g)
+    before = snapshot(g)
+    play_first_legal(c)
+    assert snapshot(g) == before
+    play_first_legal(g)
+    assert snapshot(g) == snapshot(c) and g.record() == c.record()
+
+
+def test_a_clone_draws_the_same_next_deals_as_the_original():
+    g = new_game("fazes", 6, {"fazes": [1, 1, 1]}, seed=21)
+    c = g.clone()
+    assert c.rng is not g.rng and c.rng is not None and g.rng is not None
+    assert c.rng.getstate() == g.rng.getstate()
+    play_first_legal(g)
+    play_first_legal(c)
+    assert g.record()["deals"] == c.record()["deals"]

@@ -1,0 +1,85 @@
+"""The strength report: Wilson intervals, goals judged on the lower bound, "not yet" for a
+game without knowledge, and one command from play_match to Markdown."""
+
+from __future__ import annotations
+
+import doctest
+
+from bench import strength
+from games.players.match import Match, play_match
+
+
+def test_docstring_examples():
+    result = doctest.testmod(strength)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def result_with(wins_first: int, games: int, players: int = 4) -> dict:
+    base = play_match(Match("fiasco", ("random",) * players, games=1, seed=1))
+    return dict(base, games=games, wins=[wins_first] + [1] * (players - 1))
+
+
+def raw(entry: dict | None) -> dict:
+    return {"seed": 1, "workers": 1, "machine": "test", "games": {"fiasco": entry}}
+
+
+def test_a_goal_is_met_only_when_the_lower_bound_clears_it():
+    # 30 of 48: share 62.5 %, Wilson lower bound 48.4 % > 40 %; 22 of 48: 45.8 %, bound 32.6 %.
+    entry = {"budget": 100, "hard vs easy": result_with(30, 48),
+             "easy vs random": result_with(22, 48)}
+    text = strength.render(raw(entry), "python -m bench.strength", "Notes here.")
+    assert "| fiasco | hard vs easy | 48 | 62% [48%, 75%] | 40% |" in text
+    assert "- fiasco, hard against easy: met (lower bound 48.4%" in text
+    assert "- fiasco, easy against random: met (lower bound 32.6%, goal above 25%" in text
+    assert text.rstrip().endswith("Notes here.")
+
+
+def test_a_share_whose_lower_bound_falls_short_is_not_met():
+    entry = {"budget": 100, "hard vs easy": result_with(24, 48),
+             "easy vs random": result_with(12, 48)}
+    text = strength.render(raw(entry), "cmd")
+    assert "- fiasco, hard against easy: **not met** (lower bound 36.4%" in text
+    assert "- fiasco, easy against random: **not met**" in text
+
+
+def test_a_game_without_knowledge_is_reported_not_yet():
+    text = strength.render(raw(None), "cmd")
+    assert "| fiasco | not yet" in text and "**fiasco**: not yet measured" in text
+
+
+def test_one_command_plays_and_writes_the_report(tmp_path):
+    out, data = tmp_path / "report.md", tmp_path / "raw.json"
+    assert strength.main(["--only", "fumblaroo", "--games", "3", "--budget", "30",
+                          "--workers", "1", "--out", str(out), "--json", str(data),
+                          "--notes", str(tmp_path / "none.md")]) == 0
+    text = out.read_text()
+    assert text.startswith("# Computer players")
+    assert "python -m bench.strength --only fumblaroo" in text
+    assert "| fumblaroo |" in text
+    again = tmp_path / "again.md"
+    assert strength.main(["--render", str(data), "--out", str(again),
+                          "--notes", str(tmp_path / "none.md")]) == 0
+    assert again.read_text() == text
+
+
+def test_a_run_saved_midway_goes_on_without_playing_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(strength, "knowledge_for", lambda name: object())  # measured now
+    data, notes = tmp_path / "raw.json", str(tmp_path / "none.md")
+    argv = ["--only", "fiasco", "--games", "2", "--budget", "20", "--workers", "1",
+            "--json", str(data), "--notes", notes]
+    out = tmp_path / "report.md"
+    assert strength.main([*argv, "--out", str(out)]) == 0
+    first = out.read_text()
+
+    def no_more(*args, **kwargs):
+        raise AssertionError("a saved match was played again")
+
+    monkeypatch.setattr(strength, "play_match", no_more)
+    assert strength.main([*argv, "--out", str(out)]) == 0
+    assert out.read_text() == first
+
+
+def test_a_match_the_run_did_not_reach_is_not_measured():
+    entry = {"budget": 100, "hard vs easy": result_with(30, 48)}
+    text = strength.render(raw(entry), "cmd")
+    assert "| fiasco | easy vs random | not measured |" in text
