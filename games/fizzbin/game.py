@@ -53,6 +53,15 @@ def _discards(players: int) -> dict[Card, tuple[Action, ...]]:
     return {c: tuple(Action("discard", c, str(p)) for p in range(players)) for c in DECK.cards}
 
 
+# How :meth:`Fizzbin.clone` treats each attribute (any other one is deep-copied).
+_SHARED = frozenset({"opts", "options", "is_night", "grammar", "_explicit_deals", "seed",
+                     "players", "first_dealer", "dealer", "night", "step", "outcome",
+                     "to_act", "opening_events"})
+_FLAT_LISTS = frozenset({"stack", "taken", "results", "deals_played", "scores", "rounds",
+                         "tricks", "history"})
+_NESTED_LISTS = frozenset({"hands", "face_up", "piles"})
+
+
 @register
 class Fizzbin(Game[FizzbinDeal]):
     """Draw, discard, and hold the best hand when the stack runs out."""
@@ -120,14 +129,28 @@ class Fizzbin(Game[FizzbinDeal]):
         return self.opts.time == "night"
 
     def clone(self) -> Self:
-        """An independent copy that shares the clock (the base copy would deep-copy it)."""
-        memo: dict[int, Any] = {
-            id(self.options): self.options,
-            id(self.grammar): self.grammar,
-            id(self._explicit_deals): self._explicit_deals,
-            id(self.is_night): self.is_night,
-        }
-        return copy.deepcopy(self, memo)
+        """An independent copy, written out by hand: deep-copying is slow, most of all the
+        generator's state, which is copied only when there is one. Cards, actions, the
+        options, the grammar, the clock and every finished record entry (past deals, hand
+        results, rounds, events) are immutable or never changed again, and are shared."""
+        fields: dict[str, Any] = {}
+        for name, value in vars(self).items():
+            if name in _SHARED:
+                fields[name] = value
+            elif name in _FLAT_LISTS:
+                fields[name] = list(value)
+            elif name in _NESTED_LISTS:
+                fields[name] = [list(inner) for inner in value]
+            elif name not in ("seating", "rng"):
+                fields[name] = copy.deepcopy(value)  # one a later change adds: safe, if slow
+        fields["seating"] = self.seating.copy()
+        fields["rng"] = None
+        if self.rng is not None:
+            fields["rng"] = random.Random(0)  # seeding from an int is cheap; then overwritten
+            fields["rng"].setstate(self.rng.getstate())
+        new = object.__new__(type(self))
+        vars(new).update(fields)
+        return new
 
     def _start_hand(self) -> list[Event]:
         seating, n = self.seating, self.players

@@ -25,6 +25,13 @@ class Seating:
         self._player_at = list(range(players))
         self._seat_of = list(range(players))
 
+    def copy(self) -> Seating:
+        """An independent copy."""
+        new = Seating.__new__(Seating)
+        new._player_at = self._player_at[:]
+        new._seat_of = self._seat_of[:]
+        return new
+
     def __len__(self) -> int:
         return len(self._player_at)
 
