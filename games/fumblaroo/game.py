@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Self, cast
 
 from games.core.actions import Action, Grammar, Param
 from games.core.cards import Card, Deck, standard_card_name
@@ -64,6 +64,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.kingdom: list[Card] = []  # face down, the up-card not included
         self.up_card: Card | None = None  # face up on the Kingdom while bidding
+        self.taken_up: Card | None = None  # the up-card once ordered or picked up (seen by all)
         self.turned_down: list[Card] = []  # the up-card turned down: out of play
         self.discarded: list[Card] = []  # the dealer's discard: face down, out of play
         self.trick: list[tuple[int, Card]] = []
@@ -107,6 +108,28 @@ class Fumblaroo(Game[FumblarooDeal]):
     def _deal_json(self, deal: FumblarooDeal) -> dict[str, Any]:
         return deal_json(deal)
 
+    def clone(self) -> Self:
+        """An independent copy, written out by hand: search clones states by the thousand.
+
+        The base class deep-copies, and most of that time goes into the generator; here
+        cards, actions, events, options and the explicit deals are immutable and shared,
+        the lists are copied one level down, and the generator's state is copied only when
+        there is one.
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        if self.rng is not None:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+        new.hands = [list(h) for h in self.hands]
+        new.won = [list(w) for w in self.won]
+        new.rounds = [list(r) for r in self.rounds]
+        new.deals_played = list(self.deals_played)  # the deal dicts are never changed
+        for name in ("kingdom", "turned_down", "discarded", "trick", "taken", "scores",
+                     "tricks", "history", "opening_events"):
+            setattr(new, name, list(getattr(self, name)))
+        return new
+
     # --- a hand ------------------------------------------------------------------
 
     def _start_hand(self) -> list[Event]:
@@ -116,6 +139,7 @@ class Fumblaroo(Game[FumblarooDeal]):
             deal = self.next_deal()
             self.hands = [list(h) for h in deal.hands]
             self.up_card = deal.kingdom[0]
+            self.taken_up = None
             self.kingdom = list(deal.kingdom[1:])
             self.turned_down = []
             self.discarded = []
@@ -264,6 +288,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         self.caller = player
         self.hands[self.dealer].append(up)
         self.up_card = None
+        self.taken_up = up
         self.stage = Stage.DISCARD
         self.to_act = self.dealer
         if player == self.dealer:
@@ -373,6 +398,9 @@ class Fumblaroo(Game[FumblarooDeal]):
             facts.append(("Trump", SUIT_NAMES[self.trump]))
         elif self.up_card is not None:
             facts.append(("Up-card", self.up_card.text))
+        if self.taken_up is not None:
+            # Everyone saw it turned up: say where it went (the discard stays hidden).
+            facts.append(("Taken up", self.taken_up.text))
         if self.turned_down:
             facts.append(("Turned down", self.turned_down[0].text))
         facts.append(("Target", str(self.opts.target)))
