@@ -18,8 +18,9 @@ from bot.settings import Settings
 from bot.store import StoreError
 
 HOW_TO_GET_A_TOKEN = (
-    "Create an application at https://discord.com/developers/applications, open its Bot tab, "
-    "press Reset Token and put the token in .env as DISCORD_TOKEN=..."
+    "Create an application at https://discord.com/developers/applications, open its Bot tab "
+    "and press Reset Token; then cp .env.example .env (if there is no .env yet) and put the "
+    "token after DISCORD_TOKEN="
 )
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1

@@ -8,12 +8,16 @@ globally).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 import discord
 from discord.ext import commands
 
+from bot import health
 from bot.context import Clock
 from bot.sessions import SessionManager
 from bot.settings import Settings
@@ -22,6 +26,20 @@ from bot.store_api import Store
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help", "cogs.guard")
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True,
+    create_public_threads=True, embed_links=True, attach_files=True,
+    read_message_history=True,
+)
+"""The bot permissions the README's invite step lists, and no more."""
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 URL that adds this bot to a server with :data:`INVITE_PERMISSIONS`."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS,
+                                   scopes=INVITE_SCOPES)
 
 
 def intents() -> discord.Intents:
@@ -45,6 +63,10 @@ class FivefoldBot(commands.Bot):
         self._seed_source = seed_source
         self._clock = clock
         self._sessions: SessionManager | None = None
+        self._resumed = 0
+        self._synced: int | None = None
+        self._said_ready = False
+        self._heartbeat: asyncio.Task[None] | None = None
 
     @property
     def sessions(self) -> SessionManager:
@@ -62,22 +84,60 @@ class FivefoldBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()
-        if resumed:
-            log.info("resumed %d open table(s)", len(resumed))
+        self._resumed = len(resumed)
         self.dispatch("tables_resumed", resumed)
         self.sessions.start_sweeping(self.settings.expiry_check_seconds)
         await self.sync_commands()
+        if self.settings.health_file:
+            self._heartbeat = asyncio.create_task(
+                self.heartbeat(Path(self.settings.health_file)), name="heartbeat")
 
     async def sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        self._synced = len(synced)
+
+    async def on_ready(self) -> None:
+        """Say once, when first connected, who the bot is and where, and how to invite it.
+
+        discord.py calls this again after every reconnect; one line at start-up is enough.
+        Each time, the heartbeat (if any) is touched at once rather than at its next beat.
+        """
+        if self.settings.health_file:
+            with contextlib.suppress(OSError):  # the heartbeat task logs it
+                health.beat(Path(self.settings.health_file))
+        if self._said_ready or self.user is None:
+            return
+        self._said_ready = True
+        scope = (f"to server {self.settings.dev_guild_id}" if self.settings.dev_guild_id
+                 else "globally")
+        log.info("%s (id %s) is ready: %d server(s), %d table(s) resumed, %s command(s) synced "
+                 "%s, database %s. Invite it: %s", self.user, self.user.id, len(self.guilds),
+                 self._resumed, "no" if self._synced is None else self._synced, scope,
+                 self.settings.database_path, invite_url(self.application_id or self.user.id))
+
+    async def heartbeat(self, path: Path) -> None:
+        """Touch ``path`` every :data:`bot.health.BEAT_SECONDS` while connected to Discord."""
+        while not self.is_closed():
+            if self.is_ready() and not self.ws_closed():
+                try:
+                    health.beat(path)
+                except OSError as exc:
+                    log.warning("cannot write the heartbeat %s: %s", path, exc)
+            await asyncio.sleep(health.BEAT_SECONDS)
+
+    def ws_closed(self) -> bool:
+        """Whether the gateway connection is down right now (reconnecting, or never up)."""
+        return self.ws is None or not self.ws.open
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         if self._sessions is not None:
             await self._sessions.shutdown()
         await super().close()

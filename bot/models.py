@@ -82,6 +82,9 @@ class StoredTable(BaseModel):
     # yet, or started before servers had zones (the TIMEZONE setting then applies).
     timezone: str | None = None
     version: int = 0  # bumped by every accepted action; stale menus compare against it
+    # Set when the table could not be rebuilt after a restart and was closed for it: what
+    # went wrong, in a few words. Its buttons then say so, after later restarts too.
+    unresumable: str | None = None
     # The table option ``hints``: the hand menu's Hint button shows what the hard computer
     # would play. Such a game counts in /stats but is not rated.
     hints: bool = False

@@ -30,7 +30,7 @@ from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import Store
 from bot.turns import TableListener, Turns, describe, now
-from games.core.errors import GameError, SetupError
+from games.core.errors import SetupError
 from games.core.game import Game, Options
 from games.core.records import Record
 from games.core.replay import load, split_action
@@ -41,6 +41,15 @@ SWEEP_SECONDS = 60.0
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
+
+UNRESUMABLE_NOTE = "this table could not be resumed after a restart, so it was closed"
+
+
+def refuse_unresumable(table: StoredTable) -> None:
+    """:class:`TableClosed` for a table closed because a restart could not rebuild it."""
+    if table.unresumable is not None:
+        raise TableClosed(f"{UNRESUMABLE_NOTE} (its record is kept; the bot's log names "
+                          f"table {table.id})")
 
 
 def _copy(table: StoredTable) -> StoredTable:
@@ -101,8 +110,11 @@ class SessionManager:
         """Like :meth:`get`, but a table closed before a restart still says why it is closed."""
         session = self._by_id.get(table_id)
         if session is not None:
+            refuse_unresumable(session.table)
             return session
         stored = await self.store.get_table(table_id)
+        if stored is not None:
+            refuse_unresumable(stored)
         if stored is not None and stored.status is TableStatus.FINISHED:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:
@@ -449,31 +461,50 @@ class SessionManager:
         """Rebuild every open table from the store by replaying its record.
 
         A table that expired while the bot was away (:mod:`bot.expiry`) is closed instead.
+        One table that cannot be rebuilt, whatever the exception, never stops the others:
+        it is logged with its id and closed as unresumable (see :meth:`_resume`).
         """
         resumed = []
         moment = self.clock()
         for table in await self.store.open_tables():
+            session = await self._resume(table, moment)
+            if session is not None:
+                resumed.append(session)
+        return resumed
+
+    async def _resume(self, table: StoredTable, moment: dt.datetime) -> Session | None:
+        """``table`` back in play, or None if it expired, ended just before a crash, or is
+        broken."""
+        try:
             reason = expiry_reason(table, moment, self.settings)
             if reason is not None:
                 session = Session(table)
                 self._register(session)
                 await self._close(session, reason)
-                continue
-            try:
-                session = self._rebuild(table)
-            except (SetupError, GameError, ValueError) as exc:
-                log.warning("table %s cannot be resumed (%s); closing it", table.id, exc)
-                session = Session(table)
-                self._register(session)
-                await self._close(session, "the table could not be resumed")
-                continue
+                return None
+            session = self._rebuild(table)
             self._register(session)
             if session.game is not None and session.game.over:
                 await self.turns.finish(session)  # it ended just before a crash
                 self._forget(session)
-                continue
-            resumed.append(session)
-        return resumed
+                return None
+            return session
+        except Exception as exc:  # any bug in any game's replay: this table alone pays
+            log.exception("table %s cannot be resumed; closing it", table.id)
+            await self._close_unresumable(table, exc)
+            return None
+
+    async def _close_unresumable(self, table: StoredTable, exc: Exception) -> None:
+        """Mark ``table`` unresumable and close it; its record stays in the store."""
+        session = Session(table.model_copy(deep=True))
+        session.table.unresumable = f"{type(exc).__name__}: {exc}"[:300]
+        self._register(session)
+        try:
+            await self._close(session, UNRESUMABLE_NOTE)
+        except Exception:  # the store failing too: still marked in memory, buttons say so
+            log.exception("table %s could not be marked unresumable in the store", table.id)
+            session.table.status = TableStatus.CANCELLED
+            self._forget(session)
 
     def _rebuild(self, table: StoredTable) -> Session:
         """A stored table back in memory: a game in play is rebuilt by replaying its record.

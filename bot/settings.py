@@ -44,8 +44,11 @@ class Settings(BaseSettings):
     expiry_check_seconds: float = Field(default=60, gt=0)
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
+    health_file: str | None = None
+    """A file the bot touches while connected to Discord, for ``fivefold-health``
+    (the Docker image's health check); None: no heartbeat."""
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "health_file", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value

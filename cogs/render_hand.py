@@ -63,13 +63,16 @@ def own_cards(session: Session, seat: int) -> list[tuple[Card, bool]]:
 
 
 def other_own_zones(session: Session, seat: int) -> list[str]:
-    """Lines for the viewer's other private zones (Fibonachos' own deck, for one)."""
+    """Lines for the viewer's other own zones (Fibonachos' private deck, for one): a count,
+    and the cards only where the rules let the owner see them (a private deck is face down)."""
     assert session.game is not None
     lines = []
     for z in session.game.view_for(seat).zones:
-        if z.owner == seat and z.kind is not ZoneKind.HAND and z.cards is not None \
-                and z.kind not in (ZoneKind.COLLECTION, ZoneKind.PILE, ZoneKind.FACE_UP):
-            lines.append(f"Your {z.name.partition(':')[0].replace('_', ' ')}: {z.count} cards")
+        if z.owner == seat and z.kind not in (ZoneKind.HAND, ZoneKind.COLLECTION,
+                                              ZoneKind.PILE, ZoneKind.FACE_UP):
+            down = " face down" if z.cards is None else ""
+            lines.append(f"Your {z.name.partition(':')[0].replace('_', ' ')}: "
+                         f"{z.count} cards{down}")
     return lines
 
 

@@ -100,7 +100,7 @@ def status_line(session: Session, view: View, names: Sequence[str]) -> str:
     else:
         head = "Dealing"
     facts = [f"{name}: {value}" for name, value in view.facts if value]
-    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK), None)
+    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK and z.owner is None), None)
     told = {name.lower() for name, _ in view.facts}
     if stock is not None and stock.count and zone_title(stock, names).lower() not in told:
         facts.append(f"{zone_title(stock, names)}: {stock.count}")
@@ -146,6 +146,8 @@ def player_lines(session: Session, view: View) -> list[str]:
                 plural(view.scores[seat], "pt")]
         if seat in hands and marker:
             bits.append(plural(hands[seat], "card"))
+        bits += [f"{plural(z.count, 'card')} in {z.name.partition(':')[0]}"  # a private deck
+                 for z in view.zones if z.kind is ZoneKind.STOCK and z.owner == seat and marker]
         if seat < len(notes) and notes[seat]:
             bits.append(notes[seat])
         if places is not None:
@@ -213,8 +215,10 @@ def render_details(session: Session) -> str:
 
 
 def render_closed_lobby(session: Session) -> Rendered:
-    """A lobby that was cancelled before the game started."""
-    cls = games.get(session.table.game)
-    embed = discord.Embed(title=f"{cls.title}: table closed", colour=EMBED_COLOUR,
+    """A lobby that was cancelled before the game started, or a table that a restart could
+    not rebuild (whose game may even be unknown to this version of the bot)."""
+    name = session.table.game
+    title = games.get(name).title if name in games.names() else name
+    embed = discord.Embed(title=clip(f"{title}: table closed", 256), colour=EMBED_COLOUR,
                           description="\n".join(session.recent) or "The table was cancelled.")
     return Rendered(None, embed, None, discord.AllowedMentions.none())

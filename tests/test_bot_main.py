@@ -104,3 +104,72 @@ def test_create_bot_is_importable_from_the_package_and_does_not_start_it(tmp_pat
     built = bot.create_bot(settings_for(tmp_path))
     assert isinstance(built, bot.FivefoldBot)
     assert not built.is_ready() and not built.is_closed()
+
+
+async def test_the_bot_says_once_when_ready_who_it_is_where_and_how_to_invite_it(
+    fake_world, tmp_path, caplog
+):
+    import logging
+    import urllib.parse
+
+    from bot.app import INVITE_PERMISSIONS
+    from tests.botdriver import running_bot
+
+    fake = fake_world.fake
+    caplog.set_level(logging.INFO, logger="bot.app")
+    async with running_bot(fake, tmp_path) as bot:
+        await until(lambda: any("is ready" in r.getMessage() for r in caplog.records),
+                    what="the ready line")
+        bot.dispatch("ready")  # as after a reconnect
+        await asyncio.sleep(0.05)
+        commands = len(fake.commands[None])
+    [line] = [r.getMessage() for r in caplog.records if "is ready" in r.getMessage()]
+    assert line.startswith(f"Fivefold (id {fake.application_id}) is ready: 1 server(s), "
+                           f"0 table(s) resumed, {commands} command(s) synced globally, "
+                           f"database {tmp_path}"), line
+    url = urllib.parse.urlsplit(line.rpartition("Invite it: ")[2])
+    query = urllib.parse.parse_qs(url.query)
+    assert query["client_id"] == [str(fake.application_id)]
+    assert query["scope"] == ["bot applications.commands"]
+    granted = discord.Permissions(int(query["permissions"][0]))
+    assert granted == INVITE_PERMISSIONS
+    assert granted.view_channel and granted.send_messages_in_threads and granted.attach_files
+    assert not granted.administrator and not granted.manage_messages
+
+
+async def test_a_connected_bot_keeps_its_heartbeat_fresh_for_the_health_check(
+    fake_world, tmp_path, monkeypatch
+):
+    from bot import health
+    from tests.botdriver import running_bot
+
+    alive = tmp_path / "alive"
+    monkeypatch.setenv("HEALTH_FILE", str(alive))
+    assert health.main() == 1  # not connected yet: no heartbeat
+    async with running_bot(fake_world.fake, tmp_path, health_file=str(alive)):
+        await until(alive.exists, what="the first heartbeat")
+        assert health.main() == 0
+    assert health.check(alive) is None
+    old = alive.stat().st_mtime
+    assert health.check(alive, now=old + health.STALE_SECONDS + 1) is not None
+    monkeypatch.delenv("HEALTH_FILE")
+    assert health.main() == 1
+
+
+def test_the_health_check_says_why_in_one_line(tmp_path, monkeypatch, capsys):
+    from bot import health
+
+    monkeypatch.setenv("HEALTH_FILE", str(tmp_path / "alive"))
+    assert health.main() == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"health: no heartbeat at {tmp_path / 'alive'}: the bot has not connected to Discord yet"]
+    (tmp_path / "alive").touch()
+    assert health.main() == 0 and capsys.readouterr().err == ""
+
+
+def test_the_invite_asks_for_exactly_what_play_checks_for():
+    from bot.app import INVITE_PERMISSIONS
+    from cogs.guard import IN_THREADS, NEEDED, NEW_THREAD
+
+    wanted = discord.Permissions(**dict.fromkeys(NEEDED | IN_THREADS | NEW_THREAD, True))
+    assert wanted == INVITE_PERMISSIONS

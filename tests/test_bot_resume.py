@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import games
+from bot.errors import TableClosed
 from bot.models import Seat, StoredTable, TableStatus
 from bot.sessions import SessionManager
 from bot.store import SqliteStore
@@ -61,3 +62,81 @@ async def test_a_record_the_seed_no_longer_explains_is_replayed_from_its_deals(
     manager = await resume(tmp_path, record)
     game = manager.get("t1").game
     assert game.record() == record
+
+
+async def store_tables(tmp_path: Path, records: dict[str, dict | None]) -> SqliteStore:
+    """A store holding one Fumblaroo table in play per id, each in its own channel."""
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    stamp = now()
+    for n, (table_id, record) in enumerate(records.items()):
+        await store.save_table(StoredTable(
+            id=table_id, guild_id=1, channel_id=100 + n, host_id=3, game="fumblaroo",
+            options={}, status=TableStatus.PLAYING, record=record,
+            seats=[Seat(user_id=3, name="a"), Seat(user_id=4, name="b"), Seat(name="c")],
+            created_at=stamp, updated_at=stamp))
+    return store
+
+
+async def test_a_table_that_cannot_be_rebuilt_is_closed_alone_and_its_buttons_say_so(
+    tmp_path, monkeypatch, caplog
+):
+    import bot.sessions
+
+    real_load = bot.sessions.load
+
+    def load(record, **context):  # a bug in some game's replay, of no expected kind
+        if record.seed == 666:
+            raise ZeroDivisionError("a bug")
+        return real_load(record, **context)
+
+    monkeypatch.setattr(bot.sessions, "load", load)
+    broken_record = {**played(11, 5), "seed": 666}
+    store = await store_tables(tmp_path, {
+        "before": played(11, 5), "broken": broken_record, "nothing": None,
+        "unknown": {**played(11, 5), "game": "snap"}, "after": played(12, 7)})
+    try:
+        manager = SessionManager(store, settings_for(tmp_path))
+        resumed = await manager.resume_all()
+
+        assert sorted(s.id for s in resumed) == ["after", "before"]
+        assert all(s.game is not None for s in resumed)
+        for table_id in ("broken", "nothing", "unknown"):
+            assert f"table {table_id} cannot be resumed" in caplog.text
+            with pytest.raises(TableClosed, match="could not be resumed after a restart"):
+                await manager.find(table_id)
+            stored = await store.get_table(table_id)
+            assert stored is not None and stored.status is TableStatus.CANCELLED
+            assert stored.unresumable
+            assert manager.in_channel(stored.channel_id) is None  # the channel is free again
+        assert "ZeroDivisionError" in caplog.text
+        stored = await store.get_table("broken")
+        assert stored is not None and stored.record == broken_record  # nothing lost
+
+        # After another restart the buttons still say why, from the store alone.
+        again = SessionManager(store, settings_for(tmp_path))
+        assert sorted(s.id for s in await again.resume_all()) == ["after", "before"]
+        with pytest.raises(TableClosed, match="could not be resumed"):
+            await again.find("broken")
+    finally:
+        await store.close()
+
+
+async def test_a_store_that_fails_to_close_a_broken_table_still_resumes_the_others(
+    tmp_path, monkeypatch
+):
+    store = await store_tables(tmp_path, {"broken": None, "good": played(11, 5)})
+    real_save = store.save_table
+
+    async def save_table(table):
+        if table.id == "broken":
+            raise OSError("disk full")
+        await real_save(table)
+
+    monkeypatch.setattr(store, "save_table", save_table)
+    try:
+        manager = SessionManager(store, settings_for(tmp_path))
+        assert [s.id for s in await manager.resume_all()] == ["good"]
+        with pytest.raises(TableClosed, match="could not be resumed"):
+            await manager.find("broken")
+    finally:
+        await store.close()

@@ -1,13 +1,11 @@
-"""The rules core: purity, notation, records, the registry."""
+"""The rules core: notation, records, the registry, doctests."""
 
 from __future__ import annotations
 
-import ast
 import doctest
 import importlib
 import itertools
 import pkgutil
-from pathlib import Path
 
 import pytest
 
@@ -19,30 +17,7 @@ from games.core.outcome import places
 from games.core.records import Record
 from games.core.registry import get, new_game
 
-GAMES_DIR = Path(games.__file__).parent
-FORBIDDEN = {"discord", "aiosqlite", "asyncio"}
-
-
-def test_nothing_under_games_imports_discord_aiosqlite_or_asyncio():
-    offenders = []
-    for path in GAMES_DIR.rglob("*.py"):
-        tree = ast.parse(path.read_text(), filename=str(path))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
-    assert offenders == []
-
-
-def test_the_forbidden_import_check_would_catch_one(tmp_path):
-    tree = ast.parse("import asyncio\nfrom discord.ui import View\n")
-    found = [n for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
-             for n in ([a.name for a in node.names] if isinstance(node, ast.Import)
-                       else [node.module])]
-    assert {n.split(".")[0] for n in found} == {"asyncio", "discord"}
+# The purity of games/ (no discord, asyncio, aiosqlite, bot or cogs) is tests/test_codebase.py.
 
 
 @pytest.mark.parametrize(

@@ -212,3 +212,37 @@ async def test_buttons_of_tables_closed_before_a_restart_say_why(
         # A button of a table this bot never had is still "not from a table I know".
         forged = await fake.click(bob, lobby_message, "ff:abcdef0123:hand", force=True)
         assert "not from a table I know" in answer_text(fake, forged)
+
+
+async def test_a_table_a_restart_cannot_rebuild_says_so_and_the_others_play_on(
+    fake_world: FakeWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import bot.sessions as sessions_module
+
+    world, fake = fake_world, fake_world.fake
+    alice, bob = world.alice, world.bob
+    async with running_bot(fake, tmp_path, seed_source=fixed_seed) as bot:
+        broken = await open_table(fake, bot, alice, world.table, "fiasco", people=[bob])
+        good = await open_table(fake, bot, alice, world.lobby, "fiasco", people=[bob])
+        broken_message, good_message = table_message(fake, broken), table_message(fake, good)
+        hand_id = broken_message.button("Show my hand").custom_id
+    real_load = sessions_module.load
+
+    def load(record: Any, **context: Any) -> Any:  # a bug of no expected kind, one table
+        if (record.model_extra or {})["meta"]["table"] == broken.id:
+            raise KeyError("a bug")
+        return real_load(record, **context)
+
+    monkeypatch.setattr(sessions_module, "load", load)
+    async with running_bot(fake, tmp_path) as bot:
+        assert [s.id for s in bot.sessions.sessions() if s.is_open] == [good.id]
+        dead = await fake.click(alice, broken_message, hand_id, force=True)
+        assert dead.ephemeral
+        assert answer_text(fake, dead).startswith(
+            "This table could not be resumed after a restart, so it was closed"), dead
+        await fake.wait_for(lambda: "could not be resumed" in fake.messages[
+            broken_message.id].text)
+        assert fake.messages[broken_message.id].buttons == []
+        alive = await fake.click(alice, good_message, "Show my hand")
+        assert alive.ephemeral and alive.message is not None
+        assert enabled_choices(alive.message) or "Waiting" in alive.message.text

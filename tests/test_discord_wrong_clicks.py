@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+
+import pytest
 
 import games
 from bot.models import TableStatus
@@ -88,40 +91,62 @@ async def test_a_move_out_of_turn_is_refused(fake_world: FakeWorld, tmp_path):
         assert state(session) == before
 
 
-async def test_a_card_that_is_not_legal_is_refused_with_the_rules_reason(
-    fake_world: FakeWorld, tmp_path
+def card_of(custom_id: str) -> str:
+    """The card a card button's custom id names (``ff:<table>:c:<version>:<card>:<index>``)."""
+    return custom_id.split(":")[4]
+
+
+def forged_card_click(session: Session, menu) -> tuple[str, tuple[str, ...]] | None:
+    """A card click the rules refuse, as (custom id, ways the reason may name the card): a
+    disabled card of the menu, or else (in a game where every held card is always legal) a
+    card of the deck not held."""
+    cards = [b for b in menu.buttons if ":c:" in (b.custom_id or "")]
+    disabled = [b for b in cards if b.disabled]
+    if disabled:
+        return disabled[0].custom_id, (card_of(disabled[0].custom_id), disabled[0].label)
+    enabled = [b for b in cards if not b.disabled]
+    if not enabled:
+        return None
+    held = {card_of(b.custom_id) for b in cards}
+    assert session.game is not None
+    missing = [c.text for c in session.game.deck_in_play() if c.text not in held]
+    if not missing:
+        return None
+    forged = re.sub(r"(:c:\d+:)[^:]+(:\d+)$", rf"\g<1>{missing[0]}\g<2>", enabled[0].custom_id)
+    return forged, (missing[0],)
+
+
+@pytest.mark.parametrize("game", games.names())
+async def test_a_card_that_may_not_be_used_is_refused_with_the_rules_reason(
+    fake_world: FakeWorld, tmp_path, game: str
 ):
-    """Disabled card buttons can still be forged by a client: the click changes nothing."""
+    """Disabled card buttons (or cards not held) can still be forged by a client: the click
+    is refused with the rules' reason and changes nothing, in every registered game."""
     world, fake = fake_world, fake_world.fake
     rng = random.Random(3)
+    cls = games.get(game)
     async with running_bot(fake, tmp_path) as bot:
-        for game in games.names():
-            cls = games.get(game)
-            if cls.max_players < 2:
-                continue
-            session = await open_table(fake, bot, world.alice, world.table, game,
-                                       people=[world.bob],
-                                       computers=max(0, cls.min_players - 2))
-            for _ in range(200):
-                await wait_settled(bot, session)
-                if not session.is_open:
-                    break
-                mover = person_to_act(world, session)
-                menu = await menu_of(fake, session, mover)
-                disabled = [b for b in menu.buttons if b.disabled and ":c:" in (b.custom_id or "")]
-                if disabled:
-                    before = state(session)
-                    result = await fake.click(mover, menu, disabled[0].custom_id, force=True)
-                    refused(result)
-                    reason = answer_text(fake, result).lower()
-                    assert "out of date" not in reason and "not your turn" not in reason
-                    assert disabled[0].label.lower() in reason or "must" in reason, reason
-                    assert state(session) == before
-                    assert enabled_choices(result.message), "a fresh menu comes with the reason"
-                    return
-                await take_turn(fake, session, mover, rng)
-            await fake.slash(world.alice, world.table, "end")
-    raise AssertionError("no game ever showed a card that may not be played")
+        session = await open_table(fake, bot, world.alice, world.table, game,
+                                   people=[world.bob], computers=max(0, cls.min_players - 2))
+        for _ in range(200):
+            await wait_settled(bot, session)
+            assert session.is_open, f"{game} ended before a card click could be forged"
+            mover = person_to_act(world, session)
+            menu = await menu_of(fake, session, mover)
+            forged = forged_card_click(session, menu)
+            if forged is not None:
+                custom_id, names = forged
+                before = state(session)
+                result = await fake.click(mover, menu, custom_id, force=True)
+                refused(result)
+                reason = answer_text(fake, result).lower()
+                assert "out of date" not in reason and "not your turn" not in reason
+                assert any(n.lower() in reason for n in names) or "must" in reason, reason
+                assert state(session) == before
+                assert enabled_choices(result.message), "a fresh menu comes with the reason"
+                return
+            await take_turn(fake, session, mover, rng)
+    raise AssertionError(f"{game} never showed a card to forge a click on")
 
 
 async def test_a_menu_older_than_the_table_is_refused_with_a_fresh_one(

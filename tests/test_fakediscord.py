@@ -14,7 +14,7 @@ import pytest_asyncio
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import InteractionNotAnswered, buttons, visible_text
+from tests.fakediscord import FakeDiscord, InteractionNotAnswered, buttons, visible_text
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.limits import check_message
 from tests.fakediscord.openapi import load_spec
@@ -373,9 +373,14 @@ def test_limits_checker() -> None:
     )
 
 
-def test_the_discord_openapi_spec_is_there_to_validate_against() -> None:
-    # CI lays ../shared beside the checkout; without the spec nothing would be validated.
-    assert load_spec() is not None
+def test_the_discord_openapi_spec_ships_with_the_tests() -> None:
+    spec = load_spec()
+    assert spec.match("POST", "/api/v10/channels/1/messages") is not None
+
+
+def test_a_missing_openapi_spec_is_an_error_not_a_reason_to_validate_nothing(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="OpenAPI description is missing"):
+        FakeDiscord(spec_path=tmp_path / "openapi.json")
 
 
 async def test_openapi_violation_for_a_bad_body(fake_world: FakeWorld) -> None:
@@ -407,7 +412,6 @@ async def test_bot_payloads_pass_openapi(fake_world: FakeWorld, bot: TinyBot) ->
     await fake.wait_for(lambda: len(fake.threads(fake_world.table)) == 2)
     assert fake.violations == []
     spec = fake.spec
-    assert spec is not None
     validated = {
         spec.match(r.method, r.path).operation_id
         for r in fake.requests

@@ -1,4 +1,4 @@
-"""Every shared rule vector (``../shared/rules/vectors/<game>/*.json``) replays to its
+"""Every rule vector (``docs/rules/vectors/<game>/*.json``) replays to its
 expected output through ``python -m games replay -``; every registered game has vectors."""
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ ALL_VECTORS = _all_vectors()
 @pytest.mark.parametrize(
     "path", ALL_VECTORS, ids=[f"{path.parent.name}/{path.stem}" for path in ALL_VECTORS]
 )
-def test_shared_vector_replays_as_expected(path: Path):
-    assert path.is_file(), f"no shared vectors in {path}"
+def test_rule_vector_replays_as_expected(path: Path):
+    assert path.is_file(), f"no rule vectors in {path}"
     check_vector(path)
 
 
 @pytest.mark.parametrize("game", games.names())
-def test_every_registered_game_has_shared_vectors(game: str):
-    assert VECTORS.is_dir(), f"the shared vectors are missing: {VECTORS}"
+def test_every_registered_game_has_rule_vectors(game: str):
+    assert VECTORS.is_dir(), f"the rule vectors are missing: {VECTORS}"
     assert vector_files(game)

@@ -1,7 +1,8 @@
-"""The one harness for replay records: the shared rule vectors (``../shared/rules/vectors``)
-and the games' own records, through the real command ``python -m games replay -``.
+"""The one harness for replay records: the public rule vectors (``docs/rules/vectors``, the
+project's copy of ``../shared/rules/vectors``) and the games' own records, through the real
+command ``python -m games replay -``.
 
-The comparison is the one ``shared/rules/README.md`` describes: every key of ``expect``,
+The comparison is the one ``docs/rules/README.md`` describes: every key of ``expect``,
 ``error`` by presence, ``index`` and ``action`` (its ``message`` is free text: only required
 to be there), and the exit status; for exit 2 only the status and one line on stderr count.
 """
@@ -15,15 +16,15 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-VECTORS = REPO.parent / "shared" / "rules" / "vectors"
+VECTORS = REPO / "docs" / "rules" / "vectors"
 
 
 def vector_files(game: str) -> list[Path]:
-    """Every vector of ``game``; fails loudly if the shared folder is missing or empty."""
+    """Every vector of ``game``; fails loudly if its folder is missing or empty."""
     folder = VECTORS / game
-    assert folder.is_dir(), f"the shared vectors are missing: {folder}"
+    assert folder.is_dir(), f"the rule vectors are missing: {folder}"
     files = sorted(folder.glob("*.json"))
-    assert files, f"no shared vectors in {folder}"
+    assert files, f"no rule vectors in {folder}"
     return files
 
 

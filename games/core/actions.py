@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from games.core.cards import Card, Deck
-from games.core.errors import UnknownAction
+from games.core.errors import UnknownAction, clip
 
 
 class Param(Enum):
@@ -44,6 +44,24 @@ def is_number(token: str) -> bool:
     (True, False, False)
     """
     return token.isascii() and token.isdigit()
+
+
+def index_below(token: str, bound: int) -> int | None:
+    """``token`` as a whole number ``0 <= n < bound``, or None if it is not one.
+
+    Never calls ``int()`` on a long token: Python refuses to convert more than 4,300
+    digits, and a player number that long is simply no player.
+
+    >>> index_below("02", 3), index_below("3", 3), index_below("9" * 5000, 3)
+    (2, None, None)
+    """
+    if not is_number(token):
+        return None
+    digits = token.lstrip("0") or "0"
+    if len(digits) > len(str(bound)):
+        return None
+    value = int(digits)
+    return value if value < bound else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +109,14 @@ class Grammar:
         self.players = players
 
     def parse(self, text: str) -> Action:
-        """The action written ``text``; :class:`UnknownAction` naming what is wrong."""
+        """The action written ``text``; :class:`UnknownAction` naming what is wrong.
+
+        The notation is ASCII: letters whose case maps onto ASCII (the long s U+017F, the
+        Kelvin sign) are not the letters they map to, as superscript digits are no digits.
+        """
+        if not text.isascii():
+            raise UnknownAction(f"{clip(text.strip())} is not an action: actions are written "
+                                "in plain ASCII letters and digits, like 'play S4'")
         tokens = text.split()
         if not tokens:
             raise UnknownAction("an empty action")
@@ -99,11 +124,11 @@ class Grammar:
         params = self.verbs.get(verb)
         if params is None:
             known = ", ".join(sorted(self.verbs))
-            raise UnknownAction(f"unknown verb {tokens[0]!r} (this game has: {known})")
+            raise UnknownAction(f"unknown verb {clip(tokens[0])} (this game has: {known})")
         args = tokens[1:]
         if len(args) != len(params):
             usage = " ".join([verb, *(f"<{p.value}>" for p in params)])
-            raise UnknownAction(f"{text.strip()!r} does not read as {usage!r}")
+            raise UnknownAction(f"{clip(text.strip(), 60)} does not read as {usage!r}")
         card: Card | None = None
         arg: str | None = None
         for param, token in zip(params, args, strict=True):
@@ -117,11 +142,13 @@ class Grammar:
         if param is Param.SUIT:
             letter = token.upper()
             if len(letter) != 1 or letter not in self.suits:
-                raise UnknownAction(f"unknown suit {token!r} (suits are {', '.join(self.suits)})")
+                raise UnknownAction(f"unknown suit {clip(token)} "
+                                    f"(suits are {', '.join(self.suits)})")
             return letter
         if param is Param.SOURCE and token.lower() == STACK:
             return STACK
-        if is_number(token) and int(token) < self.players:
-            return str(int(token))
+        player = index_below(token, self.players)
+        if player is not None:
+            return str(player)
         what = "'stack' or a player" if param is Param.SOURCE else "a player"
-        raise UnknownAction(f"{token!r} is not {what} (players are 0 to {self.players - 1})")
+        raise UnknownAction(f"{clip(token)} is not {what} (players are 0 to {self.players - 1})")

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from games.core.errors import SetupError, UnknownAction
+from games.core.errors import SetupError, UnknownAction, clip
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +75,13 @@ class Deck:
         return iter(self.cards)
 
     def parse(self, text: str) -> Card:
-        """The card written ``text`` (any case); :class:`UnknownAction` if there is none."""
-        card = self._by_text.get(text.strip().upper())
+        """The card written ``text`` (any ASCII case); :class:`UnknownAction` if there is none.
+
+        Only ASCII is read: the long s (U+017F) upper-cases to S, but is no S.
+        """
+        card = self._by_text.get(text.strip().upper()) if text.isascii() else None
         if card is None:
-            raise UnknownAction(f"there is no card {text!r} in this game")
+            raise UnknownAction(f"there is no card {clip(text)} in this game")
         return card
 
     def parse_list(self, texts: object, where: str) -> list[Card]:

@@ -8,9 +8,22 @@ Two families, because a caller treats them differently:
 * :class:`SetupError`: a game that cannot be set up as asked (player count,
   options, a deal that is not the deck, a missing seed). In a record this makes
   the record itself malformed.
+
+:func:`clip` quotes what someone wrote inside such a message, however long it was.
 """
 
 from __future__ import annotations
+
+
+def clip(token: str, limit: int = 24) -> str:
+    """``token`` quoted for a message, shortened past ``limit`` characters.
+
+    >>> clip("S4"), clip("9" * 30)
+    ("'S4'", "'999999999999999999999999...' (30 characters)")
+    """
+    if len(token) <= limit:
+        return repr(token)
+    return f"{token[:limit] + '...'!r} ({len(token)} characters)"
 
 
 class FivefoldError(Exception):

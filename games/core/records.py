@@ -41,9 +41,12 @@ class Record(BaseModel):
         """Validate an already parsed record."""
         if not isinstance(data, dict):
             raise SetupError("the record must be a JSON object")
+        if "record" in data and "game" not in data:
+            raise SetupError('this is a record wrapped in {"record": ..., "expect": ...} (a rule '
+                             'vector): replay its "record" alone')
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(map(str, first["loc"])) or "record"
-            raise SetupError(f"malformed record: {where}: {first['msg']}") from None
+            raise SetupError(f"{where}: {first['msg']}") from None

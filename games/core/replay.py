@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.core.actions import is_number
-from games.core.errors import GameError, UnknownAction
+from games.core.actions import index_below, is_number
+from games.core.errors import GameError, UnknownAction, clip
 from games.core.game import Game
 from games.core.records import Record
 from games.core.registry import new_game
@@ -47,10 +47,10 @@ def split_action(line: str, players: int) -> tuple[int, str]:
     """``"2 play S4"`` -> ``(2, "play S4")``; :class:`UnknownAction` if it does not read."""
     head, _, rest = line.strip().partition(" ")
     if not is_number(head):
-        raise UnknownAction(f"an action starts with a player number, not {head!r}")
-    player = int(head)
-    if player >= players:
-        raise UnknownAction(f"there is no player {player} (players are 0 to {players - 1})")
+        raise UnknownAction(f"an action starts with a player number, not {clip(head)}")
+    player = index_below(head, players)
+    if player is None:
+        raise UnknownAction(f"there is no player {clip(head)} (players are 0 to {players - 1})")
     return player, rest
 
 

@@ -20,8 +20,8 @@ class Visibility(Enum):
     """Who may look at the cards of a zone."""
 
     PUBLIC = "public"  # everybody, spectators included
-    OWNER = "owner"  # the owning player alone (a hand, a private deck)
-    NOBODY = "nobody"  # face down for all (a stock, cards set aside)
+    OWNER = "owner"  # the owning player alone (a hand)
+    NOBODY = "nobody"  # face down for all, owner too (a stock, a private deck, cards set aside)
 
 
 class ZoneKind(Enum):

@@ -232,7 +232,7 @@ class Fibonachos(Game[FibonachosDeal]):
             for p, h in enumerate(self.hands)
         ]
         zones += [
-            Zone(f"deck:{p}", ZoneKind.STOCK, d, Visibility.OWNER, p)
+            Zone(f"deck:{p}", ZoneKind.STOCK, d, Visibility.NOBODY, p)  # face down: a count
             for p, d in enumerate(self.decks)
         ]
         zones.append(Zone("aside", ZoneKind.ASIDE, self.aside, Visibility.NOBODY))

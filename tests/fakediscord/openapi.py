@@ -1,10 +1,11 @@
 """Validate the bot's JSON request bodies against Discord's own OpenAPI description.
 
-The spec (`shared/discord-api/openapi.json`, beside the repository) is loaded and indexed once
-per process. Each request is matched to its operation (method + path template); the JSON body
-is validated against that operation's `requestBody` schema with `jsonschema` (draft 2020-12,
-which is what OpenAPI 3.1 uses). `$ref`s resolve inside the whole document through a
-`referencing` registry.
+The spec (`tests/fakediscord/discord-api/openapi.json`, with its licence: the repository's copy
+of `../shared/discord-api/`, which `.ci/run` keeps equal to it) is loaded and indexed once per
+process. It is never optional: a missing file is an error, not a reason to validate nothing.
+Each request is matched to its operation (method + path template); the JSON body is validated
+against that operation's `requestBody` schema with `jsonschema` (draft 2020-12, which is what
+OpenAPI 3.1 uses). `$ref`s resolve inside the whole document through a `referencing` registry.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 SPEC_URI = "urn:discord-openapi"
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_SPEC_PATH = REPO_ROOT.parent / "shared" / "discord-api" / "openapi.json"
+DEFAULT_SPEC_PATH = Path(__file__).resolve().parent / "discord-api" / "openapi.json"
 API_PREFIX = "/api/v10"
 
 
@@ -168,10 +168,10 @@ def _patch_known_quirks(document: dict[str, Any]) -> None:
 
 
 @functools.cache
-def load_spec(path: Path = DEFAULT_SPEC_PATH) -> OpenAPISpec | None:
-    """The spec at `path`, loaded and indexed once per process; None if the file is absent."""
+def load_spec(path: Path = DEFAULT_SPEC_PATH) -> OpenAPISpec:
+    """The spec at `path`, loaded and indexed once per process; FileNotFoundError if absent."""
     if not path.is_file():
-        return None
+        raise FileNotFoundError(f"Discord's OpenAPI description is missing: {path}")
     with path.open(encoding="utf-8") as f:
         return OpenAPISpec(json.load(f))
 

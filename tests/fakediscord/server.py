@@ -68,7 +68,7 @@ class FakeDiscord:
         *,
         token: str = "fake-bot-token",
         bot_name: str = "Fivefold",
-        spec_path: Path | None = DEFAULT_SPEC_PATH,
+        spec_path: Path = DEFAULT_SPEC_PATH,
     ) -> None:
         self._ids = SnowflakeFactory()
         self.token = token
@@ -107,7 +107,7 @@ class FakeDiscord:
         # Discord refuses edits of a public message older than an hour once many were made
         # (30046); on: every such edit is refused, as if the limit were reached.
         self.limit_old_message_edits: bool = False
-        self.spec: OpenAPISpec | None = load_spec(spec_path) if spec_path is not None else None
+        self.spec: OpenAPISpec = load_spec(spec_path)
 
         # Gateway.
         self.session: GatewaySession | None = None
@@ -267,8 +267,6 @@ class FakeDiscord:
             raise AssertionError(f"{len(self.violations)} Discord violation(s):\n  {lines}")
 
     def check_openapi(self, method: str, path: str, body: Any) -> None:
-        if self.spec is None:
-            return
         for problem in self.spec.validate(method, path, body):
             self.record_violation("openapi", problem, method, path)
 
