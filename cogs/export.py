@@ -1,6 +1,6 @@
 """A finished game's record as a file: ``fivefold-<game>-<table id>.json``.
 
-The record (``../shared/rules/README.md``) holds every deal, so every hand:
+The record (``docs/rules/README.md``) holds every deal, so every hand:
 it is offered only once the game is over (:func:`record_file` gives None
 before), attached to the final table message. ``python -m games replay``
 accepts the file as it is.

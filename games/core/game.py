@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -182,7 +182,7 @@ class Game(ABC, Generic[DealT]):
         )
 
     def record(self) -> dict[str, Any]:
-        """This game as a record (``../shared/rules/README.md``) that replays it exactly."""
+        """This game as a record (``docs/rules/README.md``) that replays it exactly."""
         return {
             "game": self.name,
             "players": self.players,
@@ -205,6 +205,26 @@ class Game(ABC, Generic[DealT]):
             id(self._explicit_deals): self._explicit_deals,
         }
         return copy.deepcopy(self, memo)
+
+    def _copy_by_hand(self, flat: Iterable[str], nested: Iterable[str] = ()) -> Self:
+        """A clone for games that name their mutable state: each of ``flat`` (lists) copied
+        one level down, each of ``nested`` (lists of lists) two, everything else shared.
+
+        Cards, actions, deals, the options and the grammar are immutable, so sharing them
+        is safe; the generator is copied by its state into a bare ``Random`` (``Random()``
+        would first seed itself from the operating system, most of a clone's cost). Much
+        faster than :meth:`clone`'s deepcopy, for computer players' playouts.
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        if self.rng is not None:
+            new.rng = random.Random.__new__(random.Random)
+            new.rng.setstate(self.rng.getstate())
+        for name in flat:
+            setattr(new, name, list(getattr(self, name)))
+        for name in nested:
+            setattr(new, name, [list(inner) for inner in getattr(self, name)])
+        return new
 
     def teams(self) -> tuple[tuple[int, ...], ...] | None:
         """The teams, when players play in teams."""

@@ -1,6 +1,6 @@
 """Game records: the JSON document that replays a game exactly (like PGN).
 
-The format is specified in ``../shared/rules/README.md``. Loading a record
+The format is specified in ``docs/rules/README.md``. Loading a record
 validates its shape; a malformed one raises :class:`SetupError`.
 """
 

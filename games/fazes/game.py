@@ -248,30 +248,12 @@ class Fazes(Game[FazesDeal]):
     # --- copying ----------------------------------------------------------------
 
     def clone(self) -> Self:
-        """An independent copy: the few mutable lists are copied, everything else shared.
-
-        Much faster than the base class's deepcopy, for computer players' playouts. The
-        generator is copied by its state into a bare ``Random`` (``Random()`` would first
-        seed itself from the operating system, most of a clone's cost).
-        """
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.__dict__.update(self.__dict__)
-        if self.rng is not None:
-            new.rng = random.Random.__new__(random.Random)
-            new.rng.setstate(self.rng.getstate())
-        new.deals_played = list(self.deals_played)
-        new.scores = list(self.scores)
-        new.rounds = list(self.rounds)  # each faze's list is never changed once appended
-        new.tricks = list(self.tricks)
-        new.history = list(self.history)
-        new.opening_events = list(self.opening_events)
-        new.fazes = list(self.fazes)
-        new.hands = [list(h) for h in self.hands]
-        new.plays = list(self.plays)
-        new.taken = [list(t) for t in self.taken]
-        new.won = list(self.won)
-        return new
+        """An independent copy: the few mutable lists are copied, everything else shared."""
+        return self._copy_by_hand(
+            # each faze's list in rounds is never changed once appended
+            flat=("deals_played", "scores", "rounds", "tricks", "history", "opening_events",
+                  "fazes", "plays", "won"),
+            nested=("hands", "taken"))
 
     # --- views -----------------------------------------------------------------
 

@@ -109,26 +109,11 @@ class Fumblaroo(Game[FumblarooDeal]):
         return deal_json(deal)
 
     def clone(self) -> Self:
-        """An independent copy, written out by hand: search clones states by the thousand.
-
-        The base class deep-copies, and most of that time goes into the generator; here
-        cards, actions, events, options and the explicit deals are immutable and shared,
-        the lists are copied one level down, and the generator's state is copied only when
-        there is one.
-        """
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        if self.rng is not None:
-            new.rng = random.Random()
-            new.rng.setstate(self.rng.getstate())
-        new.hands = [list(h) for h in self.hands]
-        new.won = [list(w) for w in self.won]
-        new.rounds = [list(r) for r in self.rounds]
-        new.deals_played = list(self.deals_played)  # the deal dicts are never changed
-        for name in ("kingdom", "turned_down", "discarded", "trick", "taken", "scores",
-                     "tricks", "history", "opening_events"):
-            setattr(new, name, list(getattr(self, name)))
-        return new
+        """An independent copy by hand (search clones states by the thousand)."""
+        return self._copy_by_hand(
+            flat=("deals_played", "kingdom", "turned_down", "discarded", "trick", "taken",
+                  "scores", "tricks", "history", "opening_events"),
+            nested=("hands", "won", "rounds"))
 
     # --- a hand ------------------------------------------------------------------
 
