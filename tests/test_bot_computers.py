@@ -63,6 +63,14 @@ class Gate:
         return think(question, budget)
 
 
+def sign(marker: Path, text: str) -> None:
+    """Write ``marker`` whole at once: whoever sees it exist reads all of ``text``
+    (a plain write_text creates the file empty first, and a reader may see that)."""
+    draft = marker.with_name(marker.name + ".draft")
+    draft.write_text(text)
+    os.replace(draft, marker)
+
+
 class StallOnce:
     """The first question writes the worker's pid to ``marker`` and hangs (to be killed);
     every later one is answered as usual."""
@@ -72,7 +80,7 @@ class StallOnce:
 
     def __call__(self, question: Question, budget: float) -> Decision:
         if not self.marker.exists():
-            self.marker.write_text(str(os.getpid()))
+            sign(self.marker, str(os.getpid()))
             time.sleep(GATE_LIMIT)  # until killed (bounded, should the test fail first)
         return think(question, budget)
 
@@ -93,7 +101,7 @@ class Pid:
         self.marker = marker
 
     def __call__(self, question: Question, budget: float) -> Decision:
-        self.marker.write_text(str(os.getpid()))
+        sign(self.marker, str(os.getpid()))
         return think(question, budget)
 
 
