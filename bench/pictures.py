@@ -28,6 +28,7 @@ NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
 def positions(name: str, count: int, seed: int) -> list[Game[Any]]:
+    """Games of ``name`` at its largest player count, stopped at random points."""
     cls = games.get(name)
     rng = random.Random(f"bench-pictures:{name}:{seed}")
     out = []

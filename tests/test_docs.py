@@ -1,5 +1,6 @@
 """The repository carries the rules and rule vectors its tests need (``docs/rules/``, the
-project's copy of ``../shared/rules/``: ``.ci/run`` diffs the two when ``../shared`` is there)."""
+project's copy of the shared ``rules/``: ``.ci/run`` diffs the two when the shared folder
+is there)."""
 
 from __future__ import annotations
 

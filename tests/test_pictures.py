@@ -3,36 +3,19 @@
 from __future__ import annotations
 
 import io
-import random
 from typing import Any
 
 import pytest
 from PIL import Image
 
 import games
+from bench.pictures import NAMES, positions
 from cogs.pictures import hand_picture, table_picture
 from cogs.pictures.draw import MAX_BYTES, WIDTH, render_png
 from cogs.pictures.faces import face_of
 from cogs.pictures.scene import table_scene
 from games.core.game import Game
 from games.core.zones import ZoneKind
-
-NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-def positions(name: str, count: int = 6, seed: int = 0) -> list[Game[Any]]:
-    """Games of ``name`` at its largest player count, stopped at random points."""
-    cls = games.get(name)
-    out = []
-    rng = random.Random(f"{name}:{seed}")
-    for i in range(count):
-        game = games.new_game(name, cls.max_players, seed=seed * 100 + i)
-        for _ in range(rng.randrange(0, 120)):
-            if game.over:
-                break
-            game.apply(game.to_act, rng.choice(game.legal_actions()))
-        out.append(game)
-    return out
 
 
 def own_hand(game: Game[Any], seat: int) -> list[Any]:
@@ -43,7 +26,7 @@ def own_hand(game: Game[Any], seat: int) -> list[Any]:
 
 @pytest.mark.parametrize("name", games.names())
 def test_every_table_and_hand_draws_within_limits(name: str) -> None:
-    for game in positions(name):
+    for game in positions(name, 6, seed=0):
         names = NAMES[: game.players]
         picture = table_picture(game, names)
         assert picture is not None

@@ -1,5 +1,5 @@
 """The one harness for replay records: the public rule vectors (``docs/rules/vectors``, the
-project's copy of ``../shared/rules/vectors``) and the games' own records, through the real
+project's copy of the shared ``rules/vectors``) and the games' own records, through the real
 command ``python -m games replay -``.
 
 The comparison is the one ``docs/rules/README.md`` describes: every key of ``expect``,

@@ -1,8 +1,9 @@
 """Validate the bot's JSON request bodies against Discord's own OpenAPI description.
 
 The spec (`tests/fakediscord/discord-api/openapi.json`, with its licence: the repository's copy
-of `../shared/discord-api/`, which `.ci/run` keeps equal to it) is loaded and indexed once per
-process. It is never optional: a missing file is an error, not a reason to validate nothing.
+of the shared `discord-api/` folder, which `.ci/run` keeps equal to it) is loaded and indexed
+once per process. It is never optional: a missing file is an error, not a reason to validate
+nothing.
 Each request is matched to its operation (method + path template); the JSON body is validated
 against that operation's `requestBody` schema with `jsonschema` (draft 2020-12, which is what
 OpenAPI 3.1 uses). `$ref`s resolve inside the whole document through a `referencing` registry.
