@@ -159,7 +159,9 @@ class RestAPI:
         try:
             body, files = await _read_body(request)
             record.body, record.files = body, [(f[0], f[1], f[3]) for f in files]
-            response = await self._route(request, path, body, files)
+            fault = fake.faults.take(record)
+            response = (fault.response() if fault is not None
+                        else await self._route(request, path, body, files))
         except DiscordAPIError as exc:
             record.status, record.error_code = exc.status, exc.code
             fake.errors.append(record)

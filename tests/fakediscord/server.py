@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import re
 import secrets
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
@@ -17,6 +18,7 @@ from aiohttp import web
 
 from . import core
 from .core import DiscordAPIError, FakeClock, RequestRecord, Violation, unknown
+from .faults import Fault, FaultPlan, path_pattern
 from .gateway import GatewayConnection, GatewaySession, handle_gateway
 from .limits import check_message
 from .messages import EPHEMERAL, StoredAttachment, StoredMessage, apply_edit, summarize
@@ -108,6 +110,8 @@ class FakeDiscord:
         # (30046); on: every such edit is refused, as if the limit were reached.
         self.limit_old_message_edits: bool = False
         self.spec: OpenAPISpec = load_spec(spec_path)
+        self.faults = FaultPlan()
+        """Rate limits and 5xx answers a test asked for (:meth:`rate_limit`, :meth:`fail`)."""
 
         # Gateway.
         self.session: GatewaySession | None = None
@@ -269,6 +273,19 @@ class FakeDiscord:
     def check_openapi(self, method: str, path: str, body: Any) -> None:
         for problem in self.spec.validate(method, path, body):
             self.record_violation("openapi", problem, method, path)
+
+    # Rate limits and outages -------------------------------------------------------------
+
+    def rate_limit(self, method: str, path: str | re.Pattern[str], *, retry_after: float = 0.5,
+                   times: int = 1, is_global: bool = False, scope: str = "user") -> Fault:
+        """Answer the next ``times`` matching requests with a 429 (route, or global)."""
+        return self.faults.add(Fault(method, path_pattern(path), 429, times,
+                                     retry_after=retry_after, is_global=is_global, scope=scope))
+
+    def fail(self, method: str, path: str | re.Pattern[str], *, status: int = 503,
+             times: int = 1) -> Fault:
+        """Answer the next ``times`` matching requests with ``status`` (500, 502, 503...)."""
+        return self.faults.add(Fault(method, path_pattern(path), status, times))
 
     # World -------------------------------------------------------------------------------
 
