@@ -50,6 +50,13 @@ def render(session: Session, *, pictures: bool = True) -> Rendered:
 PING_MARK = "it is your turn in"
 TOO_MANY_EDITS = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
+RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
+"""The 5xx answers discord.py's HTTP client already retries (five tries, 25 s of backoff):
+retrying them here too would multiply the tries, so they are given up at once."""
+EDIT_RETRIES = 3
+"""How many more times an edit is tried after another 5xx (a 503, say)."""
+RETRY_DELAY = 0.5
+"""Seconds before the first retry of an edit; each further retry waits twice as long."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class Publisher:
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
+        self.retry_delay = RETRY_DELAY  # tests shorten it
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
         """The table's channel, with its server: links to it then name the server, as a
@@ -115,11 +123,17 @@ class Publisher:
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
         try:
-            await self._send_edit(message, session, shown, with_record=with_record)
+            await self._send_retrying(session, lambda: self._send_edit(
+                message, session, shown, with_record=with_record))
             self._forbidden.discard(session.id)
             return
         except discord.NotFound:
             await self._message_gone(session)
+            return
+        except discord.DiscordServerError as exc:
+            # Discord's outage outlasted every retry: the next change edits the table again.
+            log.warning("table %s: Discord kept failing its edit (%s %s); giving up until "
+                        "the next change", session.id, exc.status, exc.text or exc.response.reason)
             return
         except discord.HTTPException as exc:
             if exc.code == TOO_MANY_EDITS and self.moved is not None:
@@ -148,6 +162,28 @@ class Publisher:
             except discord.HTTPException as exc:
                 refusal = exc
         self._refused(session, refusal)
+
+    async def _send_retrying(self, session: Session,
+                             send: Callable[[], Awaitable[None]]) -> None:
+        """``send()``, tried again after a 5xx that discord.py did not already retry.
+
+        At most :data:`EDIT_RETRIES` more tries, :attr:`retry_delay` apart and doubling.
+        A retry is dropped when the table changed meanwhile: the edit that follows
+        shows the newer state anyway (the last state wins).
+        """
+        for attempt in range(EDIT_RETRIES + 1):
+            try:
+                await send()
+                return
+            except discord.DiscordServerError as exc:
+                if exc.status in RETRIED_BY_DISCORD_PY or attempt == EDIT_RETRIES:
+                    raise
+                delay = self.retry_delay * 2**attempt
+                log.info("table %s: Discord answered %s to an edit; trying again in %.1f s",
+                         session.id, exc.status, delay)
+                await asyncio.sleep(delay)
+                if session.id in self._dirty:
+                    return
 
     def _refused(self, session: Session, exc: discord.HTTPException) -> None:
         """An edit Discord refused even as text: a lost permission is logged once."""

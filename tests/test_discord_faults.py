@@ -1,0 +1,182 @@
+"""Discord misbehaving under a game: rate limits, outages, a dropped gateway.
+
+Faults are injected through the fake (``FakeDiscord.rate_limit`` / ``fail``) on the
+table message's edits only; people keep clicking through it all. What must hold:
+every click is answered, the game finishes, its result is stored, and the table
+message's edits never show an older state after a newer one, the last showing the end.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import discord
+import pytest
+
+import cogs.publisher
+from bot.app import FivefoldBot
+from bot.models import TableStatus
+from bot.session import Session
+from cogs.publisher import EDIT_RETRIES, Publisher
+from tests.botdriver import (
+    open_table,
+    play_to_the_end,
+    running_bot,
+    table_message,
+    take_turn,
+    until,
+    wait_settled,
+)
+from tests.fakediscord import FakeDiscord, StoredMessage
+from tests.fakediscord.fixtures import FakeWorld
+
+Renders = list[tuple[str, int, str]]
+"""(table id, table version, embed description) of every render the publisher made."""
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[Renders]:
+    """Every table render of the publisher, with the version it showed."""
+    seen: Renders = []
+    real = cogs.publisher.render
+
+    def spying(session: Session, *, pictures: bool = True) -> cogs.publisher.Rendered:
+        shown = real(session, pictures=pictures)
+        seen.append((session.id, session.table.version, shown.embed.description or ""))
+        return shown
+
+    monkeypatch.setattr(cogs.publisher, "render", spying)
+    yield seen
+
+
+def publisher_of(bot: FivefoldBot) -> Publisher:
+    cog = bot.get_cog("Tables")
+    assert cog is not None
+    publisher: Publisher = cog.publisher  # type: ignore[attr-defined]
+    return publisher
+
+
+def edit_path(session: Session) -> str:
+    return f"/channels/{session.channel_id}/messages/{session.table.message_id}"
+
+
+def shown_descriptions(message: StoredMessage) -> list[str]:
+    """The table message's description after each edit Discord accepted, in order."""
+    states = [*message.history[1:], message.snapshot()]
+    return [str((state.get("embeds") or [{}])[0].get("description") or "") for state in states]
+
+
+def versions_in_order(session: Session, message: StoredMessage, renders: Renders) -> list[int]:
+    """The versions the message's edits showed, each the earliest one possible at or after
+    the one before (so identical-looking states never fake a step back); AssertionError
+    if an edit can only be an older state than the edit before it."""
+    by_text: dict[str, list[int]] = {}
+    for table, version, text in renders:
+        if table == session.id:
+            by_text.setdefault(text, []).append(version)
+    shown, at_least = [], 0
+    for text in shown_descriptions(message):
+        later = [v for v in by_text.get(text, []) if v >= at_least]
+        assert later, f"an edit showed an older state than version {at_least}: {text[:200]}"
+        at_least = min(later)
+        shown.append(at_least)
+    return shown
+
+
+def patches(fake: FakeDiscord, session: Session) -> list[int]:
+    """The statuses of every edit request of the table message, in order."""
+    return [r.status for r in fake.requests if r.method == "PATCH" and r.path == edit_path(session)]
+
+
+async def test_429s_and_5xx_on_table_edits_lose_nothing_and_keep_the_order(
+    fake_world: FakeWorld, tmp_path: Path, renders: Renders, caplog: pytest.LogCaptureFixture
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    caplog.set_level(logging.INFO, logger="cogs.publisher")
+    async with running_bot(fake, tmp_path, seed_source=lambda: 11) as bot:
+        publisher_of(bot).retry_delay = 0.02
+        session = await open_table(fake, bot, world.alice, world.table, "fumblaroo",
+                                   people=[world.bob], computers=1, options={"target": 5})
+        edits = re.compile(re.escape(edit_path(session)))
+        # Taken in this order by the table's next edit requests.
+        faults = [
+            fake.rate_limit("PATCH", edits, retry_after=0.2, times=2),           # waited out
+            fake.rate_limit("PATCH", edits, retry_after=0.2, is_global=True),    # waited out
+            fake.fail("PATCH", edits, status=503, times=2),                      # retried here
+            fake.fail("PATCH", edits, status=500),                # retried by discord.py only
+            fake.fail("PATCH", edits, status=503, times=EDIT_RETRIES + 1),       # given up
+            fake.rate_limit("PATCH", edits, retry_after=0.1, scope="shared"),
+        ]
+        users = {u.id: u for u in (world.alice, world.bob)}
+        turns = await play_to_the_end(fake, bot, session, users, random.Random(3))
+        await wait_settled(bot, session)
+        assert turns > 0 and session.table.status is TableStatus.FINISHED
+        assert all(f.spent for f in faults), [len(f.hits) for f in faults]
+        message = table_message(fake, session)
+        assert "Game over" in message.text
+        shown = versions_in_order(session, message, renders)
+        assert shown[-1] == session.table.version
+        assert (await bot.sessions.store.get_table(session.id)).status is TableStatus.FINISHED
+    statuses = patches(fake, session)
+    assert statuses.count(429) == 4 and statuses.count(503) == 2 + EDIT_RETRIES + 1
+    assert statuses.count(500) == 1  # discord.py retried it; the publisher did not again
+    gave_up = [r for r in caplog.records if "giving up until the next change" in r.getMessage()]
+    assert len(gave_up) == 1 and session.id in gave_up[0].getMessage()
+
+
+async def test_a_rate_limited_table_does_not_hold_up_another(
+    fake_world: FakeWorld, tmp_path: Path, renders: Renders
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, seed_source=lambda: 5) as bot:
+        held = await open_table(fake, bot, world.alice, world.table, "fumblaroo",
+                                computers=2, options={"target": 5})
+        free = await open_table(fake, bot, world.bob, world.lobby, "fumblaroo",
+                                computers=2, options={"target": 5})
+        limit = fake.rate_limit("PATCH", edit_path(held), retry_after=2.0)
+        rng = random.Random(8)
+        answered = await take_turn(fake, held, world.alice, rng)
+        assert answered.response_type == 7  # the click is answered whatever the edit meets
+        await until(lambda: limit.spent, what="the held table's edit rate-limited")
+        before = len(patches(fake, free))
+        await take_turn(fake, free, world.bob, rng)
+        await until(lambda: len(patches(fake, free)) > before, what="the other table's edit")
+        assert patches(fake, free)[-1] == 200
+        assert patches(fake, held) == [200] * (len(patches(fake, held)) - 1) + [429], \
+            "the other table's edit waited for the rate limit"
+        await wait_settled(bot, held)
+        # The held edit went through, then (coalesced) at most one more with the latest state.
+        after = patches(fake, held)[patches(fake, held).index(429) + 1:]
+        assert 1 <= len(after) <= 2 and set(after) == {200}
+        shown = versions_in_order(held, table_message(fake, held), renders)
+        assert shown[-1] == held.table.version
+
+
+class _Response:
+    """What discord.py's HTTPException reads of a response."""
+
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "outage"
+
+
+@pytest.mark.parametrize(("status", "tries"), [(500, 1), (502, 1), (503, EDIT_RETRIES + 1)])
+async def test_an_edit_is_retried_only_where_discord_py_did_not_retry_it(
+    status: int, tries: int
+) -> None:
+    publisher = Publisher(None)  # type: ignore[arg-type]
+    publisher.retry_delay = 0.001
+    session = Session.__new__(Session)
+    session.table = type("T", (), {"id": "t1"})()  # type: ignore[assignment]
+    calls: list[int] = []
+
+    async def send() -> None:
+        calls.append(status)
+        raise discord.DiscordServerError(_Response(status), "down")  # type: ignore[arg-type]
+
+    with pytest.raises(discord.DiscordServerError):
+        await publisher._send_retrying(session, send)
+    assert len(calls) == tries
