@@ -26,6 +26,7 @@ from tests.botdriver import (
     open_table,
     play_to_the_end,
     running_bot,
+    session_in,
     table_message,
     take_turn,
     until,
@@ -33,6 +34,7 @@ from tests.botdriver import (
 )
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
+from tests.fakediscord.world import FakeChannel, FakeUser
 
 Renders = list[tuple[str, int, str]]
 """(table id, table version, embed description) of every render the publisher made."""
@@ -180,3 +182,64 @@ async def test_an_edit_is_retried_only_where_discord_py_did_not_retry_it(
     with pytest.raises(discord.DiscordServerError):
         await publisher._send_retrying(session, send)
     assert len(calls) == tries
+
+
+async def test_a_gateway_reconnect_mid_game_loses_no_table_and_no_computer_turn(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    rng = random.Random(4)
+    users = {u.id: u for u in (world.alice, world.bob)}
+    async with running_bot(fake, tmp_path, seed_source=lambda: 9, computer_delay=0.05) as bot:
+        reidentified: list[bool] = []
+
+        async def without_the_wait(shard_id: int | None, *, initial: bool = False) -> None:
+            reidentified.append(initial)  # discord.py's own hook waits 5 s before a new one
+
+        bot.before_identify_hook = without_the_wait  # type: ignore[method-assign]
+        game = await open_table(fake, bot, world.alice, world.table, "fumblaroo",
+                                people=[world.bob], computers=1, options={"target": 5})
+        lobby = await open_lobby(fake, bot, world.carol, world.lobby)
+        # A dropped connection (resumable): what happened meanwhile is replayed on RESUME.
+        await take_turn_of_whoever(fake, game, users, rng)
+        await fake.drop_connection(4000)
+        await fake.delete_channel(world.lobby)
+        await until(lambda: fake.resume_count == 1 and fake.connected, what="a RESUME")
+        await until(lambda: not lobby.is_open, what="the deleted channel's lobby closed")
+        assert lobby.table.status is TableStatus.CANCELLED
+        assert game.is_open and fake.identify_count == 1
+        await take_turn_of_whoever(fake, game, users, rng)
+        # The session ends (4009): RESUME is refused with INVALID_SESSION, a new IDENTIFY.
+        await fake.end_session()
+        await until(lambda: fake.identify_count == 2 and fake.connected, what="a new IDENTIFY")
+        await take_turn_of_whoever(fake, game, users, rng)
+        # INVALID_SESSION on a live connection: IDENTIFY again.
+        await fake.invalidate_session()
+        await until(lambda: fake.identify_count == 3 and fake.connected, what="IDENTIFY again")
+        await play_to_the_end(fake, bot, game, users, rng)
+        await wait_settled(bot, game)
+        assert game.table.status is TableStatus.FINISHED
+        assert "Game over" in table_message(fake, game).text
+        assert [s.id for s in bot.sessions.open_tables()] == []
+        assert fake.resume_count == 1 and reidentified == [False, False]
+
+
+async def open_lobby(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser,
+                     channel: FakeChannel) -> Session:
+    opened = await fake.slash(host, channel, "play", {"game": "fiasco"})
+    assert not opened.ephemeral, opened
+    return session_in(bot, channel)
+
+
+async def take_turn_of_whoever(fake: FakeDiscord, session: Session,
+                               users: dict[int, FakeUser], rng: random.Random) -> None:
+    """The person to act takes a random turn, once the computers have had theirs."""
+    await until(lambda: (seat := session.to_act()) is not None
+                and session.seats[seat].user_id is not None and not session.lock.locked(),
+                what="a person's turn")
+    seat = session.to_act()
+    assert seat is not None
+    user_id = session.seats[seat].user_id
+    assert user_id is not None
+    result = await take_turn(fake, session, users[user_id], rng)
+    assert result.response_type == 7

@@ -754,6 +754,22 @@ class FakeDiscord:
         if self.session is not None and self.session.connection is not None:
             await self.session.connection.close(code, "dropped by test")
 
+    async def end_session(self, code: int = 4009) -> None:
+        """Close the websocket as Discord does when a session cannot go on (4009 "Session
+        timed out"): discord.py tries to RESUME, is answered INVALID_SESSION (the session
+        is unknown from now on) and IDENTIFYs anew. Events sent in between are lost, as
+        on Discord; a bot finds its guilds again in the new READY."""
+        if self.session is not None:
+            self.session.session_id = f"ended-{secrets.token_hex(8)}"
+            if self.session.connection is not None:
+                await self.session.connection.close(code, "session timed out")
+
+    async def invalidate_session(self) -> None:
+        """Send op 9 INVALID_SESSION (not resumable) on the live connection: discord.py
+        closes it and IDENTIFYs anew."""
+        if self.session is not None and self.session.connection is not None:
+            await self.session.connection.send({"op": 9, "d": False, "s": None, "t": None})
+
     # Simulated users ---------------------------------------------------------------------
 
     def _find_command(self, guild: FakeGuild | None, name: str) -> JSON | None:
