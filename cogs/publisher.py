@@ -50,6 +50,8 @@ def render(session: Session, *, pictures: bool = True) -> Rendered:
 PING_MARK = "it is your turn in"
 TOO_MANY_EDITS = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
+THREAD_ARCHIVED = 50083
+"""Discord's "Thread is archived": no edit in it until it is unarchived."""
 RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
 """The 5xx answers discord.py's HTTP client already retries (five tries, 25 s of backoff):
 retrying them here too would multiply the tries, so they are given up at once."""
@@ -136,6 +138,9 @@ class Publisher:
                         "the next change", session.id, exc.status, exc.text or exc.response.reason)
             return
         except discord.HTTPException as exc:
+            if exc.code == THREAD_ARCHIVED:
+                await self._thread_archived(session)
+                return
             if exc.code == TOO_MANY_EDITS and self.moved is not None:
                 # Discord limits edits of messages older than an hour: post the table anew.
                 try:
@@ -184,6 +189,29 @@ class Publisher:
                 await asyncio.sleep(delay)
                 if session.id in self._dirty:
                     return
+
+    async def _thread_archived(self, session: Session) -> None:
+        """The table's thread was archived (Discord's auto-archive, or a moderator):
+        unarchive it and edit again; if Discord refuses (a locked thread, and no Manage
+        Threads), the table cannot go on there and closes."""
+        if not session.is_open:
+            log.info("table %s: its thread is archived; the closed table stays as it was",
+                     session.id)
+            return
+        try:
+            await self.client.http.edit_channel(
+                session.channel_id, archived=False, reason="a game is being played here")
+        except discord.Forbidden:
+            log.warning("table %s: its thread was archived and I may not unarchive it; "
+                        "closing the table", session.id)
+            if self.gone is not None:
+                await self.gone(session, "the thread was archived and could not be reopened")
+            return
+        except discord.HTTPException as exc:
+            log.error("table %s: could not unarchive its thread: %s", session.id, exc)
+            return
+        log.info("table %s: its thread was archived; unarchived it", session.id)
+        self.table_changed(session)  # the edit again, with whatever the table shows now
 
     def _refused(self, session: Session, exc: discord.HTTPException) -> None:
         """An edit Discord refused even as text: a lost permission is logged once."""

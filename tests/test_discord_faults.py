@@ -23,6 +23,7 @@ from bot.models import TableStatus
 from bot.session import Session
 from cogs.publisher import EDIT_RETRIES, Publisher
 from tests.botdriver import (
+    add_computer,
     open_table,
     play_to_the_end,
     running_bot,
@@ -34,7 +35,7 @@ from tests.botdriver import (
 )
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
-from tests.fakediscord.world import FakeChannel, FakeUser
+from tests.fakediscord.world import MANAGE_THREADS, FakeChannel, FakeUser
 
 Renders = list[tuple[str, int, str]]
 """(table id, table version, embed description) of every render the publisher made."""
@@ -243,3 +244,65 @@ async def take_turn_of_whoever(fake: FakeDiscord, session: Session,
     assert user_id is not None
     result = await take_turn(fake, session, users[user_id], rng)
     assert result.response_type == 7
+
+
+async def thread_table(fake: FakeDiscord, bot: FivefoldBot, world: FakeWorld
+                       ) -> tuple[Session, FakeChannel]:
+    """A game of alice and bob (and a computer) in a thread ``/play thread:true`` opened."""
+    opened = await fake.slash(world.alice, world.table, "play",
+                              {"game": "fumblaroo", "thread": True, "target": 5})
+    await opened.wait_followups(1)
+    thread = fake.threads(world.table)[0]
+    session = session_in(bot, thread)
+    await fake.click(world.bob, table_message(fake, session), "Join")
+    await add_computer(fake, session, world.alice)
+    await wait_settled(bot, session)
+    await fake.click(world.alice, table_message(fake, session), "Start")
+    await wait_settled(bot, session)
+    return session, thread
+
+
+async def test_an_archived_thread_is_unarchived_by_the_next_change(
+    fake_world: FakeWorld, tmp_path: Path, renders: Renders
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    users = {u.id: u for u in (world.alice, world.bob)}
+    rng = random.Random(2)
+    async with running_bot(fake, tmp_path, seed_source=lambda: 3) as bot:
+        session, thread = await thread_table(fake, bot, world)
+        await take_turn_of_whoever(fake, session, users, rng)
+        await wait_settled(bot, session)
+        await fake.archive_thread(thread)
+        await take_turn_of_whoever(fake, session, users, rng)
+        await wait_settled(bot, session)
+        assert not thread.archived
+        refused = [r for r in fake.errors if r.error_code == 50083]
+        assert refused and refused[0].path == edit_path(session)
+        unarchived = [r for r in fake.requests
+                      if r.method == "PATCH" and r.path == f"/channels/{thread.id}"]
+        assert [r.body for r in unarchived] == [{"archived": False}]
+        assert versions_in_order(session, table_message(fake, session), renders)[-1] \
+            == session.table.version
+        await take_turn_of_whoever(fake, session, users, rng)  # the game goes on there
+        await wait_settled(bot, session)
+        assert patches(fake, session)[-1] == 200 and session.is_open
+
+
+async def test_a_thread_that_may_not_be_unarchived_closes_its_table(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    users = {u.id: u for u in (world.alice, world.bob)}
+    async with running_bot(fake, tmp_path, seed_source=lambda: 3) as bot:
+        session, thread = await thread_table(fake, bot, world)
+        thread.bot_deny = MANAGE_THREADS
+        await fake.archive_thread(thread, locked=True)
+        await take_turn_of_whoever(fake, session, users, random.Random(2))
+        await until(lambda: not session.is_open, what="the table closed")
+        await wait_settled(bot, session)
+        assert session.table.status is TableStatus.CANCELLED
+        assert "could not be reopened" in session.recent[-1]
+        stored = await bot.sessions.store.get_table(session.id)
+        assert stored.status is TableStatus.CANCELLED and stored.record["actions"]
+        assert [r.status for r in fake.requests if r.path == f"/channels/{thread.id}"
+                and r.method == "PATCH"] == [403]

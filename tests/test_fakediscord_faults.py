@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 
 from tests.fakediscord.fixtures import FakeWorld
+from tests.fakediscord.world import MANAGE_THREADS
 
 
 @pytest_asyncio.fixture
@@ -111,3 +112,39 @@ async def test_a_502_is_cloudflares_page_and_is_retried_too(
 def test_only_429_and_5xx_are_faults(fake_world: FakeWorld) -> None:
     with pytest.raises(ValueError, match="not 404"):
         fake_world.fake.fail("GET", "/users/@me", status=404)
+
+
+async def test_an_archived_thread_refuses_edits_until_it_is_unarchived(
+    fake_world: FakeWorld, client: discord.Client
+) -> None:
+    fake = fake_world.fake
+    thread = await fake.add_thread(fake_world.table, "game", type=11)
+    sent = await client.get_partial_messageable(thread.id).send("table")
+    await fake.archive_thread(thread)
+    with pytest.raises(discord.HTTPException) as raised:
+        await sent.edit(content="moved")
+    assert (raised.value.status, raised.value.code) == (400, 50083)
+    await client.http.edit_channel(thread.id, archived=False)
+    await sent.edit(content="moved")
+    assert not thread.archived and fake.messages[sent.id].content == "moved"
+    # A message posted in an archived thread unarchives it, as on Discord.
+    await fake.archive_thread(thread)
+    await client.get_partial_messageable(thread.id).send("again")
+    assert not thread.archived
+
+
+async def test_a_locked_archived_thread_takes_manage_threads_to_unarchive(
+    fake_world: FakeWorld, client: discord.Client
+) -> None:
+    fake = fake_world.fake
+    thread = await fake.add_thread(fake_world.table, "game", type=11)
+    await fake.archive_thread(thread, locked=True)
+    thread.bot_deny = MANAGE_THREADS
+    with pytest.raises(discord.Forbidden):
+        await client.http.edit_channel(thread.id, archived=False)
+    with pytest.raises(discord.HTTPException) as raised:
+        await client.get_partial_messageable(thread.id).send("refused")
+    assert raised.value.code == 50083
+    thread.bot_deny = 0
+    await client.http.edit_channel(thread.id, archived=False)
+    assert not thread.archived

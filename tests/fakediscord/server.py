@@ -42,6 +42,7 @@ from .world import (
     EVERYONE_PERMISSIONS,
     GUILD_TEXT,
     JSON,
+    MANAGE_THREADS,
     PRIVATE_THREAD,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -60,6 +61,12 @@ ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 MAX_UPLOAD_BYTES = ATTACHMENT_SIZE_LIMIT
 MAX_ATTACHMENTS = 10
 MAX_ATTACHMENT_DESCRIPTION = 1024
+
+
+def refuse_if_archived(channel: FakeChannel) -> None:
+    """Discord's 400 for a change in an archived thread (editing a message, say)."""
+    if channel.is_thread and channel.archived:
+        raise DiscordAPIError(400, core.THREAD_ARCHIVED, "Thread is archived")
 
 
 class FakeDiscord:
@@ -420,6 +427,32 @@ class FakeDiscord:
         self.channels[channel.id] = channel
         return channel
 
+    async def archive_thread(self, thread: FakeChannel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as Discord's auto-archive does once ``auto_archive_duration``
+        minutes pass without a message (``locked``: as a moderator may, so that only
+        Manage Threads can unarchive it), and tell the bot (THREAD_UPDATE)."""
+        assert thread.is_thread, "only threads are archived"
+        thread.archived, thread.locked = True, locked
+        await self.dispatch_if_connected(
+            "THREAD_UPDATE", thread.payload(bot_user_id=self.bot_user.id))
+
+    async def _post_in_archived(self, channel: FakeChannel) -> None:
+        """A message posted in an archived thread unarchives it, as on Discord, unless the
+        thread is locked (then 50083 "Thread is archived")."""
+        if not (channel.is_thread and channel.archived):
+            return
+        if channel.locked:
+            refuse_if_archived(channel)
+        channel.archived = False
+        await self.dispatch_if_connected(
+            "THREAD_UPDATE", channel.payload(bot_user_id=self.bot_user.id))
+
+    def may_unarchive(self, thread: FakeChannel) -> bool:
+        """Whether the bot may unarchive ``thread``: anyone who can send in it, but a locked
+        thread takes Manage Threads."""
+        needed = SEND_MESSAGES_IN_THREADS | (MANAGE_THREADS if thread.locked else 0)
+        return self.bot_permissions_in(thread) & needed == needed
+
     def get_guild(self, guild_id: int) -> FakeGuild:
         guild = self.guilds.get(guild_id)
         if guild is None:
@@ -574,6 +607,7 @@ class FakeDiscord:
         if source == "channel":  # a message the bot posts itself (not an interaction's)
             self.require_bot_permissions(channel, VIEW_CHANNEL | (
                 SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES))
+            await self._post_in_archived(channel)
         attachments = self._attachments(channel, body, files, public=visible_to is None)
         if not (
             allow_empty
@@ -626,6 +660,8 @@ class FakeDiscord:
             raise unknown("Channel", core.UNKNOWN_CHANNEL)
         if not message.ephemeral and not self.bot_permissions_in(channel) & VIEW_CHANNEL:
             raise DiscordAPIError(403, core.MISSING_ACCESS, "Missing Access")
+        if not message.ephemeral:
+            refuse_if_archived(channel)
         if (self.limit_old_message_edits and not message.ephemeral
                 and dt.datetime.now(dt.UTC) - message.created_at > dt.timedelta(hours=1)):
             raise DiscordAPIError(400, core.TOO_MANY_OLD_EDITS, "Maximum number of edits to "
