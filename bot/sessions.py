@@ -42,6 +42,9 @@ SWEEP_SECONDS = 60.0
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
 
+PRUNED = "this game is over, or that button is not from a table I know"
+"""The answer to a button whose table the database no longer has (pruned, or never ours)."""
+
 UNRESUMABLE_NOTE = "this table could not be resumed after a restart, so it was closed"
 
 
@@ -119,6 +122,9 @@ class SessionManager:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:
             raise TableClosed("this table was closed")
+        if table_id not in self._by_id:
+            # Tables pruned after TABLE_RETENTION_DAYS leave nothing behind but results.
+            raise NoSuchTable(PRUNED)
         return self.get(table_id)
 
     def in_channel(self, channel_id: int) -> Session | None:
@@ -333,6 +339,7 @@ class SessionManager:
                 await asyncio.sleep(every)
                 try:
                     await self.expire_idle()
+                    await self.prune_closed()
                 except Exception:
                     log.exception("looking for expired tables failed; trying again later")
 
@@ -354,6 +361,23 @@ class SessionManager:
                     await self._close(session, reason)
                     closed += 1
         return closed
+
+    async def prune_closed(self, moment: dt.datetime | None = None) -> int:
+        """Drop the tables closed more than ``TABLE_RETENTION_DAYS`` before ``moment`` (now)
+        from the database and from memory; how many the database dropped.
+
+        Their old buttons then say the game is over (:meth:`find`); results stay.
+        """
+        moment = moment or self.clock()
+        before = moment - dt.timedelta(days=self.settings.table_retention_days)
+        pruned = await self.store.prune_tables(before)
+        for session in [s for s in self._by_id.values()
+                        if not s.is_open and s.table.updated_at < before]:
+            del self._by_id[session.id]
+        if pruned:
+            log.info("pruned %d finished or cancelled tables last changed before %s",
+                     pruned, before.isoformat(timespec="seconds"))
+        return pruned
 
     def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
                     ) -> list[Session]:

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     lobby_idle_minutes: int = Field(default=15, ge=1)
     game_idle_hours: float = Field(default=24, gt=0)
     expiry_check_seconds: float = Field(default=60, gt=0)
+    table_retention_days: float = Field(default=30, gt=0)
+    """Days a finished or cancelled table stays in the database after its last change
+    (its result, record and ratings stay for good)."""
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
     health_file: str | None = None
