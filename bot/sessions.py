@@ -25,6 +25,7 @@ from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import NoSuchTable, TableClosed, TableError
 from bot.expiry import expiry_reason
+from bot.logs import about_table, working_on
 from bot.models import TAKEN_OVER, ComputerLevel, Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
@@ -110,7 +111,11 @@ class SessionManager:
         return session
 
     async def find(self, table_id: str) -> Session:
-        """Like :meth:`get`, but a table closed before a restart still says why it is closed."""
+        """Like :meth:`get`, but a table closed before a restart still says why it is closed.
+
+        The rest of the caller's task is about this table: its log lines name it.
+        """
+        working_on(table_id)
         session = self._by_id.get(table_id)
         if session is not None:
             refuse_unresumable(session.table)
@@ -130,7 +135,10 @@ class SessionManager:
     def in_channel(self, channel_id: int) -> Session | None:
         """The open table of this channel or thread, if any."""
         session = self._by_channel.get(channel_id)
-        return session if session is not None and session.is_open else None
+        if session is None or not session.is_open:
+            return None
+        working_on(session.id)  # the caller's next lines are about this table
+        return session
 
     def sessions(self) -> list[Session]:
         return list(self._by_id.values())
@@ -174,6 +182,7 @@ class SessionManager:
         await self.store.save_table(table)
         session = Session(table)
         self._register(session)
+        working_on(session.id)
         return session
 
     def _check_limits(self, guild_id: int | None, host_id: int) -> None:
@@ -327,10 +336,11 @@ class SessionManager:
 
         Unrated, its record kept; a closed table is never resumed.
         """
-        async with session.lock:
-            if session.is_open:
-                log.info("table %s closed: %s", session.id, note)
-                await self._close(session, note)
+        with about_table(session.id):
+            async with session.lock:
+                if session.is_open:
+                    log.info("table %s closed: %s", session.id, note)
+                    await self._close(session, note)
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
         """Look for expired tables every ``every`` seconds until :meth:`shutdown`."""
@@ -354,12 +364,13 @@ class SessionManager:
             reason = expiry_reason(session.table, moment, self.settings)
             if reason is None:
                 continue
-            async with session.lock:
-                if session.is_open and expiry_reason(session.table, moment,
-                                                     self.settings) is not None:
-                    log.info("table %s expired: %s", session.id, reason)
-                    await self._close(session, reason)
-                    closed += 1
+            with about_table(session.id):
+                async with session.lock:
+                    if session.is_open and expiry_reason(session.table, moment,
+                                                         self.settings) is not None:
+                        log.info("table %s expired: %s", session.id, reason)
+                        await self._close(session, reason)
+                        closed += 1
         return closed
 
     async def prune_closed(self, moment: dt.datetime | None = None) -> int:
@@ -491,7 +502,8 @@ class SessionManager:
         resumed = []
         moment = self.clock()
         for table in await self.store.open_tables():
-            session = await self._resume(table, moment)
+            with about_table(table.id):
+                session = await self._resume(table, moment)
             if session is not None:
                 resumed.append(session)
         return resumed

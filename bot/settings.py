@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import LogFormat
+
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
@@ -23,6 +25,9 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
+    log_format: LogFormat = "text"
+    """``text``: lines about a table start with ``[table <id>]``; ``json``: one JSON object
+    a line with a ``table`` key (:mod:`bot.logs`)."""
     computer_delay: float = Field(default=1.5, ge=0)
     """Seconds a computer player waits before it acts, so people can follow the play."""
     computer_workers: int = Field(default=1, ge=1, le=64)
@@ -60,6 +65,11 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("timezone")
     @classmethod

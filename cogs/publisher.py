@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import discord
 from discord.utils import MISSING
 
+from bot.logs import working_on
 from bot.models import TableStatus
 from bot.session import Session
 from cogs.export import record_file
@@ -108,6 +109,7 @@ class Publisher:
             self._running[session.id] = task
 
     async def _run(self, session: Session) -> None:
+        working_on(session.id)  # this task's lines (discord.py's too) name the table
         try:
             while session.id in self._dirty:
                 self._dirty.discard(session.id)
