@@ -73,6 +73,8 @@ async def test_the_bots_and_discord_pys_lines_about_a_table_name_it(
         await until(lambda: all(f.spent for f in fake.faults.faults), what="both rate-limited")
         for session in tables:
             await wait_settled(bot, session)
+        status = await fake.slash(world.carol, world.table, "status", {})
+        assert f"`[table {tables[0].id}]`" in status.text  # how an admin finds its lines
         await fake.delete_channel(world.lobby)  # closed from the gateway's event
         await until(lambda: not tables[1].is_open, what="the table of the deleted channel")
     limited = [r for r in caplog.records if "rate limited" in r.getMessage()
