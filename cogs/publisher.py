@@ -90,6 +90,7 @@ class Publisher:
         # Told when the table's channel is gone for good: the table closes.
         self.gone = gone
         self._forbidden: set[str] = set()  # tables whose lost permission was logged
+        self._unarchived: set[str] = set()  # tables whose thread was just unarchived
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
@@ -130,6 +131,7 @@ class Publisher:
             await self._send_retrying(session, lambda: self._send_edit(
                 message, session, shown, with_record=with_record))
             self._forbidden.discard(session.id)
+            self._unarchived.discard(session.id)
             return
         except discord.NotFound:
             await self._message_gone(session)
@@ -200,6 +202,11 @@ class Publisher:
             log.info("table %s: its thread is archived; the closed table stays as it was",
                      session.id)
             return
+        if session.id in self._unarchived:  # archived again at once: not in a loop
+            log.error("table %s: its thread is still archived after unarchiving it; "
+                      "trying again at the next change", session.id)
+            self._unarchived.discard(session.id)
+            return
         try:
             await self.client.http.edit_channel(
                 session.channel_id, archived=False, reason="a game is being played here")
@@ -213,6 +220,7 @@ class Publisher:
             log.error("table %s: could not unarchive its thread: %s", session.id, exc)
             return
         log.info("table %s: its thread was archived; unarchived it", session.id)
+        self._unarchived.add(session.id)
         self.table_changed(session)  # the edit again, with whatever the table shows now
 
     def _refused(self, session: Session, exc: discord.HTTPException) -> None:

@@ -306,3 +306,20 @@ async def test_a_thread_that_may_not_be_unarchived_closes_its_table(
         assert stored.status is TableStatus.CANCELLED and stored.record["actions"]
         assert [r.status for r in fake.requests if r.path == f"/channels/{thread.id}"
                 and r.method == "PATCH"] == [403]
+
+
+async def test_a_thread_still_archived_after_unarchiving_is_not_unarchived_in_a_loop() -> None:
+    unarchived: list[int] = []
+
+    class Http:
+        async def edit_channel(self, channel_id: int, **changes: object) -> None:
+            unarchived.append(channel_id)
+
+    publisher = Publisher(type("Client", (), {"http": Http()})())  # type: ignore[arg-type]
+    session = type("S", (), {"id": "t1", "channel_id": 7, "is_open": True})()
+    publisher._running["t1"] = None  # type: ignore[assignment]  # an edit task is running
+    await publisher._thread_archived(session)  # type: ignore[arg-type]
+    await publisher._thread_archived(session)  # type: ignore[arg-type]  # 50083 again at once
+    assert unarchived == [7]
+    await publisher._thread_archived(session)  # type: ignore[arg-type]  # a later change
+    assert unarchived == [7, 7]
