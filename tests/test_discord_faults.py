@@ -191,38 +191,60 @@ async def test_a_gateway_reconnect_mid_game_loses_no_table_and_no_computer_turn(
     world, fake = fake_world, fake_world.fake
     rng = random.Random(4)
     users = {u.id: u for u in (world.alice, world.bob)}
-    async with running_bot(fake, tmp_path, seed_source=lambda: 9, computer_delay=0.05) as bot:
-        reidentified: list[bool] = []
-
-        async def without_the_wait(shard_id: int | None, *, initial: bool = False) -> None:
-            reidentified.append(initial)  # discord.py's own hook waits 5 s before a new one
-
-        bot.before_identify_hook = without_the_wait  # type: ignore[method-assign]
+    async with running_bot(fake, tmp_path, seed_source=lambda: 9, computer_delay=0.15) as bot:
+        bot.before_identify_hook = no_wait  # type: ignore[method-assign]
         game = await open_table(fake, bot, world.alice, world.table, "fumblaroo",
                                 people=[world.bob], computers=1, options={"target": 5})
         lobby = await open_lobby(fake, bot, world.carol, world.lobby)
         # A dropped connection (resumable): what happened meanwhile is replayed on RESUME.
-        await take_turn_of_whoever(fake, game, users, rng)
+        await until_a_computer_thinks(fake, game, users, rng)
         await fake.drop_connection(4000)
         await fake.delete_channel(world.lobby)
         await until(lambda: fake.resume_count == 1 and fake.connected, what="a RESUME")
         await until(lambda: not lobby.is_open, what="the deleted channel's lobby closed")
         assert lobby.table.status is TableStatus.CANCELLED
         assert game.is_open and fake.identify_count == 1
-        await take_turn_of_whoever(fake, game, users, rng)
         # The session ends (4009): RESUME is refused with INVALID_SESSION, a new IDENTIFY.
+        await until_a_computer_thinks(fake, game, users, rng)
         await fake.end_session()
         await until(lambda: fake.identify_count == 2 and fake.connected, what="a new IDENTIFY")
-        await take_turn_of_whoever(fake, game, users, rng)
         # INVALID_SESSION on a live connection: IDENTIFY again.
+        await until_a_computer_thinks(fake, game, users, rng)
         await fake.invalidate_session()
         await until(lambda: fake.identify_count == 3 and fake.connected, what="IDENTIFY again")
+        await take_turn_of_whoever(fake, game, users, rng)  # the computer's turn was played
         await play_to_the_end(fake, bot, game, users, rng)
         await wait_settled(bot, game)
         assert game.table.status is TableStatus.FINISHED
         assert "Game over" in table_message(fake, game).text
         assert [s.id for s in bot.sessions.open_tables()] == []
-        assert fake.resume_count == 1 and reidentified == [False, False]
+        assert fake.resume_count == 1
+
+
+async def test_a_turn_timer_runs_on_through_a_lost_gateway_session(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    """Nobody plays: each person's turn times out (TURN_TIMEOUT) and a computer plays it,
+    across a session Discord ended (a new IDENTIFY) as before it."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, turn_timeout=0.5) as bot:
+        bot.before_identify_hook = no_wait  # type: ignore[method-assign]
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        actions = lambda: len(session.table.record["actions"])  # noqa: E731
+        before = actions()
+        await fake.end_session()
+        await until(lambda: fake.identify_count == 2 and fake.connected, what="a new IDENTIFY")
+        await until(lambda: actions() > before, what="the timed-out turn played")
+        await until(lambda: actions() > before + 1, what="the next timer too")
+        await wait_settled(bot, session)
+        assert "took too long" in table_message(fake, session).text
+        assert session.is_open and not any(s.is_computer for s in session.seats)
+        await fake.slash(world.alice, world.table, "end")
+
+
+async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
+    """discord.py's ``before_identify_hook`` without its 5 s wait before a new IDENTIFY."""
 
 
 async def open_lobby(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser,
@@ -230,6 +252,18 @@ async def open_lobby(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser,
     opened = await fake.slash(host, channel, "play", {"game": "fiasco"})
     assert not opened.ephemeral, opened
     return session_in(bot, channel)
+
+
+async def until_a_computer_thinks(fake: FakeDiscord, session: Session,
+                                  users: dict[int, FakeUser], rng: random.Random) -> None:
+    """People take turns until a computer seat is to act, its turn still to come."""
+    while True:
+        seat = session.to_act()
+        task = session.turn_task
+        if seat is not None and session.seats[seat].is_computer and task is not None \
+                and not task.done():
+            return
+        await take_turn_of_whoever(fake, session, users, rng)
 
 
 async def take_turn_of_whoever(fake: FakeDiscord, session: Session,
