@@ -127,10 +127,11 @@ class SessionManager:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:
             raise TableClosed("this table was closed")
-        if table_id not in self._by_id:
+        session = self._by_id.get(table_id)  # opened while the store answered, if at all
+        if session is None:
             # Tables pruned after TABLE_RETENTION_DAYS leave nothing behind but results.
             raise NoSuchTable(PRUNED)
-        return self.get(table_id)
+        return session
 
     def in_channel(self, channel_id: int) -> Session | None:
         """The open table of this channel or thread, if any."""
