@@ -5,8 +5,11 @@ A person's turn at a timed table has a **deadline**, a moment stored with the ta
 a restart finds it there: a deadline already past fires at once, one still ahead waits
 what is left of it. At half time the person is reminded (a ping to them alone); at the
 deadline a hard computer plays that turn for them, or, with Fiasco's tournament rule,
-a random card from that hand is played. After :data:`MAX_TIMEOUTS` timeouts in a row
-the seat passes to a computer until its person takes it back.
+a random card from that hand is played. A turn is everything a seat does before another
+seat moves: if a timed-out turn has more to it (a draw, then a discard; a pot won that
+the winner leads again), the computer plays it to its end at once, and that counts as
+one timeout. After :data:`MAX_TIMEOUTS` timeouts in a row the seat passes to a computer
+until its person takes it back (:mod:`bot.seats`).
 
 Which timer a table has is decided when it opens, in this order: ``/play ... timer:``,
 the server's ``/settings timer:``, the bot's ``TURN_TIMEOUT`` (seconds, 0 for none).

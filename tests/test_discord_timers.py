@@ -294,3 +294,21 @@ async def test_a_lobby_and_a_computers_turn_are_never_timed(
         assert session.seats[session.to_act() or 0].is_computer
         assert session.table.deadline is None  # the computer's turn is not timed
         await fake.slash(world.alice, world.lobby, "end")
+
+
+async def test_a_table_with_hints_has_its_timer_too(fake_world: FakeWorld,
+                                                     tmp_path: Path) -> None:
+    world, fake = fake_world, fake_world.fake
+    users = {u.id: u for u in (world.alice, world.bob)}
+    clock = Clock()
+    async with timed_bot(fake, tmp_path, clock) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob], options={"timer": "5m", "hints": True})
+        assert session.table.hints and session.table.turn_seconds == 300
+        late = person_to_act(session, users)
+        shown = await fake.click(late, table_message(fake, session), "Show my hand")
+        assert shown.message is not None and "Hint" in [b.label for b in shown.message.buttons]
+        assert "time up <t:" in table_message(fake, session).text
+        await time_out(bot, session, clock, 301)
+        assert "took too long" in table_message(fake, session).text
+        await fake.slash(world.alice, world.table, "end")

@@ -32,7 +32,7 @@ T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 def test_each_choice_gives_its_seconds_and_off_gives_none() -> None:
     assert [seconds_for(c) for c in CHOICES] == [0, 30, 60, 120, 300, 10]
     assert not table_timer("off", "fazes").on
-    with pytest.raises(SetupError, match="no timer '3m'.*off, 30s, 1m, 2m, 5m, tournament"):
+    with pytest.raises(SetupError, match=r"no timer '3m'.*off, 30s, 1m, 2m, 5m, tournament"):
         seconds_for("3m")
 
 
