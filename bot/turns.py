@@ -322,10 +322,10 @@ class Turns:
                      timer: TableTimer) -> None:
         """Watch the clock for ``seat``'s turn at ``version``: remind at half time, then play.
 
-        The clock is read at least every ``TIMER_CHECK_SECONDS`` (and slept on exactly
-        when it is the real one), so a moved clock or a deadline already past at a
-        restart fires promptly. The tournament rule's 10 seconds get no reminder: the
-        turn's ping is one.
+        The clock is read at least every ``TIMER_CHECK_SECONDS`` rather than slept on
+        once, so a clock that jumps (a test's, or the machine's) is noticed within that
+        time; a deadline already past when the task starts (a restart) fires at once.
+        The tournament rule's 10 seconds get no reminder: the turn's ping is one.
         """
         reminded = timer.tournament
         half = half_time(deadline, timer)
