@@ -117,6 +117,18 @@ def timer_of(table: StoredTable, default_seconds: float) -> TableTimer:
     return TableTimer(seconds)
 
 
+def choice_of(table: StoredTable) -> TimerChoice | None:
+    """The ``/play ... timer:`` that opens a table timed like ``table`` (for a rematch);
+    None when its timer is none of the choices (a ``TURN_TIMEOUT`` such as 45 s, or a
+    table stored before timers), so the new table takes the server's default."""
+    if table.tournament:
+        return "tournament"
+    for choice in CHOICES:
+        if choice != TOURNAMENT and table.turn_seconds == SECONDS[choice]:
+            return choice
+    return None
+
+
 def deadline_after(moment: dt.datetime, timer: TableTimer) -> dt.datetime | None:
     """When a turn given at ``moment`` times out; None when the table has no timer."""
     if not timer.on:
@@ -136,5 +148,5 @@ def countdown(deadline: dt.datetime) -> str:
 
 __all__ = ["CHOICES", "DEFAULT_CHOICE", "DESCRIPTION", "MAX_TIMEOUTS", "SERVER_CHOICES",
            "TOURNAMENT", "TOURNAMENT_SECONDS", "ServerTimer", "TableTimer", "TimerChoice",
-           "choice_words", "countdown", "deadline_after", "duration_words", "half_time",
-           "seconds_for", "table_timer", "timer_of", "timer_words"]
+           "choice_of", "choice_words", "countdown", "deadline_after", "duration_words",
+           "half_time", "seconds_for", "table_timer", "timer_of", "timer_words"]

@@ -15,6 +15,7 @@ from bot.timers import (
     CHOICES,
     SERVER_CHOICES,
     TableTimer,
+    choice_of,
     choice_words,
     countdown,
     deadline_after,
@@ -62,6 +63,18 @@ def test_a_table_stored_before_timers_keeps_the_bots_turn_timeout() -> None:
     assert timer_of(chosen, 45) == TableTimer(0)
 
 
+def test_a_rematch_can_ask_for_the_timer_a_table_had() -> None:
+    table = StoredTable(id="t", guild_id=1, channel_id=2, host_id=3, game="fiasco",
+                        created_at=T0, updated_at=T0)
+    assert choice_of(table) is None  # stored before timers: the server's default
+    for choice in CHOICES:
+        timer = table_timer(choice, "fiasco")
+        opened = table.model_copy(update={"turn_seconds": timer.seconds,
+                                          "tournament": timer.tournament})
+        assert choice_of(opened) == choice
+    assert choice_of(table.model_copy(update={"turn_seconds": 45.0})) is None
+
+
 def test_timers_in_words() -> None:
     assert timer_words(table_timer("30s", "fazes")).startswith("30 seconds a turn")
     assert timer_words(table_timer("5m", "fazes")).startswith("5 minutes a turn")
@@ -90,3 +103,11 @@ async def test_the_server_timer_is_stored_and_a_bad_one_refused(tmp_path: Path) 
     with pytest.raises(sqlite3.IntegrityError):  # the schema refuses it too
         conn.execute("UPDATE guild_settings SET timer = '3m' WHERE guild_id = 7")
     conn.close()
+
+
+def test_settings_offers_exactly_the_server_timers_and_default() -> None:
+    from typing import get_args
+
+    from cogs.settings import TimerSetting
+
+    assert get_args(TimerSetting) == (*SERVER_CHOICES, "default")
