@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.timers import DEFAULT_CHOICE, seconds_for
+
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
@@ -33,7 +35,7 @@ class Settings(BaseSettings):
     """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
     hundred milliseconds at most). Lower is quicker and weaker; the same value replays
     the same moves, so keep it across restarts."""
-    turn_timeout: float = Field(default=120, ge=0)
+    turn_timeout: float = Field(default=seconds_for(DEFAULT_CHOICE), ge=0)
     """The turn timer of tables whose server chose none (``/settings timer:``) and that
     chose none themselves (``/play ... timer:``): seconds before a computer plays a
     person's turn. 0: no timer for such tables (servers and tables may still choose one)."""
