@@ -34,6 +34,7 @@ from typing import Any
 import discord
 
 from bot.session import Session
+from bot.turns import TableListener
 from cogs.render_hand import own_cards, render_hand
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ class LiveMenu:
 
 
 class LiveMenus:
-    """Every kept hand menu of this bot, by table and person; a :class:`TableListener`."""
+    """Every kept hand menu of this bot, by table and person."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic,
                  lost: Callable[[Session], None] | None = None) -> None:
@@ -224,15 +225,20 @@ class LiveMenus:
             task.cancel()
 
 
-class Listeners:
-    """Several :class:`bot.turns.TableListener` s told of every change, in order."""
+class FollowingListener:
+    """The session manager's :class:`TableListener`: every change goes to the kept menus
+    first, then to the publisher (the table, the pings); reminders to the publisher."""
 
-    def __init__(self, *listeners: Any) -> None:
-        self.listeners = listeners
+    def __init__(self, menus: LiveMenus, publisher: TableListener) -> None:
+        self.menus = menus
+        self.publisher = publisher
 
     def table_changed(self, session: Session) -> None:
-        for listener in self.listeners:
-            listener.table_changed(session)
+        self.menus.table_changed(session)
+        self.publisher.table_changed(session)
+
+    def turn_reminder(self, session: Session, user_id: int) -> None:
+        self.publisher.turn_reminder(session, user_id)
 
 
-__all__ = ["ACTIVE_FOR", "LIFETIME", "Listeners", "LiveMenu", "LiveMenus", "menu_state"]
+__all__ = ["ACTIVE_FOR", "LIFETIME", "FollowingListener", "LiveMenu", "LiveMenus", "menu_state"]
