@@ -30,6 +30,7 @@ from tests.fakediscord import InteractionResult, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import FakeUser
 from tests.test_discord_game import shortest_options
+from tests.test_discord_timers import Clock, timed_bot
 
 EXPIRED = 15 * 60 + 1  # past Discord's 15 minutes (and so past the bot's 14)
 
@@ -252,3 +253,25 @@ async def test_a_person_who_just_played_is_not_pinged_when_computers_bring_the_t
         await wait_settled(bot, session)
         [again] = standing_pings(fake, world.table)
         assert f"<@{world.alice.id}>" in again.content and again.id != first.id
+
+
+async def test_half_time_reminds_a_player_even_when_their_menu_showed_the_turn(
+    fake_world: FakeWorld, tmp_path
+):
+    world, fake = fake_world, fake_world.fake
+    clock = Clock()
+    async with timed_bot(fake, tmp_path, clock) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob], options={"timer": "1m"})
+        users = {u.id: u for u in (world.alice, world.bob)}
+        menus = {u: await show_hand(fake, session, user) for u, user in users.items()}
+        first = users[session.seats[session.game.to_act].user_id]
+        second = next(u for u in users.values() if u is not first)
+        await play_in(fake, menus[first.id], first)
+        await wait_settled(bot, session)
+        assert "**Your turn**" in menus[second.id].text
+        assert not [m for m in standing_pings(fake, world.table) if f"<@{second.id}>" in m.content]
+        clock.advance(31)  # half their minute is gone, and they have not moved
+        await fake.wait_for(lambda: any(
+            "Half your time" in m.content and f"<@{second.id}>" in m.content
+            for m in standing_pings(fake, world.table)), timeout=5)
