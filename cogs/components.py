@@ -105,14 +105,20 @@ class PageButton(_Item, template=ids.PAGE_TEMPLATE):
                           int(self.match["page"]))
 
 
+class RefreshButton(_Item, template=ids.REFRESH_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.refresh(interaction, self.match["table"], int(self.match["page"]))
+
+
 ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
                                   TableViewButton, CardButton, ActionButton, PageButton,
-                                  TakeBackButton)
+                                  TakeBackButton, RefreshButton)
 _PATTERNS = [
     (re.compile(template), item)
     for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
                                ids.HINT_TEMPLATE, ids.TABLE_VIEW_TEMPLATE, ids.CARD_TEMPLATE,
-                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.TAKE_BACK_TEMPLATE),
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.TAKE_BACK_TEMPLATE,
+                               ids.REFRESH_TEMPLATE),
                               ITEMS, strict=True)
 ]
 

@@ -13,6 +13,7 @@
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
+    ff:<table>:r:<page>                a waiting hand menu's Refresh: the menu as it is now
     ff:lb:<game>:<offset>              turn the pages of a leaderboard (the server comes
                                        from the interaction, never from the id)
 
@@ -42,6 +43,7 @@ VERSION = r"(?P<version>\d{1,9})"
 CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
 ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
 PAGE_TEMPLATE = rf"ff:{TABLE}:p:{VERSION}:(?P<page>\d{{1,2}})"
+REFRESH_TEMPLATE = rf"ff:{TABLE}:r:(?P<page>\d{{1,2}})"
 # Table ids are 10 hex digits, so "lb" can never be one.
 LEADERBOARD_TEMPLATE = r"ff:lb:(?P<game>[a-z]{1,20}):(?P<offset>\d{1,6})"
 
@@ -80,6 +82,10 @@ def action_id(table: str, version: int, action: str) -> str:
 
 def page_id(table: str, version: int, page: int) -> str:
     return f"{PREFIX}:{table}:p:{version}:{page}"
+
+
+def refresh_id(table: str, page: int) -> str:
+    return f"{PREFIX}:{table}:r:{page}"
 
 
 def leaderboard_id(game: str, offset: int) -> str:

@@ -11,10 +11,12 @@ Discord refuses the edit with the picture, the text alone goes out.
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
-game ends. At a timed table the person is reminded at half time
-(:meth:`Publisher.turn_reminder`): the reminder replaces their ping, so one still
-stands. Pings live in memory only; after a restart :meth:`Publisher.tidy_pings`
-removes the ones the previous run left behind.
+game ends. A person whose hand menu follows the game (:mod:`cogs.live_menus`)
+is told by that menu instead and gets no ping. At a timed table the person is
+reminded at half time (:meth:`Publisher.turn_reminder`), live menu or not: the
+reminder replaces their ping, so one still stands. Pings live in memory only;
+after a restart :meth:`Publisher.tidy_pings` removes the ones the previous run
+left behind.
 """
 
 from __future__ import annotations
@@ -86,8 +88,12 @@ class Publisher:
 
     def __init__(self, client: discord.Client,
                  moved: Callable[[Session, int], Awaitable[None]] | None = None,
-                 gone: Callable[[Session, str], Awaitable[None]] | None = None) -> None:
+                 gone: Callable[[Session, str], Awaitable[None]] | None = None,
+                 quiet: Callable[[Session, int], bool] | None = None) -> None:
         self.client = client
+        # Whether a person needs no ping: their hand menu follows the game
+        # (cogs.live_menus), so it has just told them the turn is theirs.
+        self.quiet = quiet
         # Told the new message when the table is posted anew (the session manager keeps it).
         self.moved = moved
         # Told when the table's channel is gone for good: the table closes.
@@ -313,6 +319,8 @@ class Publisher:
                 await channel.get_partial_message(old.message_id).delete()
         if user_id is None or session.table.message_id is None:
             return
+        if self.quiet is not None and self.quiet(session, user_id) and not reminder:
+            return  # their menu told them (half their time gone, they are reminded anyway)
         title = session.game.title if session.game is not None else "the game"
         link = channel.get_partial_message(session.table.message_id).jump_url
         deadline = session.table.deadline

@@ -26,6 +26,7 @@ from bot.timers import table_timer
 from cogs import components
 from cogs.clicks import Clicks, display_name, sentence
 from cogs.guard import missing_permissions, missing_text
+from cogs.live_menus import FollowingListener, LiveMenus
 from cogs.options import to_model_values
 from cogs.play import PLAY, game_choices
 from cogs.publisher import Publisher, render
@@ -47,12 +48,15 @@ class Tables(commands.Cog):
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
         self.sessions: SessionManager = bot.sessions
+        self.live = LiveMenus()
         self.publisher = Publisher(bot, moved=self.sessions.set_message,
-                                   gone=self.sessions.close_gone)
-        self.clicks = Clicks(self.sessions)
+                                   gone=self.sessions.close_gone,
+                                   quiet=self.live.needs_no_ping)
+        self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
+        self.clicks = Clicks(self.sessions, self.live)
 
     async def cog_load(self) -> None:
-        self.sessions.listener = self.publisher
+        self.sessions.listener = FollowingListener(self.live, self.publisher)
         self.bot.add_dynamic_items(*components.ITEMS)
         self.bot.tree.add_command(PLAY)
 
@@ -61,6 +65,7 @@ class Tables(commands.Cog):
         self.bot.remove_dynamic_items(*components.ITEMS)
         await self.sessions.shutdown()
         self.publisher.cancel()
+        self.live.cancel()
         self.sessions.listener = None
 
     # --- opening a table ----------------------------------------------------------------
