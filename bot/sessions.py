@@ -32,6 +32,7 @@ from bot.store_api import Store
 from bot.turns import TableListener, Turns, describe, now
 from games.core.errors import SetupError
 from games.core.game import Game, Options
+from games.core.option_words import options_problem
 from games.core.records import Record
 from games.core.replay import load, split_action
 
@@ -74,8 +75,8 @@ def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     try:
         options: Options = cls.options_model.model_validate(dict(raw))
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise SetupError(f"bad options for {cls.title}: {problems}") from None
+        problem = options_problem(cls.options_model, exc)
+        raise SetupError(f"those {cls.title} options will not do: {problem}") from None
     return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
 
 

@@ -25,7 +25,7 @@ from cogs import components
 from cogs.clicks import Clicks, display_name, sentence
 from cogs.guard import missing_permissions, missing_text
 from cogs.options import to_model_values
-from cogs.play import PLAY, game_choices
+from cogs.play import PLAY, check_timer, game_choices
 from cogs.publisher import Publisher, render
 from cogs.render_lobby import render_lobby
 from cogs.rules import rules_text
@@ -75,16 +75,22 @@ class Tables(commands.Cog):
 
     async def open_table(self, interaction: Interaction, game: str, *, thread: bool,
                          options: dict[str, Any], pictures: bool | None = None,
-                         hints: bool = False) -> None:
-        """``/play``: a lobby here, or in a new thread named after the game."""
+                         hints: bool = False, timer: str | None = None) -> None:
+        """``/play <game>``: a lobby here, or in a new thread named after the game.
+
+        ``timer`` (one of :data:`cogs.play.TIMERS`, None for the server's default) is
+        accepted and not used yet on this branch: merging the ``timers`` branch wires it
+        into the table.
+        """
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
             await say(interaction, "Tables live in a server's channels.")
             return
         try:
             values = validate_options(game, to_model_values(game, options))
+            check_timer(game, timer)
         except SetupError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, sentence(exc.message))
             return
         missing = missing_permissions(interaction.app_permissions,
                                       in_thread=isinstance(channel, discord.Thread),

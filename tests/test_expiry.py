@@ -57,14 +57,14 @@ async def test_an_idle_lobby_closes_and_frees_the_channel(fake_world: FakeWorld,
     moment = [dt.datetime.now(dt.UTC)]
     async with running_bot(fake, tmp_path, clock=lambda: moment[0],
                            expiry_check_seconds=0.02) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        await fake.slash(world.alice, world.table, "play fiasco")
         session = session_in(bot, world.table)
         await wait_settled(bot, session)
         moment[0] += dt.timedelta(minutes=16)  # the sweep looks at the clock
         await until(lambda: not session.is_open, what="the idle lobby to close")
         await wait_settled(bot, session)
         assert "15 minutes" in table_message(fake, session).text
-        again = await fake.slash(world.bob, world.table, "play", {"game": "fiasco"})
+        again = await fake.slash(world.bob, world.table, "play fiasco")
         assert not again.ephemeral  # the channel is free
 
 
