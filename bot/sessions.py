@@ -15,7 +15,7 @@ import datetime as dt
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -148,11 +148,12 @@ class SessionManager:
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
-                   hints: bool = False) -> Session:
+                   hints: bool = False, seats: Sequence[Seat] | None = None) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
         ``hints`` is the table option that adds the Hint button (the game is then not rated).
+        ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
         """
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
@@ -163,13 +164,53 @@ class SessionManager:
         stamp = now()
         table = StoredTable(
             id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
+            game=game, options=dict(options),
+            seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
             pictures=pictures, hints=hints, created_at=stamp, updated_at=stamp,
         )
         await self.store.save_table(table)
         session = Session(table)
         self._register(session)
         return session
+
+    async def finished_table(self, table_id: str) -> StoredTable:
+        """The finished table ``table_id``, from memory or (after a restart) the store.
+
+        :class:`NoSuchTable` for an id this bot never made, :class:`TableError` for a
+        table that did not finish with a result (still playing, or ended early).
+        """
+        session = self._by_id.get(table_id)
+        table = session.table if session is not None else await self.store.get_table(table_id)
+        if table is None:
+            raise NoSuchTable("that button is not from a table I know")
+        if table.status is not TableStatus.FINISHED or table.record is None:
+            raise TableError("that game did not finish with a result, so there is nothing to "
+                             "play again or to download")
+        return table
+
+    async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A new lobby for ``finished``'s game in its channel, hosted by ``user_id``.
+
+        The same game, options and table options; the computers keep their seats and
+        levels, ``user_id`` takes their own, and the other people confirm by joining.
+        Only a player of that game may ask; TableError if a table is open there.
+        """
+        played = {s.user_id for s in finished.seats} | {s.replaced_user_id for s in finished.seats}
+        if user_id not in played:
+            raise TableError("only the players of that game can ask for a rematch; /play "
+                             "opens a new table")
+        seats = []
+        for seat in finished.seats:
+            if user_id in (seat.user_id, seat.replaced_user_id):
+                seats.append(Seat(user_id=user_id, name=name))
+            elif seat.is_computer and seat.replaced_user_id is None:
+                seats.append(Seat(name=seat.name, level=seat.level))
+        # The table options are named one by one; a new one (the timers' turn timer) is
+        # added here too, so that a rematch keeps it.
+        return await self.open(guild_id=finished.guild_id, channel_id=finished.channel_id,
+                               host_id=user_id, host_name=name, game=finished.game,
+                               options=finished.options, pictures=finished.pictures,
+                               hints=finished.hints, seats=seats)
 
     def _check_limits(self, guild_id: int | None, host_id: int) -> None:
         """TableError when the host, or the server, already has as many tables as allowed."""

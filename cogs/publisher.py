@@ -28,6 +28,7 @@ from discord.utils import MISSING
 
 from bot.models import TableStatus
 from bot.session import Session
+from cogs.ending import announce
 from cogs.export import record_file
 from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
@@ -103,6 +104,8 @@ class Publisher:
                 self._dirty.discard(session.id)
                 await self._edit(session)
                 await self._ping(session)
+                if session.ending is not None:  # the game has just finished: say so
+                    await announce(self._channel(session), session)
         finally:
             self._running.pop(session.id, None)
 

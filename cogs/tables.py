@@ -23,12 +23,13 @@ from bot.session import Session
 from bot.sessions import SessionManager, validate_options
 from cogs import components
 from cogs.clicks import Clicks, display_name, sentence
+from cogs.ending import Endings
 from cogs.guard import missing_permissions, missing_text
 from cogs.options import to_model_values
 from cogs.play import PLAY, check_timer, game_choices
 from cogs.publisher import Publisher, render
 from cogs.render_lobby import render_lobby
-from cogs.rules import rules_text
+from cogs.rules import SECTION_LABELS, show_rules
 from cogs.ui import answered_on_failure, jump_url, say
 from games.core.errors import GameError, SetupError
 
@@ -48,6 +49,7 @@ class Tables(commands.Cog):
         self.publisher = Publisher(bot, moved=self.sessions.set_message,
                                    gone=self.sessions.close_gone)
         self.clicks = Clicks(self.sessions)
+        self.endings = Endings(self.sessions)
 
     async def cog_load(self) -> None:
         self.sessions.listener = self.publisher
@@ -227,11 +229,14 @@ class Tables(commands.Cog):
                                     name=display_name(interaction))
             await say(interaction, "The table is ended.")
 
-    @app_commands.command(name="rules", description="How a game is played")
-    @app_commands.describe(game="The game")
-    @app_commands.choices(game=game_choices())
-    async def rules(self, interaction: Interaction, game: str) -> None:
-        await interaction.response.send_message(rules_text(game), ephemeral=True)
+    @app_commands.command(name="rules", description="How a game is played, in short sections")
+    @app_commands.describe(game="The game",
+                           section="Where to start reading (default: the overview)")
+    @app_commands.choices(game=game_choices(), section=[
+        app_commands.Choice(name=label, value=value) for value, label in SECTION_LABELS.items()])
+    async def rules(self, interaction: Interaction, game: str,
+                    section: str = "overview") -> None:
+        await show_rules(interaction, game, section)
 
     # --- routing and resuming -----------------------------------------------------------
 
