@@ -32,7 +32,7 @@ from bot.store_api import Store
 from bot.turns import TableListener, Turns, describe, now
 from games.core.errors import SetupError
 from games.core.game import Game, Options
-from games.core.option_words import options_problem
+from games.core.option_words import options_problem, refusal
 from games.core.records import Record
 from games.core.replay import load, split_action
 
@@ -76,7 +76,7 @@ def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         options: Options = cls.options_model.model_validate(dict(raw))
     except ValidationError as exc:
         problem = options_problem(cls.options_model, exc)
-        raise SetupError(f"those {cls.title} options will not do: {problem}") from None
+        raise SetupError(refusal(cls.title, problem)) from None
     return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
 
 

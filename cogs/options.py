@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args, get_origin
 
 import games
 from games.core.errors import SetupError
-from games.core.option_words import bounds, entry_type, shown, strip_optional
+from games.core.option_words import bounds, entry_type, refusal, shown, strip_optional
 
 Kind = Literal["bool", "int", "choice", "list", "str"]
 DESCRIPTION_LIMIT = 100
@@ -82,7 +82,10 @@ def to_model_values(game: str, raw: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(specs) or "none"
         raise SetupError(f"{cls.title} has no option {', '.join(unknown)} (its options: {known})")
-    return {name: _convert(specs[name], value) for name, value in raw.items()}
+    try:
+        return {name: _convert(specs[name], value) for name, value in raw.items()}
+    except SetupError as exc:
+        raise SetupError(refusal(cls.title, exc.message)) from None
 
 
 # A game at a Discord table should end the same day: a record may list any number
@@ -96,7 +99,7 @@ def _convert(spec: OptionSpec, value: Any) -> Any:
     if spec.kind == "list" and isinstance(value, str):
         parts = [p for p in value.replace(" ", ",").split(",") if p]
         if len(parts) > MAX_LIST_ENTRIES:
-            raise SetupError(f"{spec.name} was given {len(parts)} entries; a table takes at "
-                             f"most {MAX_LIST_ENTRIES}")
+            raise SetupError(f"`{spec.name}` was given {len(parts)} entries; a table takes "
+                             f"at most {MAX_LIST_ENTRIES}")
         return [int(p) if p.lstrip("-").isdigit() else p for p in parts]
     return value

@@ -23,7 +23,7 @@ from cogs.options import OptionSpec, game_specs
 from cogs.rules import player_range
 from cogs.ui import clip
 from games.core.errors import SetupError
-from games.core.option_words import shown
+from games.core.option_words import refusal, shown
 
 TIMERS: dict[str, str] = {
     "off": "Off: wait for each player",
@@ -69,8 +69,8 @@ def check_timer(game: str, timer: str | None) -> None:
     choices = [choice.value for choice in timer_choices(game)]
     if timer is not None and timer not in choices:
         title = games.get(game).title
-        raise SetupError(f"timer was given {shown(timer)}; a {title} table's timer must be one "
-                         f"of {', '.join(choices)}")
+        raise SetupError(refusal(title, f"`timer` was given {shown(timer)}; a {title} "
+                                        f"table's timer must be one of {', '.join(choices)}"))
 
 
 def _annotation(spec: OptionSpec) -> Any:

@@ -3,8 +3,8 @@
 pydantic's own messages ("fazes.1: Input should be less than or equal to 6") name
 a location and a constraint, not what a person typed. :func:`options_problem`
 turns them into sentences that name the option, what was given and what is
-allowed ("fazes was given 9 as its 2nd entry; each entry must be a whole number
-from 1 to 6."). The same reading of a field's type serves the slash commands'
+allowed ("`fazes` was given 9 as its 2nd entry; each entry must be a whole number
+from 1 to 6"). The same reading of a field's type serves the slash commands'
 descriptions (:func:`allowed`).
 
 >>> from games.fazes.options import FazesOptions
@@ -113,16 +113,21 @@ def _sentence(model: type[BaseModel], error: ErrorDetails) -> str:
     loc = error["loc"]
     name = str(loc[0]) if loc else "?"
     if name not in model.model_fields:
-        return f"there is no option {name}"
+        return f"there is no option `{name}`"
     info = model.model_fields[name]
     if len(loc) > 1 and isinstance(loc[1], int) and _is_list(info.annotation):
         inner, metadata = entry_type(info.annotation)
-        return (f"{name} was given {shown(error['input'])} as its {_ordinal(loc[1] + 1)} "
+        return (f"`{name}` was given {shown(error['input'])} as its {_ordinal(loc[1] + 1)} "
                 f"entry; each entry must be {_scalar(inner, metadata)}")
     if error["type"] == "too_short":
         least = (error.get("ctx") or {}).get("min_length", 1)
-        return f"{name} needs at least {least} {'entry' if least == 1 else 'entries'}"
-    return f"{name} was given {shown(error['input'])}; it must be {allowed(model, name)}"
+        return f"`{name}` needs at least {least} {'entry' if least == 1 else 'entries'}"
+    return f"`{name}` was given {shown(error['input'])}; it must be {allowed(model, name)}"
+
+
+def refusal(title: str, problem: str) -> str:
+    """The refusal of a table's options: ``those Fazes options will not do: <problem>``."""
+    return f"those {title} options will not do: {problem}"
 
 
 def options_problem(model: type[BaseModel], exc: ValidationError) -> str:
@@ -131,4 +136,5 @@ def options_problem(model: type[BaseModel], exc: ValidationError) -> str:
     return "; ".join(sentences)
 
 
-__all__ = ["allowed", "bounds", "entry_type", "options_problem", "shown", "strip_optional"]
+__all__ = ["allowed", "bounds", "entry_type", "options_problem", "refusal", "shown",
+           "strip_optional"]
