@@ -56,7 +56,7 @@ def games_text() -> str:
 
 
 def usage(command: SlashCommand) -> str:
-    """``/kick player``, ``/timezone [zone]``, ``/play game [options…]``."""
+    """``/kick player``, ``/timezone [zone]``, ``/play fazes [options…]``."""
     required = [p.display_name for p in command.parameters if p.required]
     optional = [p.display_name for p in command.parameters if not p.required]
     words = [f"/{command.qualified_name}", *required]
