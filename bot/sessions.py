@@ -97,6 +97,7 @@ class SessionManager:
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._opening = asyncio.Lock()  # one new table at a time: see open()
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -154,24 +155,27 @@ class SessionManager:
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
         ``hints`` is the table option that adds the Hint button (the game is then not rated).
         ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
+        Two opens at once (two people pressing Play again) are taken one after the other,
+        so the second finds the first's table.
         """
-        if self.in_channel(channel_id) is not None:
-            raise TableError("there is already a table here")
-        self._check_limits(guild_id, host_id)
-        options = validate_options(game, options)
-        if pictures is None:
-            pictures = guild_id is None or await self.store.get_pictures(guild_id)
-        stamp = now()
-        table = StoredTable(
-            id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            game=game, options=dict(options),
-            seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
-            pictures=pictures, hints=hints, created_at=stamp, updated_at=stamp,
-        )
-        await self.store.save_table(table)
-        session = Session(table)
-        self._register(session)
-        return session
+        async with self._opening:
+            if self.in_channel(channel_id) is not None:
+                raise TableError("there is already a table here")
+            self._check_limits(guild_id, host_id)
+            options = validate_options(game, options)
+            if pictures is None:
+                pictures = guild_id is None or await self.store.get_pictures(guild_id)
+            stamp = now()
+            table = StoredTable(
+                id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id,
+                host_id=host_id, game=game, options=dict(options),
+                seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
+                pictures=pictures, hints=hints, created_at=stamp, updated_at=stamp,
+            )
+            await self.store.save_table(table)
+            session = Session(table)
+            self._register(session)
+            return session
 
     async def finished_table(self, table_id: str) -> StoredTable:
         """The finished table ``table_id``, from memory or (after a restart) the store.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -198,3 +199,18 @@ async def test_a_hints_table_and_a_lone_person_are_not_rated(fake_world: FakeWor
         people_lines = [line for line in result.content.splitlines()[1:] if "computer" not in
                         line.lower() and "·" in line]
         assert people_lines and all(line.endswith("not rated") for line in people_lines)
+
+
+async def test_two_players_pressing_play_again_at_once_open_one_table(fake_world: FakeWorld,
+                                                                      tmp_path):
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        await finished_game(fake, bot, world, people=[world.alice, world.bob])
+        result = result_message(fake, world.table)
+        both = await asyncio.gather(fake.click(world.alice, result, "Play again"),
+                                    fake.click(world.bob, result, "Play again"))
+        assert sorted(answer.ephemeral for answer in both) == [False, True]
+        refused = next(answer for answer in both if answer.ephemeral)
+        assert "already a table here" in refused.text
+        lobbies = [s for s in bot.sessions.sessions() if s.status is TableStatus.LOBBY]
+        assert len(lobbies) == 1 and lobbies[0] is session_in(bot, world.table)
