@@ -79,6 +79,11 @@ class HandButton(_Item, template=ids.HAND_TEMPLATE):
         await clicks.hand_button(interaction, self.match["table"])
 
 
+class TakeBackButton(_Item, template=ids.TAKE_BACK_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.take_back(interaction, self.match["table"])
+
+
 class TableViewButton(_Item, template=ids.TABLE_VIEW_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.table_view(interaction, self.match["table"], self.match["what"])
@@ -120,13 +125,13 @@ class RulesButton(_Item, template=ids.RULES_TEMPLATE):
 
 ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
                                   TableViewButton, CardButton, ActionButton, PageButton,
-                                  EndButton, RulesButton)
+                                  TakeBackButton, EndButton, RulesButton)
 _PATTERNS = [
     (re.compile(template), item)
     for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
                                ids.HINT_TEMPLATE, ids.TABLE_VIEW_TEMPLATE, ids.CARD_TEMPLATE,
-                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.END_TEMPLATE,
-                               ids.RULES_TEMPLATE), ITEMS, strict=True)
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.TAKE_BACK_TEMPLATE,
+                               ids.END_TEMPLATE, ids.RULES_TEMPLATE), ITEMS, strict=True)
 ]
 
 

@@ -18,6 +18,14 @@ import discord
 from discord import app_commands
 
 import games
+from bot.timers import (
+    CHOICES,
+    TOURNAMENT,
+    TOURNAMENT_GAME,
+    TOURNAMENT_SECONDS,
+    duration_words,
+    seconds_for,
+)
 from cogs.guard import writes
 from cogs.options import OptionSpec, game_specs
 from cogs.rules import player_range
@@ -25,21 +33,15 @@ from cogs.ui import clip
 from games.core.errors import SetupError
 from games.core.option_words import refusal, shown
 
-TIMERS: dict[str, str] = {
-    "off": "Off: wait for each player",
-    "30s": "30 seconds",
-    "1m": "1 minute",
-    "2m": "2 minutes",
-    "5m": "5 minutes",
-}
-"""The per-table turn timers, by the value ``Tables.open_table(timer=...)`` takes.
 
-The agreed interface with the turn timers (``bot/timers.py`` on the ``timers``
-branch, which owns their meaning): the merge may import the choices from there.
-"""
-TOURNAMENT = ("tournament", "Tournament: 10 seconds, then a random card")
-TOURNAMENT_GAMES = frozenset({"fiasco"})
-"""The games whose rules have a tournament timer (Fiasco's 10-second rule)."""
+def timer_label(choice: str) -> str:
+    """A timer choice as Discord lists it: ``2 minutes``, ``Off: wait for each player``."""
+    if choice == "off":
+        return "Off: wait for each player"
+    if choice == TOURNAMENT:
+        return f"Tournament: {duration_words(TOURNAMENT_SECONDS)}, then a random card"
+    return duration_words(seconds_for(choice))
+
 
 TABLE_OPTIONS: dict[str, str] = {
     "thread": "Open the table in a new thread named after the game (default no)",
@@ -55,10 +57,10 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 
 def timer_choices(game: str) -> list[app_commands.Choice[str]]:
-    chosen = dict(TIMERS)
-    if game in TOURNAMENT_GAMES:
-        chosen[TOURNAMENT[0]] = TOURNAMENT[1]
-    return [app_commands.Choice(name=label, value=value) for value, label in chosen.items()]
+    """The timers of :data:`bot.timers.CHOICES` that ``game`` has (the tournament rule is
+    Fiasco's alone)."""
+    return [app_commands.Choice(name=timer_label(choice), value=choice) for choice in CHOICES
+            if choice != TOURNAMENT or game == TOURNAMENT_GAME]
 
 
 def check_timer(game: str, timer: str | None) -> None:
@@ -69,8 +71,12 @@ def check_timer(game: str, timer: str | None) -> None:
     choices = [choice.value for choice in timer_choices(game)]
     if timer is not None and timer not in choices:
         title = games.get(game).title
+        why = (f" (the tournament timer, {duration_words(TOURNAMENT_SECONDS)} and then a random "
+               f"card, is {games.get(TOURNAMENT_GAME).title}'s rule)" if timer == TOURNAMENT
+               else "")
         raise SetupError(refusal(title, f"`timer` was given {shown(timer)}; a {title} "
-                                        f"table's timer must be one of {', '.join(choices)}"))
+                                        f"table's timer must be one of {', '.join(choices)}"
+                                        + why))
 
 
 def _annotation(spec: OptionSpec) -> Any:

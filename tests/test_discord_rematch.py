@@ -106,7 +106,8 @@ async def test_play_again_opens_the_same_table_with_the_computers_seated(
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
         session = await finished_game(fake, bot, world, people=[world.alice, world.bob],
-                                      options={"length": "quick", "pictures": False})
+                                      options={"length": "quick", "pictures": False,
+                                               "timer": "5m"})
         computer = next(s for s in session.seats if s.is_computer)
         # Someone who did not play cannot ask for it.
         outsider = await fake.click(world.carol, result_message(fake, world.table),
@@ -121,6 +122,7 @@ async def test_play_again_opens_the_same_table_with_the_computers_seated(
         assert lobby.table.host_id == world.bob.id
         assert lobby.table.options == session.table.options
         assert lobby.table.pictures is False  # the table options too
+        assert (lobby.table.turn_seconds, lobby.table.tournament) == (300, False)
         assert [(s.user_id, s.name, s.level) for s in lobby.seats] == \
             [(world.bob.id, "bob", None), (None, computer.name, computer.level)]
         # Alice is asked to confirm: pinged, alone, in the new lobby.
