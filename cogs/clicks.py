@@ -25,7 +25,7 @@ from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
 from cogs.render_seat import render_take_back
 from cogs.render_table import render_details
-from cogs.rules import rules_text
+from cogs.rules import show_rules
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
@@ -171,7 +171,7 @@ class Clicks:
         async with self.refusing(interaction):
             session = await self.sessions.find(table_id)
             if what == "rules":
-                await say(interaction, rules_text(session.table.game))
+                await show_rules(interaction, session.table.game)
             elif session.game is None:
                 raise TableError("the game has not started yet")
             else:

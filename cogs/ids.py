@@ -10,6 +10,8 @@
     ff:<table>:back                    Take my seat back (answer to a person whose seat a
                                        computer holds)
     ff:<table>:v:<details|rules>       the table's private views: Details, Rules
+    ff:<table>:end:<again|record>      the result message's Play again and Record
+    ff:rules:<game>:<section>          a section of a game's rules (ephemeral, any game)
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
@@ -39,6 +41,10 @@ HINT_TEMPLATE = rf"ff:{TABLE}:hint"
 TAKE_BACK_TEMPLATE = rf"ff:{TABLE}:back"
 TABLE_VIEWS = ("details", "rules")
 TABLE_VIEW_TEMPLATE = rf"ff:{TABLE}:v:(?P<what>{'|'.join(TABLE_VIEWS)})"
+END_VERBS = ("again", "record")
+END_TEMPLATE = rf"ff:{TABLE}:end:(?P<what>{'|'.join(END_VERBS)})"
+# Table ids are 10 hex digits, so "rules" (like "lb") can never be one.
+RULES_TEMPLATE = r"ff:rules:(?P<game>[a-z]{1,20}):(?P<section>[a-z0-9]{1,20})"
 VERSION = r"(?P<version>\d{1,9})"
 CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
 ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
@@ -70,6 +76,14 @@ def take_back_id(table: str) -> str:
 
 def table_view_id(table: str, what: str) -> str:
     return f"{PREFIX}:{table}:v:{what}"
+
+
+def end_id(table: str, what: str) -> str:
+    return f"{PREFIX}:{table}:end:{what}"
+
+
+def rules_id(game: str, section: str) -> str:
+    return f"{PREFIX}:rules:{game}:{section}"
 
 
 def card_id(table: str, version: int, card: str, index: int) -> str:

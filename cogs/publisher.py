@@ -34,6 +34,7 @@ from bot.logs import working_on
 from bot.models import TableStatus
 from bot.session import Session
 from bot.timers import countdown
+from cogs.ending import announce
 from cogs.export import record_file
 from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
@@ -136,6 +137,8 @@ class Publisher:
                     self._dirty.discard(session.id)
                     await self._edit(session)
                     await self._ping(session)
+                    if session.ending is not None:  # the game has just finished: say so
+                        await announce(self._channel(session), session)
                 user_id = self._reminders.pop(session.id, None)
                 if user_id is not None and user_id == person_to_act(session):
                     await self._ping(session, reminder=True)

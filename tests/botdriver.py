@@ -119,7 +119,7 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
                      options: dict[str, Any] | None = None) -> Session:
     """``/play`` by ``host``, Join by each of ``people``, computers of ``level`` (the
     chooser's button) added, then Start."""
-    result = await fake.slash(host, channel, "play", {"game": game, **(options or {})})
+    result = await fake.slash(host, channel, f"play {game}", options or {})
     assert result.message is not None and not result.ephemeral, result
     session = session_in(bot, channel)
     for person in people:

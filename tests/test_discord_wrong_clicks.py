@@ -261,7 +261,7 @@ async def test_buttons_of_a_finished_or_cancelled_table_say_so(fake_world: FakeW
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
         # A cancelled lobby.
-        await fake.slash(world.alice, world.lobby, "play", {"game": "fiasco"})
+        await fake.slash(world.alice, world.lobby, "play fiasco")
         lobby = session_in(bot, world.lobby)
         lobby_message = table_message(fake, lobby)
         join_id = lobby_message.button("Join").custom_id
@@ -287,7 +287,7 @@ async def test_buttons_of_a_finished_or_cancelled_table_say_so(fake_world: FakeW
 async def test_host_only_buttons_refuse_anyone_else(fake_world: FakeWorld, tmp_path):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        await fake.slash(world.alice, world.table, "play fiasco")
         session = session_in(bot, world.table)
         await fake.click(world.bob, table_message(fake, session), "Join")
         await wait_settled(bot, session)

@@ -86,6 +86,7 @@ class Game(ABC, Generic[DealT]):
     options_model: ClassVar[type[Options]]
     summary: ClassVar[str]
     goal: ClassVar[str] = ""  # the aim in one line, for the table message
+    pitch: ClassVar[str] = ""  # what makes the game fun, in one line, for the lobby
     lower_is_better: ClassVar[bool] = False
 
     def __init__(

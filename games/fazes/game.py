@@ -65,6 +65,8 @@ class Fazes(Game[FazesDeal]):
     options_model: ClassVar[type[Options]] = FazesOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Points are bad: the lowest total after the last faze wins."
+    pitch: ClassVar[str] = ("One faze of tricks at a time, each scored its own "
+                             "way: dodge the points, or take them all.")
     lower_is_better: ClassVar[bool] = True
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:

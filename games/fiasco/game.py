@@ -53,6 +53,8 @@ class Fiasco(Game[FiascoDeal]):
     options_model: ClassVar[type[Options]] = FiascoOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Win pots to collect your suit and the Kings; most points wins."
+    pitch: ClassVar[str] = ("Claim a suit, then throw cards into the pot: "
+                             "the highest wins it, but every Fiasco costs a card.")
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FiascoOptions, options)

@@ -45,6 +45,8 @@ class Fibonachos(Game[FibonachosDeal]):
     options_model: ClassVar[type[Options]] = FibonachosOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Win tricks for their Spicy prizes; the highest total at the end wins."
+    pitch: ClassVar[str] = ("Follow suit to win spicy prizes, unless "
+                             "two Fibonacci numbers turn the trick upside down.")
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FibonachosOptions, options)

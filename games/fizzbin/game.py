@@ -73,6 +73,8 @@ class Fizzbin(Game[FizzbinDeal]):
     options_model: ClassVar[type[Options]] = FizzbinOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Draw and discard toward a Fizzbin; most points after the last hand wins."
+    pitch: ClassVar[str] = ("Draw from the stack or anyone's pile toward "
+                             "a Fizzbin, where day and night change the cards.")
 
     def __init__(
         self,

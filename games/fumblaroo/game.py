@@ -56,6 +56,8 @@ class Fumblaroo(Game[FumblarooDeal]):
     options_model: ClassVar[type[Options]] = FumblarooOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Make trump and take tricks; the first to the target alone wins."
+    pitch: ClassVar[str] = ("Euchre for three: make trump, take tricks "
+                             "and be the first alone at the target.")
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FumblarooOptions, options)
