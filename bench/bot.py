@@ -54,6 +54,7 @@ import re
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -147,7 +148,7 @@ async def bot_process(fake: FakeDiscord, where: Path, *, tables: int,
     env = {**os.environ, "DISCORD_TOKEN": fake.token,
            "DATABASE_PATH": str(where / "fivefold.db"), "COMPUTER_DELAY": "0",
            "COMPUTER_BUDGET": str(budget), "TURN_TIMEOUT": "0", "DEV_GUILD_ID": "",
-           "LOG_LEVEL": "WARNING", "COMMANDS_PER_MINUTE": "0",
+           "LOG_LEVEL": "INFO", "COMMANDS_PER_MINUTE": "0",
            "MAX_TABLES_PER_HOST": str(tables), "MAX_TABLES_PER_SERVER": str(tables),
            "PYTHONPATH": str(ROOT)}
     log = where / "bot.log"
@@ -442,9 +443,14 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
 
 async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                      modes: Sequence[str], budget: float, seed: int,
-                     pictures: bool, openapi_every: int, say: Callable[[str], None],
+                     pictures: bool, openapi_every: int, settle: float,
+                     say: Callable[[str], None],
                      profile: Path | None = None) -> dict[str, Any]:
-    """Open ``count`` tables on a fresh bot, then measure ``rounds`` rounds of each mode."""
+    """Open ``count`` tables on a fresh bot, then measure ``rounds`` rounds of each mode.
+
+    A pause round starts ``settle`` seconds (the longest pause) after the mode began,
+    once every table's people have paused once.
+    """
     with tempfile.TemporaryDirectory(prefix="fivefold-bench-bot-") as where:
         async with FakeDiscord() as fake:
             fake.answer_timeout = 60.0  # measure slow answers rather than give up on them
@@ -463,7 +469,7 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 try:
                     for mode in modes:
                         people.pause = PAUSE if mode == "pause" else None
-                        await asyncio.sleep(warmup + (PAUSE[1] if mode == "pause" else 0))
+                        await asyncio.sleep(warmup + (settle if mode == "pause" else 0))
                         for _ in range(rounds):
                             async with profiling(bot, profile if not results else None,
                                                  seconds):
@@ -474,13 +480,15 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                     people.stopping = True
                     await asyncio.gather(*players, return_exceptions=True)
                 requests = len(fake.requests)
+                log_path = bot.log
                 violations = collections.Counter(v.kind for v in fake.violations)
                 errors = [p for p in players if p.done() and not p.cancelled()
                           and p.exception() is not None]
                 if errors:
                     raise BenchError(f"a table failed: {errors[0].exception()!r}")
+            collector = gc_figures(log_path.read_text(errors="replace"))
     tally = people.tally
-    return {"tables": count, "setup_s": round(setup_s, 2),
+    return {"tables": count, "setup_s": round(setup_s, 2), "gc": collector,
             "memory_per_table_at_start_kb": round(at_start_kb, 1),
             "games_started": tally.games_started, "games_finished": tally.games_finished,
             "stalls": tally.stalls, "refusals": tally.refusals,
@@ -514,6 +522,17 @@ async def profiling(bot: BotProcess, path: Path | None, seconds: float) -> Async
         _, err = await proc.communicate()
         if proc.returncode != 0:
             raise BenchError(f"py-spy failed: {err.decode(errors='replace')[-500:]}")
+
+
+GC_SUMMARY = re.compile(r"garbage collection: (\d+) collections, the longest ([\d.]+) ms")
+
+
+def gc_figures(log: str) -> dict[str, Any]:
+    """The bot's own account of its garbage collections (:mod:`bot.gctune`), from its log."""
+    found = GC_SUMMARY.search(log)
+    return {"collections": int(found.group(1)) if found else None,
+            "longest_ms": float(found.group(2)) if found else None,
+            "slow": log.count("garbage collection (generation")}
 
 
 async def gather_limited(jobs: list[Any], limit: int) -> None:
@@ -575,7 +594,9 @@ def print_table(result: dict[str, Any]) -> None:
               f"{run['memory_per_table_at_start_kb']} KB/table at start, "
               f"{run['games_finished']} games finished, {run['stalls']} stalls, "
               f"{run['refusals']} refusals, {run['rest_calls_per_interaction']} REST calls "
-              f"per interaction, Discord rules broken: {run['violations'] or 'none'}")
+              f"per interaction, Discord rules broken: {run['violations'] or 'none'}; "
+              f"GC: {run['gc']['collections']} collections, the longest "
+              f"{run['gc']['longest_ms']} ms")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -624,8 +645,25 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def interrupted(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: the run unwinds, and stops the bot process it started."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse(argv)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, interrupted)
+    try:
+        return measure_all(args)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def measure_all(args: argparse.Namespace) -> dict[str, Any]:
+    """Every table count of ``args`` in turn; the result, printed and (if asked) saved."""
     result: dict[str, Any] = {
         "machine": {**machine(), "cpus": os.cpu_count()},
         "settings": {"tables": args.counts, "rounds": args.rounds, "seconds": args.seconds,
@@ -640,6 +678,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             count, rounds=args.rounds, seconds=args.seconds, warmup=args.warmup,
             modes=args.mode_list, budget=args.budget, seed=args.seed,
             pictures=args.pictures == "on", openapi_every=1 if args.quick else OPENAPI_SAMPLE,
+            settle=0.0 if args.quick else PAUSE[1],
             say=lambda line: print(line, flush=True),
             profile=args.profile if count == args.counts[0] else None)))
     print_table(result)
