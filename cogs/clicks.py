@@ -5,6 +5,9 @@ holds the session's lock, applies, saves) and answers exactly once. A
 ``TableError`` or the rules core's ``GameError`` is caught here, in
 :meth:`Clicks.refusing`, and answered with its message: on a hand menu by
 updating that menu (so its token renews), elsewhere by an ephemeral message.
+Work that may wait (an action, a lobby change) runs through
+:func:`cogs.deadline.in_time`, which defers the interaction if the work is still
+running near Discord's deadline; the answer then edits the deferred menu.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from bot.errors import TableError
 from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
+from cogs.deadline import defer, edit_menu, in_time, send_menu
 from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
 from cogs.render_table import render_details
@@ -65,9 +69,9 @@ class Clicks:
             try:
                 yield
             except (TableError, GameError) as exc:
-                if is_ephemeral(interaction) and not interaction.response.is_done():
-                    await interaction.response.edit_message(content=exc.message, view=None,
-                                                            attachments=[])
+                if is_ephemeral(interaction):
+                    await edit_menu(interaction, content=exc.message, view=None,
+                                    attachments=[])
                 else:
                     await say(interaction, sentence(exc.message))
 
@@ -78,19 +82,19 @@ class Clicks:
             session = await self.sessions.find(table_id)
             user, name = interaction.user.id, display_name(interaction)
             if verb == "join":
-                await self.sessions.join(session, user, name)
+                await in_time(interaction, self.sessions.join(session, user, name))
             elif verb == "leave":
-                await self.sessions.leave(session, user)
+                await in_time(interaction, self.sessions.leave(session, user))
             elif verb == "cpu":
                 self.sessions.check_add_computer(session, user)
                 content, view = render_computer_chooser(session)
                 await interaction.response.send_message(content, view=view, ephemeral=True)
                 return
             elif verb == "start":
-                await self.sessions.start(session, user)
+                await in_time(interaction, self.sessions.start(session, user))
             elif verb == "cancel":
-                await self.sessions.cancel(session, user, name=name)
-            await interaction.response.defer()
+                await in_time(interaction, self.sessions.cancel(session, user, name=name))
+            await defer(interaction)
 
     async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
         """A level chosen in the chooser: that computer joins, and the chooser stays open."""
@@ -170,8 +174,8 @@ class Clicks:
                 if isinstance(step, Card):
                     focus = step
                 else:
-                    words = await self.sessions.turns.act(session, interaction.user.id, step,
-                                                          version=version)
+                    words = await in_time(interaction, self.sessions.turns.act(
+                        session, interaction.user.id, step, version=version))
                     note = "; ".join(words[:3]) or "done"
             except (TableError, GameError) as exc:
                 note = exc.message
@@ -230,11 +234,10 @@ class Clicks:
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await interaction.response.edit_message(content=menu.content, view=menu.view,
-                                                    attachments=menu.files())
+            await edit_menu(interaction, content=menu.content, view=menu.view,
+                            attachments=menu.files())
         else:
-            await interaction.response.send_message(menu.content, view=menu.view,
-                                                    files=menu.files(), ephemeral=True)
+            await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
 
     # --- anything else ------------------------------------------------------------------
 
