@@ -35,6 +35,8 @@ from games.players import Decision
 
 Interaction = discord.Interaction[Any]
 UNKNOWN = "that button is not from a table I know"
+UNANSWERED_KEPT = 1000
+"""Moves whose answer Discord refused, remembered until their player next opens a hand."""
 
 
 
@@ -60,6 +62,23 @@ class Clicks:
 
     def __init__(self, sessions: SessionManager) -> None:
         self.sessions = sessions
+        # (table, seat) -> what was played, for moves Discord showed as failed.
+        self._unanswered: dict[tuple[str, int], str] = {}
+
+    def _remember_unanswered(self, session: Session, seat: int, words: str) -> None:
+        """A move was applied but its answer never reached the player: say so next time."""
+        self._unanswered.pop((session.id, seat), None)
+        self._unanswered[(session.id, seat)] = words
+        while len(self._unanswered) > UNANSWERED_KEPT:
+            del self._unanswered[next(iter(self._unanswered))]
+
+    def _went_through(self, session: Session, seat: int) -> str | None:
+        """The note for a move whose answer was lost, once (then forgotten)."""
+        words = self._unanswered.pop((session.id, seat), None)
+        if words is None:
+            return None
+        return (f"your last move went through ({words}), though Discord may have shown "
+                "it as failed")
 
     @contextlib.asynccontextmanager
     async def refusing(self, interaction: Interaction) -> AsyncIterator[None]:
@@ -125,7 +144,7 @@ class Clicks:
         """A fresh ephemeral menu for the clicker (``Show my hand`` and ``/hand``)."""
         async with self.refusing(interaction):
             seat = self.seated(session, interaction)
-            menu = render_hand(session, seat)
+            menu = render_hand(session, seat, note=self._went_through(session, seat))
             await interaction.response.send_message(menu.content, view=menu.view,
                                                     files=menu.files(), ephemeral=True)
 
@@ -167,6 +186,7 @@ class Clicks:
             seat = self.seated(session, interaction)
             note: str | None = None
             focus: Card | None = None
+            acted = False
             try:
                 if session.menu_is_stale(seat, version):
                     raise TableError("that menu was out of date; here is your hand as it is now")
@@ -177,11 +197,17 @@ class Clicks:
                     words = await in_time(interaction, self.sessions.turns.act(
                         session, interaction.user.id, step, version=version))
                     note = "; ".join(words[:3]) or "done"
+                    acted = True
             except (TableError, GameError) as exc:
                 note = exc.message
                 if session.game is None or not session.is_open:
                     raise
-            await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+            try:
+                await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+            except discord.HTTPException:
+                if acted and note is not None:
+                    self._remember_unanswered(session, seat, note)
+                raise
 
     def _resolve(self, session: Session, seat: int, card: str | None,
                  action: str | None) -> Action | Card:

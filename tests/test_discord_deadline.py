@@ -75,3 +75,30 @@ async def test_a_quick_click_is_answered_with_the_menu_itself(fake_world: FakeWo
         answers = [r for r in fake.requests[requests:]
                    if f"/{clicked.id}/" in r.path or token in r.path]
         assert len(answers) == 1, [r.path for r in answers]  # no defer, no later edit
+
+
+async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu(
+        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    world, fake = fake_world, fake_world.fake
+    monkeypatch.setattr(deadline, "ANSWER_BUDGET", 60.0)  # never defer: the answer is late
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        assert session.game is not None and session.game.to_act is not None
+        player = session.seats[session.game.to_act].user_id
+        person = next(u for u in (world.alice, world.bob) if u.id == player)
+        shown = await fake.click(person, table_message(fake, session), "Show my hand")
+        assert shown.message is not None
+        actions = len(session.game.record()["actions"])
+
+        fake.response_deadline = 0.0  # Discord gives up on this click before the bot answers
+        late = await fake.click(person, shown.message, enabled_choices(shown.message)[0])
+        fake.response_deadline = 3.0
+        assert late.response_type is None and late.error_codes == [10062], late
+        assert [v.kind for v in fake.take_violations("late_response")] == ["late_response"]
+        assert len(session.game.record()["actions"]) == actions + 1  # played all the same
+
+        again = await fake.click(person, table_message(fake, session), "Show my hand")
+        assert "your last move went through" in again.text, again.text
+        once_more = await fake.click(person, table_message(fake, session), "Show my hand")
+        assert "went through" not in once_more.text  # said once
