@@ -480,6 +480,8 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                     people.stopping = True
                     await asyncio.gather(*players, return_exceptions=True)
                 requests = len(fake.requests)
+                kinds = collections.Counter(request_kind(r.method, r.path)
+                                            for r in fake.requests)
                 log_path = bot.log
                 violations = collections.Counter(v.kind for v in fake.violations)
                 errors = [p for p in players if p.done() and not p.cancelled()
@@ -494,6 +496,9 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
             "stalls": tally.stalls, "refusals": tally.refusals,
             "violations": dict(violations),
             "rest_calls_per_interaction": round(requests / max(1, len(tally.answers)), 2),
+            "rest_calls_by_kind_per_interaction": {
+                kind: round(n / max(1, len(tally.answers)), 3)
+                for kind, n in kinds.most_common()},
             "rounds": [asdict(r) for r in results],
             "summary": {mode: summary([r for r in results if r.mode == mode])
                         for mode in modes}}
@@ -522,6 +527,18 @@ async def profiling(bot: BotProcess, path: Path | None, seconds: float) -> Async
         _, err = await proc.communicate()
         if proc.returncode != 0:
             raise BenchError(f"py-spy failed: {err.decode(errors='replace')[-500:]}")
+
+
+def request_kind(method: str, path: str) -> str:
+    """A REST request in a few words: what a move costs in calls, by kind."""
+    if path.endswith("/callback"):
+        return "interaction answer"
+    if path.startswith("/webhooks/"):
+        return "interaction edit or followup"
+    if "/messages" in path and path.startswith("/channels/"):
+        return {"PATCH": "message edit", "POST": "message post",
+                "DELETE": "message delete"}.get(method, f"message {method}")
+    return "other"
 
 
 GC_SUMMARY = re.compile(r"garbage collection: (\d+) collections, the longest ([\d.]+) ms")
@@ -597,6 +614,8 @@ def print_table(result: dict[str, Any]) -> None:
               f"per interaction, Discord rules broken: {run['violations'] or 'none'}; "
               f"GC: {run['gc']['collections']} collections, the longest "
               f"{run['gc']['longest_ms']} ms")
+        print("  REST calls per interaction: " + ", ".join(
+            f"{kind} {n}" for kind, n in run["rest_calls_by_kind_per_interaction"].items()))
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
