@@ -541,7 +541,8 @@ def request_kind(method: str, path: str) -> str:
     return "other"
 
 
-GC_SUMMARY = re.compile(r"garbage collection: (\d+) collections, the longest ([\d.]+) ms")
+GC_SUMMARY = re.compile(r"garbage collection: (\d+) collections, the longest ([\d.]+) ms "
+                        r"\(([\d.]+) ms of CPU\)")
 
 
 def gc_figures(log: str) -> dict[str, Any]:
@@ -549,6 +550,7 @@ def gc_figures(log: str) -> dict[str, Any]:
     found = GC_SUMMARY.search(log)
     return {"collections": int(found.group(1)) if found else None,
             "longest_ms": float(found.group(2)) if found else None,
+            "longest_cpu_ms": float(found.group(3)) if found else None,
             "slow": log.count("garbage collection (generation")}
 
 
@@ -613,7 +615,7 @@ def print_table(result: dict[str, Any]) -> None:
               f"{run['refusals']} refusals, {run['rest_calls_per_interaction']} REST calls "
               f"per interaction, Discord rules broken: {run['violations'] or 'none'}; "
               f"GC: {run['gc']['collections']} collections, the longest "
-              f"{run['gc']['longest_ms']} ms")
+              f"{run['gc']['longest_ms']} ms ({run['gc']['longest_cpu_ms']} ms of CPU)")
         print("  REST calls per interaction: " + ", ".join(
             f"{kind} {n}" for kind, n in run["rest_calls_by_kind_per_interaction"].items()))
 

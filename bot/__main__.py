@@ -105,8 +105,8 @@ def main() -> int:
         return 130
     finally:
         meter.uninstall()
-        log.info("garbage collection: %d collections, the longest %.1f ms",
-                 meter.collections, meter.longest * 1000)
+        log.info("garbage collection: %d collections, the longest %.1f ms (%.1f ms of CPU)",
+                 meter.collections, meter.longest * 1000, meter.longest_cpu * 1000)
 
 
 if __name__ == "__main__":
