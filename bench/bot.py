@@ -98,18 +98,22 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-def children_of(pid: int) -> list[int]:
-    """The direct children of ``pid`` (the bot's computer workers)."""
-    found = []
+def descendants_of(pid: int) -> list[int]:
+    """Every process below ``pid`` (the bot's computer workers sit under a forkserver)."""
+    parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as stat:
-                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry))
+                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
         except OSError:
             continue
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
     return found
 
 
@@ -133,7 +137,7 @@ class BotProcess:
         return process_cpu(self.pid)
 
     def workers_cpu(self) -> float:
-        return sum(process_cpu(child) for child in children_of(self.pid))
+        return sum(process_cpu(child) for child in descendants_of(self.pid))
 
     def check_alive(self) -> None:
         if self.proc.returncode is not None:
@@ -638,6 +642,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--pictures", choices=("on", "off"), default="on",
                         help="tables drawn as pictures, as servers have them by default "
                              "(on), or text only (off)")
+    parser.add_argument("--no-memory", dest="memory", action="store_false",
+                        help="skip the measure of one table's memory through its game")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--json", type=Path, help="also write every figure here")
     parser.add_argument("--profile", type=Path,
@@ -664,6 +670,103 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if not 0 < args.budget <= 10:
         parser.error("--budget must be above 0 and at most 10")
     return args
+
+
+# --------------------------------------------------------------------------- one table's memory
+
+
+MEMORY_TABLES = 8  # tables of each game measured together (their mean is the figure)
+MEMORY_POINTS = 10  # measurements through each game, from the deal to its end
+MAX_ACTIONS = 3000
+
+
+async def table_memory(game: str, tables: int, seed: int,
+                       max_actions: int = MAX_ACTIONS) -> dict[str, Any]:
+    """What one table of ``game`` holds in the bot's memory, from its start to its end.
+
+    ``tables`` tables play through the real session layer (:class:`SessionManager`,
+    :class:`Turns`, the SQLite store in a temporary directory, no Discord), three people
+    each, random legal moves. ``tracemalloc`` counts the bytes Python allocated for them
+    (the session, its game, record, recent lines, the table model), measured before the
+    first table opens and then at ``MEMORY_POINTS`` points of the game; each figure is per
+    table. *finished* is what a table keeps once its game is over (it stays known for a
+    while, so its old buttons can say so). ``max_actions`` rounds cut a game short
+    (``--quick``).
+    """
+    import tracemalloc
+
+    from bot.sessions import SessionManager
+    from bot.store import SqliteStore
+    from tests.botdriver import settings_for
+
+    rng = random.Random(seed)
+    where = Path(tempfile.mkdtemp(prefix="fivefold-bench-memory-",
+                                  dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
+    store = await SqliteStore.open(where / "fivefold.db")
+    try:
+        settings = settings_for(where, max_tables_per_host=tables, max_tables_per_server=tables)
+        manager = SessionManager(store, settings, seed_source=itertools.count(seed).__next__)
+        tracemalloc.start()
+        gc_collect()
+        base = tracemalloc.get_traced_memory()[0]
+        sessions = []
+        for number in range(tables):
+            session = await manager.open(guild_id=1, channel_id=10 + number, host_id=1,
+                                         host_name="Ana", game=game, options={})
+            await manager.join(session, 2, "Ben")
+            await manager.join(session, 3, "Cy")
+            await manager.start(session, 1)
+            sessions.append(session)
+        lengths = [len(s.game.record()["actions"]) for s in sessions if s.game]
+        samples = [(tracemalloc.get_traced_memory()[0] - base) / tables]
+        played = 0
+        while played < max_actions and any(s.is_open for s in sessions):
+            for session in sessions:
+                running = session.game
+                if not session.is_open or running is None or running.to_act is None:
+                    continue
+                seat = running.to_act
+                user = session.seats[seat].user_id
+                assert user is not None
+                action = rng.choice(running.legal_actions(seat))
+                await manager.turns.act(session, user, action, version=session.version)
+            played += 1
+            if played % 25 == 0:
+                samples.append((tracemalloc.get_traced_memory()[0] - base) / tables)
+        gc_collect()
+        finished = (tracemalloc.get_traced_memory()[0] - base) / tables
+        tracemalloc.stop()
+        lengths = [len(s.game.record()["actions"]) for s in sessions if s.game]
+    finally:
+        await store.close()
+        for leftover in where.iterdir():
+            leftover.unlink()
+        where.rmdir()
+    step = max(1, len(samples) // MEMORY_POINTS)
+    return {"game": game, "tables": tables, "actions": statistics_median(lengths),
+            "start_kb": round(samples[0] / 1024, 1),
+            "peak_kb": round(max(samples) / 1024, 1),
+            "through_game_kb": [round(v / 1024, 1) for v in samples[::step]],
+            "finished_kb": round(finished / 1024, 1)}
+
+
+def gc_collect() -> None:
+    import gc
+
+    gc.collect()
+
+
+def statistics_median(values: list[int]) -> float:
+    ordered = sorted(values)
+    return float(ordered[len(ordered) // 2]) if ordered else 0.0
+
+
+def print_memory(rows: list[dict[str, Any]]) -> None:
+    print("\none table in the bot's memory (tracemalloc, the session layer; KB per table)")
+    print("game | actions | at the deal | peak in play | once finished")
+    for row in rows:
+        print(f"{row['game']} | {row['actions']:.0f} | {row['start_kb']} | {row['peak_kb']} | "
+              f"{row['finished_kb']}")
 
 
 def interrupted(signum: int, frame: object) -> None:
@@ -693,6 +796,11 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
                      "quick": args.quick, "computer_every": COMPUTER_EVERY, "seats": SEATS,
                      "pause_s": list(PAUSE)},
         "runs": []}
+    if args.memory:
+        result["table_memory"] = [
+            asyncio.run(table_memory(game, 2 if args.quick else MEMORY_TABLES, args.seed,
+                                     30 if args.quick else MAX_ACTIONS))
+            for game in GAMES]
     for count in args.counts:
         print(f"{count} tables:", flush=True)
         result["runs"].append(asyncio.run(run_tables(
@@ -703,6 +811,8 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
             say=lambda line: print(line, flush=True),
             profile=args.profile if count == args.counts[0] else None)))
     print_table(result)
+    if args.memory:
+        print_memory(result["table_memory"])
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2))
     return result

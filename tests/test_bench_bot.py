@@ -33,6 +33,11 @@ def test_quick_run_measures_both_modes_through_a_real_bot_process(tmp_path, caps
     assert run["memory_per_table_at_start_kb"] > 0
     assert run["gc"]["collections"] is not None  # the bot's own account, from its log
     assert "interactions/s" in out and "saturation" in out
+    memory = {row["game"]: row for row in result["table_memory"]}
+    assert set(memory) == set(bench_bot.GAMES)
+    for row in memory.values():
+        assert 0 < row["start_kb"] <= row["peak_kb"] and row["actions"] > 0
+    assert "once finished" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
