@@ -23,8 +23,9 @@ second choice). A finished game is followed at once by a new one in the same cha
 Figures of one round:
 
 - **interactions/s**: interactions answered in the round over its length;
-- **answer p50 / p99 / max**: from the moment the fake dispatched an interaction to
-  the moment the bot's callback reached it (Discord's 3 s deadline applies to this);
+- **answer p50 / p99 / max**: of those, from the moment the fake dispatched the
+  interaction to the moment the bot's callback reached it (Discord's 3 s deadline
+  applies to this);
 - **late**: callbacks after 3 s (Discord answers them 10062 and the person sees
   "This interaction failed") and interactions never answered;
 - **bot CPU / interaction**: the bot process's CPU time in the round (user + system,
@@ -431,7 +432,9 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
     cpu, workers, fake = bot.cpu() - cpu0, bot.workers_cpu() - workers0, \
         time.process_time() - fake0
     last = people.fake.clock.now()
-    answers = [a for a in people.tally.answers if first <= a.sent < last]
+    # Answered within the round: the work the bot's CPU in the round paid for (when the
+    # bot falls behind, interactions sent in the round are answered after it).
+    answers = [a for a in people.tally.answers if first <= a.sent + a.seconds < last]
     times = [a.seconds * 1000 for a in answers] or [0.0]
     late = sum(1 for a in answers if not a.acknowledged or a.seconds > DEADLINE)
     count = len(answers)
