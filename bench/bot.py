@@ -202,6 +202,8 @@ class Tally:
     games_finished: int = 0
     stalls: int = 0
     refusals: int = 0
+    tables_lost: int = 0
+    """Tables whose game could not be opened (a /play or Start answered too late)."""
 
     def add(self, fake: FakeDiscord, result: InteractionResult) -> None:
         record = result.record
@@ -312,6 +314,16 @@ class People:
         await self._when(message, "Show my hand")
         self.tally.games_started += 1
 
+    async def open_or_drop(self, table: Table) -> bool:
+        """Open a game at ``table``; False (the table counted lost) if the bot could not."""
+        try:
+            await self.open_game(table)
+        except (BenchError, AssertionError):  # the fake refuses clicks no person could make
+            self.tally.tables_lost += 1
+            table.message = None
+            return False
+        return True
+
     async def _when(self, message: StoredMessage, label: str) -> None:
         seen = self.watcher.edits.get(message.id, 0)
         while not has_button(message, label):
@@ -342,8 +354,9 @@ class People:
         while not self.stopping:
             message = table.message
             if message is None or not has_button(message, "Show my hand"):
-                await self.open_game(table)
                 self.tally.games_finished += message is not None
+                if not await self.open_or_drop(table):
+                    return
                 continue
             seen = self.watcher.edits.get(message.id, 0)
             user = table.users.get(turn_of(message) or 0)
@@ -352,7 +365,10 @@ class People:
                     await asyncio.sleep(self.rng.uniform(*self.pause))
                     if self.stopping:
                         return
-                await self.move(table, user)
+                try:
+                    await self.move(table, user)
+                except AssertionError:  # the button went away as they clicked (game over)
+                    self.tally.refusals += 1
             if not await self.watcher.changed(message, seen, STALL) and not self.stopping:
                 self.tally.stalls += 1
 
@@ -467,7 +483,7 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 baseline = resident_bytes(bot.pid)
                 people = People(fake, tables, seed, pictures=pictures)
                 opened = time.monotonic()
-                await gather_limited([people.open_game(t) for t in tables], limit=50)
+                await gather_limited([people.open_or_drop(t) for t in tables], limit=50)
                 setup_s = time.monotonic() - opened
                 say(f"  {count} tables opened in {setup_s:.1f} s")
                 at_start_kb = (resident_bytes(bot.pid) - baseline) / 1024 / count
@@ -501,6 +517,7 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
             "memory_per_table_at_start_kb": round(at_start_kb, 1),
             "games_started": tally.games_started, "games_finished": tally.games_finished,
             "stalls": tally.stalls, "refusals": tally.refusals,
+            "tables_lost": tally.tables_lost,
             "violations": dict(violations),
             "rest_calls_per_interaction": round(requests / max(1, len(tally.answers)), 2),
             "rest_calls_by_kind_per_interaction": {
@@ -618,7 +635,8 @@ def print_table(result: dict[str, Any]) -> None:
                               f("load_average")]))
         print(f"  {run['tables']} tables: opened in {run['setup_s']} s, "
               f"{run['memory_per_table_at_start_kb']} KB/table at start, "
-              f"{run['games_finished']} games finished, {run['stalls']} stalls, "
+              f"{run['games_finished']} games finished, {run['tables_lost']} tables lost, "
+              f"{run['stalls']} stalls, "
               f"{run['refusals']} refusals, {run['rest_calls_per_interaction']} REST calls "
               f"per interaction, Discord rules broken: {run['violations'] or 'none'}; "
               f"GC: {run['gc']['collections']} collections, the longest "
