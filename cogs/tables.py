@@ -46,7 +46,8 @@ class Tables(commands.Cog):
         self.bot = bot
         self.sessions: SessionManager = bot.sessions
         self.publisher = Publisher(bot, moved=self.sessions.set_message,
-                                   gone=self.sessions.close_gone)
+                                   gone=self.sessions.close_gone,
+                                   min_interval=bot.settings.table_edit_interval)
         self.clicks = Clicks(self.sessions)
 
     async def cog_load(self) -> None:
