@@ -9,6 +9,7 @@ never sees "This interaction failed", and the action is applied and saved all th
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -78,8 +79,10 @@ async def test_a_quick_click_is_answered_with_the_menu_itself(fake_world: FakeWo
 
 
 async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu(
-        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch):
+        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture):
     world, fake = fake_world, fake_world.fake
+    caplog.set_level(logging.WARNING)
     monkeypatch.setattr(deadline, "ANSWER_BUDGET", 60.0)  # never defer: the answer is late
     async with running_bot(fake, tmp_path) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
@@ -97,6 +100,9 @@ async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu
         assert late.response_type is None and late.error_codes == [10062], late
         assert [v.kind for v in fake.take_violations("late_response")] == ["late_response"]
         assert len(session.game.record()["actions"]) == actions + 1  # played all the same
+        # Logged in one line: a traceback per late answer costs more than the click.
+        [late_log] = [r for r in caplog.records if "after Discord's deadline" in r.getMessage()]
+        assert late_log.exc_info is None and late_log.levelno == logging.WARNING
 
         again = await fake.click(person, table_message(fake, session), "Show my hand")
         assert "your last move went through" in again.text, again.text
