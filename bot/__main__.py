@@ -33,6 +33,13 @@ def fail(message: str) -> int:
     return EXIT_CONFIG
 
 
+def log_collections() -> None:
+    """The garbage collections since start-up: how many, and the longest pause."""
+    meter = gctune.METER
+    log.info("garbage collection: %d collections, the longest %.1f ms (%.1f ms of CPU)",
+             meter.collections, meter.longest * 1000, meter.longest_cpu * 1000)
+
+
 async def freeze_when_ready(bot: FivefoldBot) -> None:
     """Once connected (tables resumed, caches filled): start-up's objects leave the GC's scans."""
     await bot.wait_until_ready()
@@ -61,6 +68,7 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None,
         stopper.cancel()
         if freezer is not None:
             freezer.cancel()
+            log_collections()  # while running: closing frees everything at once
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(sig)
@@ -105,8 +113,6 @@ def main() -> int:
         return 130
     finally:
         meter.uninstall()
-        log.info("garbage collection: %d collections, the longest %.1f ms (%.1f ms of CPU)",
-                 meter.collections, meter.longest * 1000, meter.longest_cpu * 1000)
 
 
 if __name__ == "__main__":
