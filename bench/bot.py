@@ -8,7 +8,8 @@ The bot runs in its own process (``python -m tests.run_bot_against_fake``, the r
 process runs the fake Discord on 127.0.0.1 and the people at every table. For each
 table count the tables are opened the way people open them (``/play``, Join, Add
 computer player, Start; every fourth table has a computer in a seat, hard and easy
-in turn), then measured in rounds of ``--seconds`` each, in two modes:
+in turn; computers without delay, turn timers at the bot's default), then measured
+in rounds of ``--seconds`` each, in two modes:
 
 *pause*
     people wait 1.5-4.5 s (uniformly) after it becomes their turn, then open their
@@ -152,7 +153,7 @@ async def bot_process(fake: FakeDiscord, where: Path, *, tables: int,
     """The bot connected to ``fake`` and ready (every server received, commands synced)."""
     env = {**os.environ, "DISCORD_TOKEN": fake.token,
            "DATABASE_PATH": str(where / "fivefold.db"), "COMPUTER_DELAY": "0",
-           "COMPUTER_BUDGET": str(budget), "TURN_TIMEOUT": "0", "DEV_GUILD_ID": "",
+           "COMPUTER_BUDGET": str(budget), "DEV_GUILD_ID": "",
            "LOG_LEVEL": "INFO", "COMMANDS_PER_MINUTE": "0",
            "MAX_TABLES_PER_HOST": str(tables), "MAX_TABLES_PER_SERVER": str(tables),
            "PYTHONPATH": str(ROOT)}
