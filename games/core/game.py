@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel
 
+from games.core.actionlog import ActionLog
 from games.core.actions import Action, Grammar
 from games.core.cards import Card, Deck
 from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError
@@ -120,7 +121,7 @@ class Game(ABC, Generic[DealT]):
         self.scores: list[int] = [0] * players
         self.rounds: list[list[int]] = []
         self.tricks: list[int | None] = []
-        self.history: list[str] = []
+        self.history = ActionLog()  # compact: see games.core.actionlog
         # What happened before the first action (a game that deals at once says so here).
         self.opening_events: list[Event] = []
 
@@ -224,7 +225,7 @@ class Game(ABC, Generic[DealT]):
             new.rng = random.Random.__new__(random.Random)
             new.rng.setstate(self.rng.getstate())
         for name in flat:
-            setattr(new, name, list(getattr(self, name)))
+            setattr(new, name, getattr(self, name).copy())  # a list, or the ActionLog
         for name in nested:
             setattr(new, name, [list(inner) for inner in getattr(self, name)])
         return new

@@ -140,7 +140,7 @@ class Fizzbin(Game[FizzbinDeal]):
             if name in _SHARED:
                 fields[name] = value
             elif name in _FLAT_LISTS:
-                fields[name] = list(value)
+                fields[name] = value.copy()  # a list, or the ActionLog
             elif name in _NESTED_LISTS:
                 fields[name] = [list(inner) for inner in value]
             elif name not in ("seating", "rng"):
