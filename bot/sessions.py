@@ -92,7 +92,8 @@ class SessionManager:
         # The clock games read (Fizzbin's day and night); tests give a fixed one.
         self.clock: Clock = clock or utc_now
         self.listener: TableListener | None = None
-        self.turns = Turns(store, settings, lambda: self.listener, clock=lambda: self.clock())
+        self.turns = Turns(store, settings, lambda: self.listener, clock=lambda: self.clock(),
+                           on_closed=self._release)
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -130,6 +131,24 @@ class SessionManager:
             raise NoSuchTable(PRUNED)
         return session
 
+    async def viewable(self, table_id: str) -> Session:
+        """The table ``table_id`` to look at (``Details``, ``Rules``), open or closed.
+
+        An open table is the one in memory. A finished or cancelled one is not kept
+        there (:meth:`_release`): it is read from the store and its game replayed from
+        the record, so its ``Details`` still shows the final position and the log.
+        A table the database dropped (``TABLE_RETENTION_DAYS``) answers as :meth:`find`.
+        """
+        working_on(table_id)
+        session = self._by_id.get(table_id)
+        if session is not None:
+            return session
+        stored = await self.store.get_table(table_id)
+        if stored is None or stored.status not in (TableStatus.FINISHED, TableStatus.CANCELLED):
+            return await self.find(table_id)
+        refuse_unresumable(stored)
+        return self._replayed(stored)
+
     def in_channel(self, channel_id: int) -> Session | None:
         """The open table of this channel or thread, if any."""
         session = self._by_channel.get(channel_id)
@@ -149,6 +168,18 @@ class SessionManager:
             closed.sort(key=lambda s: s.table.updated_at)
             for old in closed[: len(closed) - KEEP_CLOSED]:
                 del self._by_id[old.id]
+
+    def _release(self, session: Session) -> None:
+        """Let a table the store has as finished or cancelled go from memory.
+
+        Its old buttons are answered from the store (:meth:`find`, :meth:`viewable`,
+        :meth:`finished_table`): a finished table keeps nothing in memory, however long
+        its game was. Whoever still holds the session (the publisher posting its end,
+        a click under way) keeps it until done.
+        """
+        self._forget(session)
+        if self._by_id.get(session.id) is session:
+            del self._by_id[session.id]
 
     def _forget(self, session: Session) -> None:
         """Free the channel; the closed table stays known a while so its buttons say so."""
@@ -555,7 +586,7 @@ class SessionManager:
         if closed_by is not None:
             session.closed_by = closed_by
         session.cancel_tasks()
-        self._forget(session)
+        self._release(session)
         self.turns.changed(session)
 
     async def _save(self, session: Session, table: StoredTable, *, game: Game[Any] | None = None,
@@ -645,11 +676,18 @@ class SessionManager:
         from the seed for given deals too, so the deals still to come are the ones
         the uninterrupted game would have had.
         """
-        session = Session(table)
         if table.status is not TableStatus.PLAYING:
-            return session
+            return Session(table)
         if table.record is None:
             raise ValueError("a table in play without a record")
+        return self._replayed(table)
+
+    def _replayed(self, table: StoredTable) -> Session:
+        """``table`` as a session whose game (if it has a record) is its record replayed,
+        with the log lines the replay gave."""
+        session = Session(table)
+        if table.record is None:
+            return session
         record = Record.from_data(table.record)
         zone = self._usable_zone(table.timezone, f"table {table.id}")
         game: Game[Any] = load(record, **game_context(record.game, self.settings, timezone=zone,

@@ -164,8 +164,11 @@ class Turns:
 
     def __init__(self, store: Store, settings: Settings,
                  listener: Callable[[], TableListener | None], *,
-                 computers: Computers | None = None, clock: Clock | None = None) -> None:
+                 computers: Computers | None = None, clock: Clock | None = None,
+                 on_closed: Callable[[Session], None] | None = None) -> None:
         self.store = store
+        # Told of each table whose game has just finished (the session manager lets it go).
+        self._on_closed = on_closed
         self.settings = settings
         self._listener = listener
         self.computers = computers or Computers.from_settings(settings)
@@ -267,6 +270,8 @@ class Turns:
         ending = await record_with_ratings(self.store, result, table=final)
         session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()
+        if self._on_closed is not None:
+            self._on_closed(session)
 
     # --- computer seats and turn timers -------------------------------------------------
 

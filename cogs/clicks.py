@@ -192,7 +192,7 @@ class Clicks:
     async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
         async with self.refusing(interaction):
-            session = await self.sessions.find(table_id)
+            session = await self.sessions.viewable(table_id)
             if what == "rules":
                 await show_rules(interaction, session.table.game)
             elif session.game is None:
