@@ -666,6 +666,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "(on), or text only (off)")
     parser.add_argument("--no-memory", dest="memory", action="store_false",
                         help="skip the measure of one table's memory through its game")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="only the measure of one table's memory (no tables under load)")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--json", type=Path, help="also write every figure here")
     parser.add_argument("--profile", type=Path,
@@ -699,21 +701,51 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 MEMORY_TABLES = 8  # tables of each game measured together (their mean is the figure)
 MEMORY_POINTS = 10  # measurements through each game, from the deal to its end
-MAX_ACTIONS = 3000
+MAX_ACTIONS = 20_000  # rounds of moves at most (a 6-player, 15-hand Fizzbin ends well before)
+LONGEST: dict[str, tuple[int, dict[str, Any]]] = {
+    # The most players and the options that make each game longest: the largest table.
+    "fiasco": (6, {"length": "extended"}),
+    "fazes": (8, {}),  # every faze is the default
+    "fibonachos": (5, {"rounds": 5}),
+    "fizzbin": (6, {"hands": 15}),
+    "fumblaroo": (3, {"target": 25}),
+}
+NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
 
 
-async def table_memory(game: str, tables: int, seed: int,
-                       max_actions: int = MAX_ACTIONS) -> dict[str, Any]:
+def memory_setups(longest: bool) -> list[tuple[str, int, dict[str, Any]]]:
+    """(game, players, options) to measure: three people at default options, and with
+    ``longest`` each game's largest table too."""
+    setups = [(game, SEATS, {}) for game in GAMES]
+    if longest:
+        setups += [(game, *LONGEST[game]) for game in GAMES]
+    return setups
+
+
+def live_bytes(base: int) -> int:
+    """What Python holds now above ``base``, garbage collected first: a table's memory is
+    what it keeps alive, not what the collector has yet to free."""
+    import tracemalloc
+
+    gc_collect()
+    return tracemalloc.get_traced_memory()[0] - base
+
+
+async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX_ACTIONS, *,
+                       players: int = SEATS, options: dict[str, Any] | None = None
+                       ) -> dict[str, Any]:
     """What one table of ``game`` holds in the bot's memory, from its start to its end.
 
     ``tables`` tables play through the real session layer (:class:`SessionManager`,
-    :class:`Turns`, the SQLite store in a temporary directory, no Discord), three people
-    each, random legal moves. ``tracemalloc`` counts the bytes Python allocated for them
-    (the session, its game, record, recent lines, the table model), measured before the
-    first table opens and then at ``MEMORY_POINTS`` points of the game; each figure is per
-    table. *finished* is what a table keeps once its game is over (it stays known for a
-    while, so its old buttons can say so). ``max_actions`` rounds cut a game short
-    (``--quick``).
+    :class:`Turns`, the SQLite store in a temporary directory, no Discord), ``players``
+    people each at ``options``, random legal moves. ``tracemalloc`` counts the bytes
+    Python keeps alive for them (the session, its game, record, recent lines, the table
+    model), measured before the first table opens and then every 25 moves of each table,
+    after a garbage collection; each figure is per table. *mid* is the measure halfway
+    through, *end* the last before the games finished, *finished* what a table keeps
+    once its game is over (its old buttons are answered from the store). The action
+    texts every table shares (:mod:`games.core.actionlog`) are counted too, divided among
+    the tables. ``max_actions`` rounds cut a game short (``--quick``).
     """
     import tracemalloc
 
@@ -729,18 +761,16 @@ async def table_memory(game: str, tables: int, seed: int,
         settings = settings_for(where, max_tables_per_host=tables, max_tables_per_server=tables)
         manager = SessionManager(store, settings, seed_source=itertools.count(seed).__next__)
         tracemalloc.start()
-        gc_collect()
-        base = tracemalloc.get_traced_memory()[0]
+        base = live_bytes(0)
         sessions = []
         for number in range(tables):
             session = await manager.open(guild_id=1, channel_id=10 + number, host_id=1,
-                                         host_name="Ana", game=game, options={})
-            await manager.join(session, 2, "Ben")
-            await manager.join(session, 3, "Cy")
+                                         host_name=NAMES[0], game=game, options=options or {})
+            for user in range(2, players + 1):
+                await manager.join(session, user, NAMES[user - 1])
             await manager.start(session, 1)
             sessions.append(session)
-        lengths = [len(s.game.record()["actions"]) for s in sessions if s.game]
-        samples = [(tracemalloc.get_traced_memory()[0] - base) / tables]
+        samples = [live_bytes(base) / tables]
         played = 0
         while played < max_actions and any(s.is_open for s in sessions):
             for session in sessions:
@@ -754,19 +784,23 @@ async def table_memory(game: str, tables: int, seed: int,
                 await manager.turns.act(session, user, action, version=session.version)
             played += 1
             if played % 25 == 0:
-                samples.append((tracemalloc.get_traced_memory()[0] - base) / tables)
-        gc_collect()
-        finished = (tracemalloc.get_traced_memory()[0] - base) / tables
+                samples.append(live_bytes(base) / tables)
+        lengths = [len(s.game.history) for s in sessions if s.game]
+        sessions.clear()  # the bench's own references: what stays is what the bot keeps
+        session = running = None  # type: ignore[assignment]
+        finished = live_bytes(base) / tables
         tracemalloc.stop()
-        lengths = [len(s.game.record()["actions"]) for s in sessions if s.game]
     finally:
         await store.close()
         for leftover in where.iterdir():
             leftover.unlink()
         where.rmdir()
     step = max(1, len(samples) // MEMORY_POINTS)
-    return {"game": game, "tables": tables, "actions": statistics_median(lengths),
+    return {"game": game, "players": players, "options": options or {}, "tables": tables,
+            "actions": statistics_median(lengths),
             "start_kb": round(samples[0] / 1024, 1),
+            "mid_kb": round(samples[len(samples) // 2] / 1024, 1),
+            "end_kb": round(samples[-1] / 1024, 1),
             "peak_kb": round(max(samples) / 1024, 1),
             "through_game_kb": [round(v / 1024, 1) for v in samples[::step]],
             "finished_kb": round(finished / 1024, 1)}
@@ -785,10 +819,14 @@ def statistics_median(values: list[int]) -> float:
 
 def print_memory(rows: list[dict[str, Any]]) -> None:
     print("\none table in the bot's memory (tracemalloc, the session layer; KB per table)")
-    print("game | actions | at the deal | peak in play | once finished")
+    print("| game | players | options | actions | at the deal | mid | end | peak in play "
+          "| once finished |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
-        print(f"{row['game']} | {row['actions']:.0f} | {row['start_kb']} | {row['peak_kb']} | "
-              f"{row['finished_kb']}")
+        options = ", ".join(f"{k} {v}" for k, v in row["options"].items()) or "default"
+        print(f"| {row['game']} | {row['players']} | {options} | {row['actions']:,.0f} | "
+              f"{row['start_kb']} | {row['mid_kb']} | {row['end_kb']} | {row['peak_kb']} | "
+              f"{row['finished_kb']} |")
 
 
 def interrupted(signum: int, frame: object) -> None:
@@ -821,9 +859,10 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
     if args.memory:
         result["table_memory"] = [
             asyncio.run(table_memory(game, 2 if args.quick else MEMORY_TABLES, args.seed,
-                                     30 if args.quick else MAX_ACTIONS))
-            for game in GAMES]
-    for count in args.counts:
+                                     30 if args.quick else MAX_ACTIONS, players=players,
+                                     options=options))
+            for game, players, options in memory_setups(longest=not args.quick)]
+    for count in [] if args.memory_only else args.counts:
         print(f"{count} tables:", flush=True)
         result["runs"].append(asyncio.run(run_tables(
             count, rounds=args.rounds, seconds=args.seconds, warmup=args.warmup,
