@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.rules import Spread, machine
+from games.core import actionlog
 from tests.botdriver import enabled_choices
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeGuild, FakeUser
@@ -760,6 +761,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     try:
         settings = settings_for(where, max_tables_per_host=tables, max_tables_per_server=tables)
         manager = SessionManager(store, settings, seed_source=itertools.count(seed).__next__)
+        texts_before = actionlog.distinct_texts()
         tracemalloc.start()
         base = live_bytes(0)
         sessions = []
@@ -790,6 +792,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
         session = running = None  # type: ignore[assignment]
         finished = live_bytes(base) / tables
         tracemalloc.stop()
+        shared = actionlog.shared_bytes(texts_before)
     finally:
         await store.close()
         for leftover in where.iterdir():
@@ -803,7 +806,10 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
             "end_kb": round(samples[-1] / 1024, 1),
             "peak_kb": round(max(samples) / 1024, 1),
             "through_game_kb": [round(v / 1024, 1) for v in samples[::step]],
-            "finished_kb": round(finished / 1024, 1)}
+            "finished_kb": round(finished / 1024, 1),
+            # Of those figures, the action texts first seen in this run, kept once for every
+            # table of the process (counted here among ``tables``; with many, close to 0).
+            "shared_texts_kb": round(shared / tables / 1024, 1)}
 
 
 def gc_collect() -> None:
@@ -820,13 +826,13 @@ def statistics_median(values: list[int]) -> float:
 def print_memory(rows: list[dict[str, Any]]) -> None:
     print("\none table in the bot's memory (tracemalloc, the session layer; KB per table)")
     print("| game | players | options | actions | at the deal | mid | end | peak in play "
-          "| once finished |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| once finished | of which shared texts |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         options = ", ".join(f"{k} {v}" for k, v in row["options"].items()) or "default"
         print(f"| {row['game']} | {row['players']} | {options} | {row['actions']:,.0f} | "
               f"{row['start_kb']} | {row['mid_kb']} | {row['end_kb']} | {row['peak_kb']} | "
-              f"{row['finished_kb']} |")
+              f"{row['finished_kb']} | {row['shared_texts_kb']} |")
 
 
 def interrupted(signum: int, frame: object) -> None:

@@ -16,6 +16,7 @@ replaces; copying it (a clone for search) copies four bytes an action.
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Self, overload
@@ -38,6 +39,12 @@ def _code(text: str) -> int:
 def distinct_texts() -> int:
     """How many distinct action texts this process holds (shared by every table)."""
     return len(_TEXTS)
+
+
+def shared_bytes(first: int = 0) -> int:
+    """About what the texts from code ``first`` on take: each string and its list slot
+    (the dict's entries aside). For the memory benchmark, which counts them apart."""
+    return sum(sys.getsizeof(text) + 8 for text in _TEXTS[first:])
 
 
 class ActionLog(Sequence[str]):
@@ -113,4 +120,4 @@ class ActionLog(Sequence[str]):
         return (type(self), (list(self),))
 
 
-__all__ = ["ActionLog", "distinct_texts"]
+__all__ = ["ActionLog", "distinct_texts", "shared_bytes"]
