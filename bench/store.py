@@ -50,7 +50,20 @@ from typing import Any
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.store import SqliteStore
-from bot.store_tables import UPSERT_HEAD, iso
+from bot.store_tables import iso
+
+# How the store saved a table before migration 5 (the reference of the durable actions):
+# the whole document upserted, with no version compared.
+LEGACY_UPSERT = """
+INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
+                    status, doc, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+    guild_id = excluded.guild_id, channel_id = excluded.channel_id,
+    message_id = excluded.message_id, host_id = excluded.host_id, game = excluded.game,
+    status = excluded.status, doc = excluded.doc, created_at = excluded.created_at,
+    updated_at = excluded.updated_at
+"""
 
 GUILD = 424242
 GAME = "fiasco"
@@ -132,9 +145,10 @@ def table(table_id: str, record: dict[str, Any], version: int) -> StoredTable:
         created_at=stamp, updated_at=stamp)
 
 
-async def seed_tables(store: SqliteStore, names: list[str], record: dict[str, Any]) -> None:
+async def seed_tables(store: SqliteStore, names: list[str], record: dict[str, Any],
+                      version: int) -> None:
     """Store each table with ``record`` already (the state before the timed actions)."""
-    await asyncio.gather(*(store.save_table(table(n, record, 0)) for n in names))
+    await asyncio.gather(*(store.save_table(table(n, record, version)) for n in names))
 
 
 Save = Callable[[StoredTable], Awaitable[None]]
@@ -151,7 +165,7 @@ def legacy_save(store: SqliteStore) -> Save:
                   saved.game, saved.status.value, doc, iso(saved.created_at),
                   iso(saved.updated_at))
         async with lock:
-            await store._write(lambda conn: conn.execute(UPSERT_HEAD, values))
+            await store._write(lambda conn: conn.execute(LEGACY_UPSERT, values))
     return save
 
 
@@ -185,7 +199,7 @@ async def actions_per_second(path: Path, records: list[dict[str, Any]], *, table
     try:
         names = [f"t{i}" for i in range(tables)]
         save = legacy_save(store) if legacy else store.save_table
-        await seed_tables(store, names, records[first - 1] if first else records[0])
+        await seed_tables(store, names, records[first - 1] if first else records[0], first)
         written = bytes_written()
         began = time.perf_counter()
         await asyncio.gather(*(play(save, n, records, first, count) for n in names))
