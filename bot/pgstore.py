@@ -22,17 +22,18 @@ Several processes
     over ``n - 1``, else :class:`StaleTable`), the partial unique index
     ``tables_open_channel`` keeps one open table per channel
     (:class:`ChannelTaken`), a result is written once (``ON CONFLICT DO
-    NOTHING`` on ``results.table_id``), and rating rows are locked (``FOR
-    UPDATE``, in user order) before they are recomputed, so two games finishing
-    at once for one player both count. A transaction that deadlocks on the
-    leaderboard's buckets is retried.
+    NOTHING`` on ``results.table_id``), and one board's ratings are recomputed
+    by one transaction at a time (an advisory lock per server and game), so two
+    games finishing at once for one player both count and the leaderboard's
+    buckets never deadlock. A transaction PostgreSQL aborts for a deadlock or a
+    serialization failure anyway is retried.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -68,8 +69,12 @@ RETRIES = 3
 """Attempts of a transaction that PostgreSQL aborted for a deadlock or serialization."""
 
 _OPEN = ("lobby", "playing")
+# The head, its result's record and its actions in one statement: one snapshot, so a save
+# committing meanwhile can never show a head counting actions the read does not see.
 _SELECT = """
-SELECT t.id, t.doc::text AS doc, t.status, r.record::text AS final
+SELECT t.id, t.doc::text AS doc, t.status, r.record::text AS final,
+       ARRAY(SELECT a.action FROM table_actions AS a WHERE a.table_id = t.id ORDER BY a.n)
+           AS actions
 FROM tables AS t LEFT JOIN results AS r ON r.table_id = t.id
 """
 _UPDATE = """
@@ -84,13 +89,32 @@ INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game, status,
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
 ON CONFLICT (id) DO NOTHING
 """
+# One page of the leaderboard and the board's size in one statement (one round trip, one
+# snapshot): the buckets, added up from the top, say where the page starts; the page is read
+# from the ratings_board index from that bucket on. Every row carries the total; a page
+# past the end is one row with the total and no player.
 _BOARD_PAGE = """
-SELECT user_id, mu, sigma, games, wins FROM ratings
-WHERE guild_id = $1 AND game = $2 AND mu IS NOT NULL
-  AND floor((mu - 3.0 * sigma) * 20)::integer <= $3
-ORDER BY floor((mu - 3.0 * sigma) * 20)::integer DESC, (mu - 3.0 * sigma) DESC,
-         wins DESC, games DESC, user_id
-LIMIT $4 OFFSET $5
+WITH b AS (
+    SELECT bucket, players, SUM(players) OVER (ORDER BY bucket DESC) - players AS above
+    FROM board_buckets WHERE guild_id = $1 AND game = $2 AND players > 0
+), start AS (
+    SELECT bucket, above FROM b WHERE above + players > $3 ORDER BY bucket DESC LIMIT 1
+)
+SELECT (SELECT COALESCE(SUM(players), 0) FROM b) AS total,
+       page.user_id, page.mu, page.sigma, page.games, page.wins
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+    SELECT r.* FROM start, LATERAL (
+        SELECT user_id, mu, sigma, games, wins FROM ratings
+        WHERE guild_id = $1 AND game = $2 AND mu IS NOT NULL
+          AND floor((mu - 3.0 * sigma) * 20)::integer <= start.bucket
+        ORDER BY floor((mu - 3.0 * sigma) * 20)::integer DESC, (mu - 3.0 * sigma) DESC,
+                 wins DESC, games DESC, user_id
+        LIMIT $4 OFFSET $3 - start.above
+    ) AS r
+) AS page ON true
+ORDER BY floor((page.mu - 3.0 * page.sigma) * 20)::integer DESC,
+         (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
 """
 _RECENT = """
 SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place,
@@ -172,19 +196,31 @@ class PostgresStore:
         A deadlock or serialization failure (PostgreSQL rolled it all back) is
         retried; a lost connection is a :class:`StoreError`.
         """
-        if self._closed:
-            raise StoreError("the store is closed")
         for attempt in range(RETRIES):
             try:
-                async with self._pool.acquire() as conn, conn.transaction():
+                async with self._connection() as conn, conn.transaction():
                     return await work(conn)
             except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
                 if attempt == RETRIES - 1:
                     raise
-            except (OSError, asyncpg.PostgresConnectionError,
-                    asyncpg.ConnectionDoesNotExistError) as exc:
-                raise StoreError(f"lost the database {self.where}: {exc}") from exc
         raise AssertionError("unreachable")
+
+    async def _read(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """``work``, one statement (so one snapshot), outside any transaction: a read costs
+        one round trip to the server, not three."""
+        async with self._connection() as conn:
+            return await work(conn)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A connection of the pool; a lost server is a :class:`StoreError`."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"lost the database {self.where}: {exc}") from exc
 
     # ----------------------------------------------------------------- tables
 
@@ -194,12 +230,11 @@ class PostgresStore:
 
     async def open_tables(self) -> list[StoredTable]:
         """Every table in the lobby or playing, oldest first, to resume at start-up."""
-        return await self._transaction(lambda conn: _read_tables(
+        return await self._read(lambda conn: _read_tables(
             conn, "t.status IN ('lobby', 'playing')", ()))
 
     async def get_table(self, table_id: str) -> StoredTable | None:
-        found = await self._transaction(lambda conn: _read_tables(conn, "t.id = $1",
-                                                                  (table_id,)))
+        found = await self._read(lambda conn: _read_tables(conn, "t.id = $1", (table_id,)))
         return found[0] if found else None
 
     # ----------------------------------------------------------------- results
@@ -228,11 +263,11 @@ class PostgresStore:
         if offset < 0 or limit < 0:
             raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
         key = (_guild_key(guild_id), game)
-        return await self._transaction(lambda conn: _board_page(conn, key, offset, limit))
+        return await self._read(lambda conn: _board_page(conn, key, offset, limit))
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game played in this server."""
-        rows = await self._transaction(lambda conn: conn.fetch(
+        rows = await self._read(lambda conn: conn.fetch(
             "SELECT game, games, wins, mu, sigma FROM ratings "
             "WHERE guild_id = $1 AND user_id = $2 AND games > 0 ORDER BY games DESC, game",
             _guild_key(guild_id), user_id))
@@ -247,7 +282,7 @@ class PostgresStore:
         """The player's latest finished games in this server, newest first."""
         if limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
-        rows = await self._transaction(lambda conn: conn.fetch(
+        rows = await self._read(lambda conn: conn.fetch(
             _RECENT, user_id, _guild_key(guild_id), limit))
         return [RecentGame(table_id=row["table_id"], game=row["game"],
                            finished_at=utc(row["finished_at"]), place=row["place"],
@@ -257,7 +292,7 @@ class PostgresStore:
     # ----------------------------------------------------------------- server settings
 
     async def get_timezone(self, guild_id: int) -> str | None:
-        zone = await self._transaction(lambda conn: conn.fetchval(
+        zone = await self._read(lambda conn: conn.fetchval(
             "SELECT timezone FROM guild_settings WHERE guild_id = $1", guild_id))
         return None if zone is None else str(zone)
 
@@ -265,7 +300,7 @@ class PostgresStore:
         await self._set(guild_id, "timezone", zone)
 
     async def get_pictures(self, guild_id: int) -> bool:
-        on = await self._transaction(lambda conn: conn.fetchval(
+        on = await self._read(lambda conn: conn.fetchval(
             "SELECT pictures FROM guild_settings WHERE guild_id = $1", guild_id))
         return True if on is None else bool(on)
 
@@ -329,26 +364,11 @@ async def _append_actions(conn: Connection, table_id: str, actions: list[str]) -
 
 async def _read_tables(conn: Connection, where: str, params: Sequence[Any]
                        ) -> list[StoredTable]:
-    """The tables matching ``where`` (SQL on alias ``t``), oldest first, records rebuilt.
-
-    Their actions come in one query for all of them, not one per table.
-    """
+    """The tables matching ``where`` (SQL on alias ``t``), oldest first, records rebuilt."""
     rows = await conn.fetch(f"{_SELECT} WHERE {where} ORDER BY t.created_at, t.id", *params)
-    counted = [row["id"] for row in rows
-               if isinstance((json.loads(row["doc"]).get("record") or {}).get("actions"), int)]
-    actions: dict[str, list[str]] = {table_id: [] for table_id in counted}
-    if counted:
-        for action in await conn.fetch(
-                "SELECT table_id, action FROM table_actions WHERE table_id = ANY($1::text[]) "
-                "ORDER BY table_id, n", counted):
-            actions[action["table_id"]].append(action["action"])
     return [rebuild(row["id"], row["doc"], row["status"], row["final"],
-                    functools.partial(_stored_actions, actions, row["id"]))
+                    functools.partial(list, row["actions"]))
             for row in rows]
-
-
-def _stored_actions(actions: dict[str, list[str]], table_id: str) -> list[str]:
-    return actions.get(table_id, [])
 
 
 # --------------------------------------------------------------------------- results
@@ -388,12 +408,17 @@ async def _update_ratings(conn: Connection, guild: int, game: str, standings: li
                           *, rate: bool) -> None:
     """Count the game for every human and rate them (:func:`bot.ratings.rate_game`).
 
-    The rows are created if missing, then locked in user order before they are
-    read, so a concurrent game of the same players waits instead of rating from
-    the same old values (and two such transactions cannot deadlock on them).
+    One board (server and game) is rated by one transaction at a time (an
+    advisory lock, held to COMMIT): a concurrent game of the same players then
+    waits instead of rating from the same old values, and the board's bucket
+    counts, which any two games' players may share, cannot deadlock. Games of
+    other boards go on at once. The rows are then created if missing and
+    locked before they are read.
     """
     if not standings:
         return
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                       f"fivefold board {guild} {game}")
     users = sorted(h.user_id for h in standings)
     await conn.execute(
         "INSERT INTO ratings (guild_id, game, user_id) SELECT $1, $2, u FROM unnest($3::bigint[]) "
@@ -412,24 +437,12 @@ async def _update_ratings(conn: Connection, guild: int, game: str, standings: li
 
 async def _board_page(conn: Connection, key: tuple[int, str], offset: int, limit: int
                       ) -> tuple[list[LeaderRow], int]:
-    """One leaderboard page and the board's size: the SQLite store's bucket walk."""
-    buckets = await conn.fetch(
-        "SELECT bucket, players FROM board_buckets WHERE guild_id = $1 AND game = $2 "
-        "AND players > 0 ORDER BY bucket DESC", *key)
-    total = sum(row["players"] for row in buckets)
-    above = 0
-    start = None
-    for row in buckets:
-        if above + row["players"] > offset:
-            start = row["bucket"]
-            break
-        above += row["players"]
-    rows = [] if start is None or limit == 0 else await conn.fetch(
-        _BOARD_PAGE, *key, start, limit, offset - above)
+    """One leaderboard page and the board's size: the SQLite store's bucket walk, in SQL."""
+    rows = await conn.fetch(_BOARD_PAGE, *key, offset, limit)
     page = [LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
                       games=row["games"], wins=row["wins"])
-            for row in rows]
-    return page, total
+            for row in rows if row["user_id"] is not None]
+    return page, int(rows[0]["total"])
 
 
 __all__ = ["NO_GUILD", "PostgresStore"]
