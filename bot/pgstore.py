@@ -238,6 +238,15 @@ class PostgresStore:
         found = await self._read(lambda conn: _read_tables(conn, "t.id = $1", (table_id,)))
         return found[0] if found else None
 
+    async def prune_tables(self, before: datetime) -> int:
+        """Delete finished and cancelled tables last changed before ``before``; their
+        action rows go with them (``ON DELETE CASCADE``), results and ratings stay. The
+        partial index ``tables_closed`` finds them."""
+        deleted = await self._transaction(lambda conn: conn.execute(
+            "DELETE FROM tables WHERE status IN ('finished', 'cancelled') AND updated_at < $1",
+            utc(before)))
+        return _updated(deleted)
+
     # ----------------------------------------------------------------- results
 
     async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import LogFormat
 from bot.store_url import parse_database_url
 from bot.timers import DEFAULT_CHOICE, seconds_for
 
@@ -30,6 +31,9 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
+    log_format: LogFormat = "text"
+    """``text``: lines about a table start with ``[table <id>]``; ``json``: one JSON object
+    a line with a ``table`` key (:mod:`bot.logs`)."""
     computer_delay: float = Field(default=1.5, ge=0)
     """Seconds a computer player waits before it acts, so people can follow the play."""
     computer_workers: int = Field(default=1, ge=1, le=64)
@@ -40,6 +44,9 @@ class Settings(BaseSettings):
     """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
     hundred milliseconds at most). Lower is quicker and weaker; the same value replays
     the same moves, so keep it across restarts."""
+    table_edit_interval: float = Field(default=1.0, ge=0)
+    """Seconds between two edits of one table message at most: faster play is shown
+    several moves at a time (Discord allows 5 edits in 5 s in a channel)."""
     turn_timeout: float = Field(default=seconds_for(DEFAULT_CHOICE), ge=0)
     """The turn timer of tables whose server chose none (``/settings timer:``) and that
     chose none themselves (``/play ... timer:``): seconds before a computer plays a
@@ -54,6 +61,9 @@ class Settings(BaseSettings):
     lobby_idle_minutes: int = Field(default=15, ge=1)
     game_idle_hours: float = Field(default=24, gt=0)
     expiry_check_seconds: float = Field(default=60, gt=0)
+    table_retention_days: float = Field(default=30, gt=0)
+    """Days a finished or cancelled table stays in the database after its last change
+    (its result, record and ratings stay for good)."""
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
     health_file: str | None = None
@@ -76,6 +86,10 @@ class Settings(BaseSettings):
         if value is not None:
             parse_database_url(value)  # a ValueError names what is wrong with it
         return value
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("timezone")
     @classmethod
