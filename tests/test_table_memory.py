@@ -12,11 +12,13 @@ import json
 import pickle
 import random
 from pathlib import Path
+from typing import Any
 
 import games
 from bot.models import TableStatus
 from games.core import actionlog
 from games.core.actionlog import ActionLog
+from games.core.game import Game
 from games.core.records import Record
 from games.core.replay import load, split_action
 from tests.botdriver import (
@@ -30,7 +32,7 @@ from tests.fakediscord.fixtures import FakeWorld
 
 
 def played(game: str, players: int, seed: int, options: dict[str, object] | None = None
-           ) -> games.Game:  # type: ignore[name-defined]
+           ) -> Game[Any]:
     """A whole game of random legal moves."""
     cls = games.get(game)
     g = cls(players, cls.options_model.model_validate(options or {}), seed=seed)
