@@ -43,7 +43,7 @@ def _lockstep(g: Fizzbin, rng: random.Random) -> int:
     winner, loser, ranks = s.result()
     assert g.results[-1] == {"winner": winner, "loser": loser,
                              "ranks": [r.value for r in ranks]}
-    assert s.to_act() == -1 and s.moves() == []
+    assert s.to_act() == -1 and s.moves() == ()
     return played
 
 
