@@ -17,9 +17,9 @@ spread:
   ratio to Hearts dealt; a game without a fast path says so.
 * **per 300 ms**: random playouts on the fast path from mid-game (halfway through the
   first horizon at default options), what a computer player's search can afford.
-* **calls**: the cost of one ``clone``, ``legal_actions``, ``apply`` and ``view_for`` of
-  the validating core, and of ``copy``, ``moves`` and ``play`` on the fast path, from
-  that same mid-game state.
+* **calls**: the cost of one ``clone``, ``legal_actions``, ``apply``, ``view_for`` and
+  ``record`` (the caller's own copy) of the validating core, and of ``copy``, ``moves``
+  and ``play`` on the fast path, from that same mid-game state.
 
 Figures depend on the machine (noted in the output) and on what else it runs; compare
 them within one run. ``--quick`` takes a few seconds (one player count per game, short
@@ -168,6 +168,7 @@ def call_costs(game: Game[Any], repeat: int) -> dict[str, float]:
         "clone": _per_call(game.clone, repeat),
         "legal_actions": _per_call(game.legal_actions, repeat),
         "view_for": _per_call(lambda: game.view_for(game.to_act), repeat),
+        "record": _per_call(game.record, repeat),
     }
     action = game.legal_actions()[0]
     copies = [game.clone() for _ in range(repeat)]

@@ -34,7 +34,7 @@ def check_shape(result: dict) -> None:
         assert row["status"] in {"ok", rules.NO_FAST_PATH}
     for name in games.names():
         costs = result["calls_us"][name]
-        assert {"clone", "legal_actions", "apply", "view_for"} <= set(costs)
+        assert {"clone", "legal_actions", "apply", "view_for", "record"} <= set(costs)
     assert {"fast copy", "fast moves", "fast play"} <= set(result["calls_us"]["fazes"])
 
 
