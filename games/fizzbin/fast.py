@@ -43,7 +43,7 @@ from typing import Any, Self
 
 from games.core.actions import STACK, Action
 from games.core.cards import Card
-from games.fizzbin.cards import DECK, forced_ranks, is_red, special_ranks
+from games.fizzbin.cards import DECK, forced_ranks, special_ranks
 from games.fizzbin.history import split_hands, turn_flags
 from games.fizzbin.scoring import PAIR_RANKS, THREE_QUARTER_RANKS, HandRank, judge
 from games.fizzbin.tactics import Tactics, tactics_for
@@ -66,7 +66,7 @@ RANK: tuple[int, ...] = tuple(c.rank for c in DECK.cards)
 _BY_STRENGTH = {r.strength: r for r in HandRank}
 #: How sharply :meth:`FastFizzbin.values` favours a better-ranked hand before the end.
 SOFTNESS = 1.5
-_WEIGHT = {s: math.exp(SOFTNESS * s) for s in _BY_STRENGTH}
+_WEIGHT = tuple(math.exp(SOFTNESS * s) for s in range(len(_BY_STRENGTH)))
 
 
 def discard_move(card: int, target: int) -> int:
@@ -99,35 +99,40 @@ def _kinds(night: bool) -> tuple[int, ...]:
     return tuple(SPECIAL if r in special else FORCED if r in forced else PLAIN for r in RANK)
 
 
-@cache
-def _three_quarter_pairs(night: bool) -> tuple[int, ...]:
-    """For each Three-Quarters rank, the bitmask of its two cards of the right colour."""
-    masks = []
-    for rank in THREE_QUARTER_RANKS:
-        masks.append(sum(1 << i for i, c in enumerate(DECK.cards)
-                         if c.rank == rank and is_red(c) != night))
-    return tuple(masks)
+# Hand ranking on a bitmask of cards: the deck is four 13-bit suits (spades, hearts,
+# diamonds, clubs), each bit a rank (ace lowest), so a rank's bits line up across suits.
+_SUIT = (1 << 13) - 1
+_PAIR_BITS = sum(1 << (r - 1) for r in PAIR_RANKS)
+_THREE_QUARTER_BITS = sum(1 << (r - 1) for r in THREE_QUARTER_RANKS)
+_SPECIAL_BITS = {night: sum(1 << (r - 1) for r in special_ranks(night=night))
+                 for night in (False, True)}
+_ROYAL, _FULL, _THREE_QUARTERS, _HALF, _NOTHING, _SHRONK = (
+    HandRank.ROYAL.strength, HandRank.FULL.strength, HandRank.THREE_QUARTERS.strength,
+    HandRank.HALF.strength, HandRank.NOTHING.strength, HandRank.SHRONK.strength)
 
 
 def rank_strength(hand: Sequence[int], night: bool) -> int:
-    """:func:`games.fizzbin.scoring.rank_hand` on integer cards, as a strength (5 best)."""
-    counts = [0] * 14
+    """:func:`games.fizzbin.scoring.rank_hand` on integer cards, as a strength (5 best).
+
+    The search scores a hand at the end of every playout, so this counts ranks with a
+    few operations on the suits' bitmasks instead of card by card: ``two`` holds the
+    ranks present in at least two suits, ``three`` in at least three.
+    """
     mask = 0
     for c in hand:
-        counts[RANK[c]] += 1
         mask |= 1 << c
-    if max(counts) >= 3:
-        return HandRank.SHRONK.strength
-    pairs = sum(1 for r in PAIR_RANKS if counts[r] == 2)
-    s1, s2 = special_ranks(night=night)
-    if counts[s1] and counts[s2]:
-        if pairs >= 2:
-            return HandRank.ROYAL.strength
-        if pairs == 1:
-            return HandRank.FULL.strength
-    if all(mask & m for m in _three_quarter_pairs(night)):
-        return HandRank.THREE_QUARTERS.strength
-    return HandRank.HALF.strength if pairs else HandRank.NOTHING.strength
+    s, h, d, c = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
+    sh, dc = s & h, d & c
+    if sh & (d | c) or dc & (s | h):
+        return _SHRONK
+    pairs = ((sh | dc | (s | h) & (d | c)) & _PAIR_BITS).bit_count()  # exactly two now
+    special = _SPECIAL_BITS[night]
+    if pairs and (s | h | d | c) & special == special:
+        return _ROYAL if pairs >= 2 else _FULL
+    right = s | c if night else h | d  # black by night, red by day
+    if right & _THREE_QUARTER_BITS == _THREE_QUARTER_BITS:
+        return _THREE_QUARTERS
+    return _HALF if pairs else _NOTHING
 
 
 class FastFizzbin:
@@ -326,8 +331,12 @@ class FastFizzbin:
         """
         n = self.players
         strengths = self.strengths()
-        winner, _ = judge([_BY_STRENGTH[s] for s in strengths])
-        raw = [1.0 / n] * n if winner is None else [float(p == winner) for p in range(n)]
+        best = max(strengths)  # judge()'s winner, on strengths
+        if best >= _HALF and strengths.count(best) == 1:
+            winner = strengths.index(best)
+            raw = [float(p == winner) for p in range(n)]
+        else:
+            raw = [1.0 / n] * n
         if self.step != OVER:
             weights = [_WEIGHT[s] for s in strengths]
             total = sum(weights)
