@@ -21,6 +21,7 @@ def run_quick(tmp_path, capsys) -> tuple[dict, str]:
 
 def check_shape(result: dict) -> None:
     assert {"cpu", "python"} <= set(result["machine"])
+    assert set(result["load_average"]) == {"start", "end"}
     assert result["settings"]["quick"] is True
     cases = {(r["game"], r["mode"]) for r in result["playouts"]}
     assert cases == {(name, mode) for name in games.names() for mode in ("dealt", "deal")}
