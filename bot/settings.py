@@ -8,6 +8,9 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import LogFormat
+from bot.timers import DEFAULT_CHOICE, seconds_for
+
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
@@ -23,6 +26,9 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
+    log_format: LogFormat = "text"
+    """``text``: lines about a table start with ``[table <id>]``; ``json``: one JSON object
+    a line with a ``table`` key (:mod:`bot.logs`)."""
     computer_delay: float = Field(default=1.5, ge=0)
     """Seconds a computer player waits before it acts, so people can follow the play."""
     computer_workers: int = Field(default=1, ge=1, le=64)
@@ -33,8 +39,13 @@ class Settings(BaseSettings):
     """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
     hundred milliseconds at most). Lower is quicker and weaker; the same value replays
     the same moves, so keep it across restarts."""
-    turn_timeout: float = Field(default=0, ge=0)
-    """Seconds before a computer plays an absent person's turn; 0 turns it off."""
+    turn_timeout: float = Field(default=seconds_for(DEFAULT_CHOICE), ge=0)
+    """The turn timer of tables whose server chose none (``/settings timer:``) and that
+    chose none themselves (``/play ... timer:``): seconds before a computer plays a
+    person's turn. 0: no timer for such tables (servers and tables may still choose one)."""
+    timer_check_seconds: float = Field(default=1.0, gt=0)
+    """A running turn timer reads the clock at least this often, in seconds (tests lower
+    it to move a fake clock; one second is exact enough for people)."""
     timezone: str = "UTC"
     max_tables_per_host: int = Field(default=3, ge=1)
     max_tables_per_server: int = Field(default=50, ge=1)
@@ -42,6 +53,9 @@ class Settings(BaseSettings):
     lobby_idle_minutes: int = Field(default=15, ge=1)
     game_idle_hours: float = Field(default=24, gt=0)
     expiry_check_seconds: float = Field(default=60, gt=0)
+    table_retention_days: float = Field(default=30, gt=0)
+    """Days a finished or cancelled table stays in the database after its last change
+    (its result, record and ratings stay for good)."""
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
     health_file: str | None = None
@@ -57,6 +71,11 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("timezone")
     @classmethod

@@ -19,6 +19,7 @@ callers already bump ``version`` on every change and save from one place.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
 from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable
@@ -39,6 +40,15 @@ class Store(Protocol):
         """Every table in the lobby or playing, to resume at start-up."""
 
     async def get_table(self, table_id: str) -> StoredTable | None: ...
+
+    async def prune_tables(self, before: datetime) -> int:
+        """Delete the finished and cancelled tables last changed before ``before``, with
+        their actions, in one transaction; how many were deleted.
+
+        What stays: every result (a finished game's record is its result's), the
+        ratings, and every open table whatever its age. The expiry sweep calls this
+        with now less ``TABLE_RETENTION_DAYS``.
+        """
 
     async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:
         """Write a finished game and its rating updates in one transaction.
@@ -73,3 +83,11 @@ class Store(Protocol):
 
     async def set_pictures(self, guild_id: int, on: bool) -> None:
         """Turn pictures on or off for the server's new tables."""
+
+    async def get_timer(self, guild_id: int) -> str | None:
+        """The server's turn timer for new tables (``bot.timers.SERVER_CHOICES``), or None
+        when it chose none (the bot's TURN_TIMEOUT then applies)."""
+
+    async def set_timer(self, guild_id: int, choice: str | None) -> None:
+        """Set the server's turn timer for new tables; None goes back to the bot's default.
+        ValueError for a choice not in ``bot.timers.SERVER_CHOICES``."""
