@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.logs import working_on
 from bot.models import Seat, StoredTable, TableStatus
+from bot.results import Ending
 from games.core.game import Game
 
 RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
@@ -33,6 +34,8 @@ class Session:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn_task: asyncio.Task[None] | None = None
     closed_by: str | None = None
+    # Set when the game has just finished, until the result message is posted.
+    ending: Ending | None = None
 
     @property
     def id(self) -> str:

@@ -15,7 +15,7 @@ import datetime as dt
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,10 +31,11 @@ from bot.seats import LOSS_WORDS, give_back, hand_to_computer, held_seat, take_b
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import Store
-from bot.timers import TableTimer, table_timer
+from bot.timers import TableTimer, choice_of, table_timer
 from bot.turns import TableListener, Turns, describe, now
 from games.core.errors import SetupError
 from games.core.game import Game, Options
+from games.core.option_words import options_problem, refusal
 from games.core.records import Record
 from games.core.replay import load, split_action
 
@@ -73,8 +74,8 @@ def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     try:
         options: Options = cls.options_model.model_validate(dict(raw))
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise SetupError(f"bad options for {cls.title}: {problems}") from None
+        problem = options_problem(cls.options_model, exc)
+        raise SetupError(refusal(cls.title, problem)) from None
     return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
 
 
@@ -95,6 +96,7 @@ class SessionManager:
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._opening = asyncio.Lock()  # one new table at a time: see open()
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -157,33 +159,79 @@ class SessionManager:
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
-                   hints: bool = False, timer: str | None = None) -> Session:
+                   hints: bool = False, timer: str | None = None,
+                   seats: Sequence[Seat] | None = None) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
         ``hints`` is the table option that adds the Hint button (the game is then not rated).
         ``timer`` is one of :data:`bot.timers.CHOICES`; None: the server's ``/settings
         timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
+        ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
+        Two opens at once (two people pressing Play again) are taken one after the other,
+        so the second finds the first's table.
         """
-        if self.in_channel(channel_id) is not None:
-            raise TableError("there is already a table here")
-        self._check_limits(guild_id, host_id)
-        options = validate_options(game, options)
-        clock = await self.timer_for(guild_id, game, timer)
-        if pictures is None:
-            pictures = guild_id is None or await self.store.get_pictures(guild_id)
-        stamp = now()
-        table = StoredTable(
-            id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
-            pictures=pictures, hints=hints, turn_seconds=clock.seconds,
-            tournament=clock.tournament, created_at=stamp, updated_at=stamp,
-        )
-        await self.store.save_table(table)
-        session = Session(table)
-        self._register(session)
-        working_on(session.id)
-        return session
+        async with self._opening:
+            if self.in_channel(channel_id) is not None:
+                raise TableError("there is already a table here")
+            self._check_limits(guild_id, host_id)
+            options = validate_options(game, options)
+            clock = await self.timer_for(guild_id, game, timer)
+            if pictures is None:
+                pictures = guild_id is None or await self.store.get_pictures(guild_id)
+            stamp = now()
+            table = StoredTable(
+                id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id,
+                host_id=host_id, game=game, options=dict(options),
+                seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
+                pictures=pictures, hints=hints, turn_seconds=clock.seconds,
+                tournament=clock.tournament, created_at=stamp, updated_at=stamp,
+            )
+            await self.store.save_table(table)
+            session = Session(table)
+            self._register(session)
+            working_on(session.id)
+            return session
+
+    async def finished_table(self, table_id: str) -> StoredTable:
+        """The finished table ``table_id``, from memory or (after a restart) the store.
+
+        :class:`NoSuchTable` for an id this bot never made, :class:`TableError` for a
+        table that did not finish with a result (still playing, or ended early).
+        """
+        session = self._by_id.get(table_id)
+        table = session.table if session is not None else await self.store.get_table(table_id)
+        if table is None:
+            raise NoSuchTable("that button is not from a table I know")
+        if table.status is not TableStatus.FINISHED or table.record is None:
+            raise TableError("that game did not finish with a result, so there is nothing to "
+                             "play again or to download")
+        return table
+
+    async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A new lobby for ``finished``'s game in its channel, hosted by ``user_id``.
+
+        The same game, options and table options; the computers keep their seats and
+        levels, ``user_id`` takes their own, and the other people confirm by joining.
+        Only a player of that game may ask; TableError if a table is open there.
+        """
+        played = {s.user_id for s in finished.seats} | {
+            s.replaced_user_id for s in finished.seats if s.replaced_because != "kicked"}
+        if user_id not in played:  # a kicked person was handed out on purpose
+            raise TableError("only the players of that game can ask for a rematch; /play "
+                             "opens a new table")
+        seats = []
+        for seat in finished.seats:
+            if user_id in (seat.user_id, seat.replaced_user_id):
+                seats.append(Seat(user_id=user_id, name=name))
+            elif seat.is_computer and seat.replaced_user_id is None:
+                seats.append(Seat(name=seat.name, level=seat.level))
+        # The table options are named one by one: a new one must be added here too, so
+        # that a rematch keeps it.
+        return await self.open(guild_id=finished.guild_id, channel_id=finished.channel_id,
+                               host_id=user_id, host_name=name, game=finished.game,
+                               options=finished.options, pictures=finished.pictures,
+                               hints=finished.hints, timer=choice_of(finished), seats=seats)
 
     async def timer_for(self, guild_id: int | None, game: str, choice: str | None
                         ) -> TableTimer:

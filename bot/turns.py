@@ -35,6 +35,7 @@ from bot.computer import HINT_LEVEL, TAKEOVER_LEVEL, Computers, Question, move_r
 from bot.context import Clock, utc_now
 from bot.errors import StaleMenu, TableClosed, TableError
 from bot.models import ComputerLevel, GameResult, ResultPlayer, StoredTable, TableStatus
+from bot.results import record_with_ratings
 from bot.seats import hand_to_computer
 from bot.session import Session
 from bot.settings import Settings
@@ -263,8 +264,8 @@ class Turns:
                              ) -> None:
         """Write the result, ratings and final table in one transaction, then swap them in."""
         final, result = finished(table, game)
-        await self.store.record_result(result, table=final)
-        session.game, session.table = game, final
+        ending = await record_with_ratings(self.store, result, table=final)
+        session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()
 
     # --- computer seats and turn timers -------------------------------------------------

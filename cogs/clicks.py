@@ -5,6 +5,9 @@ holds the session's lock, applies, saves) and answers exactly once. A
 ``TableError`` or the rules core's ``GameError`` is caught here, in
 :meth:`Clicks.refusing`, and answered with its message: on a hand menu by
 updating that menu (so its token renews), elsewhere by an ephemeral message.
+Work that may wait (an action, a lobby change) runs through
+:func:`cogs.deadline.in_time`, which defers the interaction if the work is still
+running near Discord's deadline; the answer then edits the deferred menu.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from bot.errors import TableError
 from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
+from cogs.deadline import defer, edit_menu, in_time, send_menu
+from cogs.live_menus import LiveMenus
 from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
 from cogs.render_seat import render_take_back
 from cogs.render_table import render_details
-from cogs.rules import rules_text
+from cogs.rules import show_rules
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
@@ -33,6 +38,8 @@ from games.players import Decision
 
 Interaction = discord.Interaction[Any]
 UNKNOWN = "that button is not from a table I know"
+UNANSWERED_KEPT = 1000
+"""Moves whose answer Discord refused, remembered until their player next opens a hand."""
 
 
 
@@ -56,8 +63,40 @@ def sentence(text: str) -> str:
 class Clicks:
     """The handlers behind every button of the lobby, table and hand menus."""
 
-    def __init__(self, sessions: SessionManager) -> None:
+    def __init__(self, sessions: SessionManager, live: LiveMenus | None = None) -> None:
         self.sessions = sessions
+        # The menus that follow the game (cogs.live_menus); every menu answer is kept there.
+        self.live = live
+
+    def _answering(self, session: Session, interaction: Interaction
+                   ) -> contextlib.AbstractContextManager[None]:
+        """Hold the clicker's kept menu while this click is answered (no edit races it)."""
+        if self.live is None:
+            return contextlib.nullcontext()
+        return self.live.answering(session, interaction.user.id)
+
+    def _kept(self, session: Session, seat: int, interaction: Interaction, *,
+              page: int = 0) -> None:
+        """The clicker's menu was just answered: it is the one that follows the game now."""
+        if self.live is not None:
+            self.live.keep(session, seat, interaction, page=page)
+        # (table, seat) -> what was played, for moves Discord showed as failed.
+        self._unanswered: dict[tuple[str, int], str] = {}
+
+    def _remember_unanswered(self, session: Session, seat: int, words: str) -> None:
+        """A move was applied but its answer never reached the player: say so next time."""
+        self._unanswered.pop((session.id, seat), None)
+        self._unanswered[(session.id, seat)] = words
+        while len(self._unanswered) > UNANSWERED_KEPT:
+            del self._unanswered[next(iter(self._unanswered))]
+
+    def _went_through(self, session: Session, seat: int) -> str | None:
+        """The note for a move whose answer was lost, once (then forgotten)."""
+        words = self._unanswered.pop((session.id, seat), None)
+        if words is None:
+            return None
+        return (f"your last move went through ({words}), though Discord may have shown "
+                "it as failed")
 
     @contextlib.asynccontextmanager
     async def refusing(self, interaction: Interaction) -> AsyncIterator[None]:
@@ -67,9 +106,9 @@ class Clicks:
             try:
                 yield
             except (TableError, GameError) as exc:
-                if is_ephemeral(interaction) and not interaction.response.is_done():
-                    await interaction.response.edit_message(content=exc.message, view=None,
-                                                            attachments=[])
+                if is_ephemeral(interaction):
+                    await edit_menu(interaction, content=exc.message, view=None,
+                                    attachments=[])
                 else:
                     await say(interaction, sentence(exc.message))
 
@@ -80,19 +119,19 @@ class Clicks:
             session = await self.sessions.find(table_id)
             user, name = interaction.user.id, display_name(interaction)
             if verb == "join":
-                await self.sessions.join(session, user, name)
+                await in_time(interaction, self.sessions.join(session, user, name))
             elif verb == "leave":
-                await self.sessions.leave(session, user)
+                await in_time(interaction, self.sessions.leave(session, user))
             elif verb == "cpu":
                 self.sessions.check_add_computer(session, user)
                 content, view = render_computer_chooser(session)
                 await interaction.response.send_message(content, view=view, ephemeral=True)
                 return
             elif verb == "start":
-                await self.sessions.start(session, user)
+                await in_time(interaction, self.sessions.start(session, user))
             elif verb == "cancel":
-                await self.sessions.cancel(session, user, name=name)
-            await interaction.response.defer()
+                await in_time(interaction, self.sessions.cancel(session, user, name=name))
+            await defer(interaction)
 
     async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
         """A level chosen in the chooser: that computer joins, and the chooser stays open."""
@@ -132,9 +171,11 @@ class Clicks:
                                                         ephemeral=True)
                 return
             seat = self.seated(session, interaction)
-            menu = render_hand(session, seat)
-            await interaction.response.send_message(menu.content, view=menu.view,
-                                                    files=menu.files(), ephemeral=True)
+            with self._answering(session, interaction):
+                menu = render_hand(session, seat, note=self._went_through(session, seat))
+                await interaction.response.send_message(menu.content, view=menu.view,
+                                                        files=menu.files(), ephemeral=True)
+                self._kept(session, seat, interaction)
 
     async def take_back(self, interaction: Interaction, table_id: str) -> None:
         """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
@@ -153,7 +194,7 @@ class Clicks:
         async with self.refusing(interaction):
             session = await self.sessions.find(table_id)
             if what == "rules":
-                await say(interaction, rules_text(session.table.game))
+                await show_rules(interaction, session.table.game)
             elif session.game is None:
                 raise TableError("the game has not started yet")
             else:
@@ -173,30 +214,57 @@ class Clicks:
             session = await self.sessions.find(table_id)
             seat = self.seated(session, interaction)
             note = None if version == session.version else "the table moved on; here it is now"
-            await self._answer_menu(interaction, session, seat, page=page, note=note)
+            with self._answering(session, interaction):
+                await self._answer_menu(interaction, session, seat, page=page, note=note)
+
+    async def refresh(self, interaction: Interaction, table_id: str, page: int) -> None:
+        """A waiting menu's ``Refresh``: the menu as the game is now, on the same page."""
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            seat = self.seated(session, interaction)
+            with self._answering(session, interaction):
+                await self._answer_menu(interaction, session, seat, page=page)
 
     async def _menu_click(self, interaction: Interaction, table_id: str, version: int, *,
                           card: str | None = None, action: str | None = None) -> None:
         async with self.refusing(interaction):
             session = await self.sessions.find(table_id)
             seat = self.seated(session, interaction)
-            note: str | None = None
-            focus: Card | None = None
-            try:
-                if session.menu_is_stale(seat, version):
-                    raise TableError("that menu was out of date; here is your hand as it is now")
-                step = self._resolve(session, seat, card, action)
-                if isinstance(step, Card):
-                    focus = step
-                else:
-                    words = await self.sessions.turns.act(session, interaction.user.id, step,
-                                                          version=version)
-                    note = "; ".join(words[:3]) or "done"
-            except (TableError, GameError) as exc:
-                note = exc.message
-                if session.game is None or not session.is_open:
-                    raise
+            with self._answering(session, interaction):
+                await self._apply_click(interaction, session, seat, version, card=card,
+                                        action=action)
+
+    async def _apply_click(self, interaction: Interaction, session: Session, seat: int,
+                           version: int, *, card: str | None, action: str | None) -> None:
+        """Apply the menu click (or find the card's second step) and answer with the menu.
+
+        The action waits at most until the interaction must be acknowledged
+        (:func:`cogs.deadline.in_time`); a move whose answer Discord then refused is
+        remembered, and the player's next menu says it went through."""
+        note: str | None = None
+        focus: Card | None = None
+        acted = False
+        try:
+            if session.menu_is_stale(seat, version):
+                raise TableError("that menu was out of date; here is your hand as it is now")
+            step = self._resolve(session, seat, card, action)
+            if isinstance(step, Card):
+                focus = step
+            else:
+                words = await in_time(interaction, self.sessions.turns.act(
+                    session, interaction.user.id, step, version=version))
+                note = "; ".join(words[:3]) or "done"
+                acted = True
+        except (TableError, GameError) as exc:
+            note = exc.message
+            if session.game is None or not session.is_open:
+                raise
+        try:
             await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+        except discord.HTTPException:
+            if acted and note is not None:
+                self._remember_unanswered(session, seat, note)
+            raise
 
     def _resolve(self, session: Session, seat: int, card: str | None,
                  action: str | None) -> Action | Card:
@@ -232,28 +300,34 @@ class Clicks:
             seat = self.seated(session, interaction)
             question = await self.sessions.turns.hint_question(session, interaction.user.id)
             version = session.version
-            await interaction.response.defer()
-            decision = await self.sessions.turns.think(question)
-            note = "the table moved on while I thought; ask again" if session.version != version \
-                else hint_text(session, decision)
-            menu = render_hand(session, seat, note=note)
-            if is_ephemeral(interaction):
-                await interaction.edit_original_response(content=menu.content, view=menu.view,
-                                                         attachments=menu.files())
-            else:
-                await interaction.followup.send(menu.content, view=menu.view,
-                                                files=menu.files(), ephemeral=True)
+            with self._answering(session, interaction):
+                await interaction.response.defer()
+                decision = await self.sessions.turns.think(question)
+                note = "the table moved on while I thought; ask again" \
+                    if session.version != version else hint_text(session, decision)
+                menu = render_hand(session, seat, note=note)
+                if is_ephemeral(interaction):
+                    await interaction.edit_original_response(content=menu.content,
+                                                             view=menu.view,
+                                                             attachments=menu.files())
+                    self._kept(session, seat, interaction)
+                else:
+                    await interaction.followup.send(menu.content, view=menu.view,
+                                                    files=menu.files(), ephemeral=True)
 
     async def _answer_menu(self, interaction: Interaction, session: Session, seat: int, *,
                            page: int = 0, focus: Card | None = None,
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await interaction.response.edit_message(content=menu.content, view=menu.view,
-                                                    attachments=menu.files())
+            await edit_menu(interaction, content=menu.content, view=menu.view,
+                            attachments=menu.files())
         else:
-            await interaction.response.send_message(menu.content, view=menu.view,
-                                                    files=menu.files(), ephemeral=True)
+            deferred = interaction.response.is_done()
+            await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
+            if deferred:  # a followup, not the interaction's original response: not kept
+                return
+        self._kept(session, seat, interaction, page=page)
 
     # --- anything else ------------------------------------------------------------------
 

@@ -3,7 +3,11 @@
 The session manager calls :meth:`Publisher.table_changed` after every change;
 the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
-becomes at most two edits and the latest state always wins. The edit that shows
+becomes at most two edits and the latest state always wins. Edits of one table
+are also paced, at most one per ``min_interval`` seconds: a table played faster
+than that (people who click at once, computers without delay) gets one edit
+showing several moves instead of one per move, and stays within Discord's
+limit on edits in a channel (5 in 5 s). The edit that shows
 a finished game attaches its record (:mod:`cogs.export`). A table with pictures on
 carries the drawing of its cards (:mod:`cogs.pictures`), replaced on every edit; if
 Discord refuses the edit with the picture, the text alone goes out.
@@ -11,10 +15,12 @@ Discord refuses the edit with the picture, the text alone goes out.
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
-game ends. At a timed table the person is reminded at half time
-(:meth:`Publisher.turn_reminder`): the reminder replaces their ping, so one still
-stands. Pings live in memory only; after a restart :meth:`Publisher.tidy_pings`
-removes the ones the previous run left behind.
+game ends. A person whose hand menu follows the game (:mod:`cogs.live_menus`)
+is told by that menu instead and gets no ping. At a timed table the person is
+reminded at half time (:meth:`Publisher.turn_reminder`), live menu or not: the
+reminder replaces their ping, so one still stands. Pings live in memory only;
+after a restart :meth:`Publisher.tidy_pings` removes the ones the previous run
+left behind.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from bot.logs import working_on
 from bot.models import TableStatus
 from bot.session import Session
 from bot.timers import countdown
+from cogs.ending import announce
 from cogs.export import record_file
 from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
@@ -86,8 +93,15 @@ class Publisher:
 
     def __init__(self, client: discord.Client,
                  moved: Callable[[Session, int], Awaitable[None]] | None = None,
-                 gone: Callable[[Session, str], Awaitable[None]] | None = None) -> None:
+                 gone: Callable[[Session, str], Awaitable[None]] | None = None,
+                 quiet: Callable[[Session, int], bool] | None = None, *,
+                 min_interval: float = 0.0) -> None:
         self.client = client
+        # Whether a person needs no ping: their hand menu follows the game
+        # (cogs.live_menus), so it has just told them the turn is theirs.
+        self.quiet = quiet
+        self.min_interval = min_interval
+        self._last_edit: dict[str, float] = {}  # table -> when its last edit started
         # Told the new message when the table is posted anew (the session manager keeps it).
         self.moved = moved
         # Told when the table's channel is gone for good: the table closes.
@@ -127,14 +141,29 @@ class Publisher:
         try:
             while session.id in self._dirty or session.id in self._reminders:
                 if session.id in self._dirty:
+                    await self._pace(session.id)
                     self._dirty.discard(session.id)
                     await self._edit(session)
                     await self._ping(session)
+                    if session.ending is not None:  # the game has just finished: say so
+                        await announce(self._channel(session), session)
                 user_id = self._reminders.pop(session.id, None)
                 if user_id is not None and user_id == person_to_act(session):
                     await self._ping(session, reminder=True)
         finally:
             self._running.pop(session.id, None)
+
+    async def _pace(self, table_id: str) -> None:
+        """Wait until ``min_interval`` has passed since this table's last edit began."""
+        loop = asyncio.get_running_loop()
+        last = self._last_edit.get(table_id)
+        if last is not None and (wait := last + self.min_interval - loop.time()) > 0:
+            await asyncio.sleep(wait)
+        self._last_edit[table_id] = loop.time()
+        if len(self._last_edit) > 2 * len(self._running) + 1024:
+            # Only tables edited within the interval still need their time.
+            recent = loop.time() - self.min_interval
+            self._last_edit = {t: at for t, at in self._last_edit.items() if at > recent}
 
     async def _edit(self, session: Session) -> None:
         message_id = session.table.message_id
@@ -313,6 +342,8 @@ class Publisher:
                 await channel.get_partial_message(old.message_id).delete()
         if user_id is None or session.table.message_id is None:
             return
+        if self.quiet is not None and self.quiet(session, user_id) and not reminder:
+            return  # their menu told them (half their time gone, they are reminded anyway)
         title = session.game.title if session.game is not None else "the game"
         link = channel.get_partial_message(session.table.message_id).jump_url
         deadline = session.table.deadline

@@ -249,7 +249,7 @@ async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
 
 async def open_lobby(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser,
                      channel: FakeChannel) -> Session:
-    opened = await fake.slash(host, channel, "play", {"game": "fiasco"})
+    opened = await fake.slash(host, channel, "play fiasco", {})
     assert not opened.ephemeral, opened
     return session_in(bot, channel)
 
@@ -283,8 +283,8 @@ async def take_turn_of_whoever(fake: FakeDiscord, session: Session,
 async def thread_table(fake: FakeDiscord, bot: FivefoldBot, world: FakeWorld
                        ) -> tuple[Session, FakeChannel]:
     """A game of alice and bob (and a computer) in a thread ``/play thread:true`` opened."""
-    opened = await fake.slash(world.alice, world.table, "play",
-                              {"game": "fumblaroo", "thread": True, "target": 5})
+    opened = await fake.slash(world.alice, world.table, "play fumblaroo",
+                              {"thread": True, "target": 5})
     await opened.wait_followups(1)
     thread = fake.threads(world.table)[0]
     session = session_in(bot, thread)

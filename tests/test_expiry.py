@@ -59,14 +59,14 @@ async def test_an_idle_lobby_closes_and_frees_the_channel(fake_world: FakeWorld,
     moment = [dt.datetime.now(dt.UTC)]
     async with running_bot(fake, tmp_path, clock=lambda: moment[0],
                            expiry_check_seconds=0.02) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        await fake.slash(world.alice, world.table, "play fiasco")
         session = session_in(bot, world.table)
         await wait_settled(bot, session)
         moment[0] += dt.timedelta(minutes=16)  # the sweep looks at the clock
         await until(lambda: not session.is_open, what="the idle lobby to close")
         await wait_settled(bot, session)
         assert "15 minutes" in table_message(fake, session).text
-        again = await fake.slash(world.bob, world.table, "play", {"game": "fiasco"})
+        again = await fake.slash(world.bob, world.table, "play fiasco")
         assert not again.ephemeral  # the channel is free
 
 
@@ -104,7 +104,7 @@ async def test_closed_tables_are_pruned_after_their_retention_and_their_buttons_
                            table_retention_days=2) as bot:
         done = await open_table(fake, bot, world.alice, world.table, "fiasco", computers=1)
         await play_to_the_end(fake, bot, done, {world.alice.id: world.alice}, random.Random(1))
-        await fake.slash(world.bob, world.lobby, "play", {"game": "fiasco"})
+        await fake.slash(world.bob, world.lobby, "play fiasco", {})
         lobby = session_in(bot, world.lobby)
         join = table_message(fake, lobby).button("Join").custom_id
         await fake.click(world.bob, table_message(fake, lobby), "Cancel")

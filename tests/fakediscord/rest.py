@@ -577,12 +577,19 @@ class RestAPI:
     def _webhook_record(self, req: RestRequest) -> InteractionRecord:
         fake = self.fake
         record = fake.interactions_by_token.get(req.params["token"])
-        if (
-            record is None
-            or req.int_param("app_id") != fake.application_id
-            or fake.clock.now() - record.dispatched_at > fake.token_lifetime
-        ):
+        if record is None or req.int_param("app_id") != fake.application_id:
             raise unknown("Webhook", core.UNKNOWN_WEBHOOK)
+        age = fake.clock.now() - record.dispatched_at
+        if age > fake.token_lifetime:
+            # What Discord answers for a token past its 15 minutes; a bot should never try.
+            fake.record_violation(
+                "expired_token",
+                f"interaction {record.id}'s token used {age:.0f}s after it was issued "
+                f"(it lives {fake.token_lifetime:.0f}s)",
+                req.method,
+                req.path,
+            )
+            raise DiscordAPIError(401, core.INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if not record.acknowledged:
             # Discord refuses followups and edits before the interaction is acknowledged.
             raise unknown("Webhook", core.UNKNOWN_WEBHOOK)
