@@ -67,6 +67,8 @@ class Clicks:
         self.sessions = sessions
         # The menus that follow the game (cogs.live_menus); every menu answer is kept there.
         self.live = live
+        # (table, seat) -> what was played, for moves Discord showed as failed.
+        self._unanswered: dict[tuple[str, int], str] = {}
 
     def _answering(self, session: Session, interaction: Interaction
                    ) -> contextlib.AbstractContextManager[None]:
@@ -80,8 +82,6 @@ class Clicks:
         """The clicker's menu was just answered: it is the one that follows the game now."""
         if self.live is not None:
             self.live.keep(session, seat, interaction, page=page)
-        # (table, seat) -> what was played, for moves Discord showed as failed.
-        self._unanswered: dict[tuple[str, int], str] = {}
 
     def _remember_unanswered(self, session: Session, seat: int, words: str) -> None:
         """A move was applied but its answer never reached the player: say so next time."""
