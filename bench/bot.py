@@ -294,8 +294,8 @@ class People:
     async def open_game(self, table: Table) -> None:
         """``/play``, Join by the others, the computer added, Start; until the game shows."""
         fake = self.fake
-        opened = await fake.slash(table.host, table.channel, "play",
-                                  {"game": table.game, "pictures": self.pictures})
+        opened = await fake.slash(table.host, table.channel, f"play {table.game}",
+                                  {"pictures": self.pictures})
         self.tally.add(fake, opened)
         message = opened.message
         if message is None or opened.ephemeral:
