@@ -28,6 +28,7 @@ from cogs.ending import Endings
 from cogs.guard import missing_permissions, missing_text
 from cogs.live_menus import FollowingListener, LiveMenus
 from cogs.options import to_model_values
+from cogs.pictures.painter import PAINTER
 from cogs.play import PLAY, check_timer, game_choices
 from cogs.publisher import Publisher, painted, render
 from cogs.render_lobby import render_lobby
@@ -68,6 +69,7 @@ class Tables(commands.Cog):
         await self.sessions.shutdown()
         self.publisher.cancel()
         self.live.cancel()
+        PAINTER.close()  # the picture workers: started again if the cog is loaded again
         self.sessions.listener = None
 
     # --- opening a table ----------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Pictures are drawn off the event loop, and a late one never holds up an answer.
 
-The real bot through the fake Discord, with the painter's drawing wrapped: it notes
-whether it ran on the event loop's thread, and the hand picture can be held back
+The real bot through the fake Discord, with the painter's drawing wrapped (the
+painter in threads, so that the test can watch it: in production it draws in worker
+processes, which ``test_discord_pictures`` goes through): it notes whether it ran
+on the event loop's thread, and the hand picture can be held back
 (a gate the test opens) to stand for a drawing queued behind many others. The
 answer must then come with the text alone, and the picture follow by an edit.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,10 +50,14 @@ class Drawing:
 
 
 @pytest.fixture
-def drawing(monkeypatch: pytest.MonkeyPatch) -> Drawing:
+def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawing]:
+    """The painter in threads (the test watches them), nothing kept from earlier tests."""
     watched = Drawing(PAINTER.draw)
+    PAINTER.close()
     monkeypatch.setattr(PAINTER, "draw", watched)
-    return watched
+    monkeypatch.setattr(PAINTER, "processes", False)
+    yield watched
+    PAINTER.close()
 
 
 def hand_pictures(bot: object) -> HandPictures:
