@@ -105,9 +105,14 @@ class LiveMenus:
 
     @contextlib.contextmanager
     def answering(self, session: Session, user_id: int) -> Iterator[None]:
-        """Hold ``user_id``'s menu while a click of theirs is answered (see the module)."""
+        """Hold ``user_id``'s menu while a click of theirs is answered (see the module).
+
+        They are using a menu now: a turn that comes back to them while the answer is
+        still on its way (its picture being drawn, say) needs no ping.
+        """
         key = (session.id, user_id)
         self._held.add(key)
+        self._used.setdefault(session.id, {})[user_id] = self.clock()
         try:
             yield
         finally:

@@ -92,6 +92,7 @@ class Ping:
 
     user_id: int
     message_id: int
+    reminder: bool = False  # half their time gone: it stands until the turn moves on
 
 
 def person_to_act(session: Session) -> int | None:
@@ -347,8 +348,13 @@ class Publisher:
         """
         user_id = person_to_act(session)
         old = self._pings.get(session.id)
-        if old is not None and old.user_id == user_id and not reminder:
+        quiet = user_id is not None and self.quiet is not None and self.quiet(session, user_id)
+        if old is not None and old.user_id == user_id and not reminder and (
+                not quiet or old.reminder):
             return  # still their turn (or their turn again): they have been told
+        # Otherwise the ping goes, even when the turn is theirs again: one who has used a
+        # menu since (the edit that would have taken it down came after the computers
+        # brought the turn back, its picture being drawn) needs it no longer.
         channel = self._channel(session)
         if old is not None:
             del self._pings[session.id]
@@ -356,7 +362,7 @@ class Publisher:
                 await channel.get_partial_message(old.message_id).delete()
         if user_id is None or session.table.message_id is None:
             return
-        if self.quiet is not None and self.quiet(session, user_id) and not reminder:
+        if quiet and not reminder:
             return  # their menu told them (half their time gone, they are reminded anyway)
         title = session.game.title if session.game is not None else "the game"
         link = channel.get_partial_message(session.table.message_id).jump_url
@@ -373,7 +379,7 @@ class Publisher:
         except discord.HTTPException:
             log.warning("table %s: could not ping the player to act", session.id)
             return
-        self._pings[session.id] = Ping(user_id, sent.id)
+        self._pings[session.id] = Ping(user_id, sent.id, reminder)
 
     async def tidy_pings(self, session: Session, *, look_back: int = 50) -> int:
         """Delete this table's turn pings left by an earlier run; how many were deleted.
