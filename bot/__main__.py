@@ -16,7 +16,8 @@ from pydantic import ValidationError
 from bot import gctune, logs
 from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
-from bot.store import StoreError
+from bot.store_api import StoreError
+from bot.store_url import parse_database_url
 
 HOW_TO_GET_A_TOKEN = (
     "Create an application at https://discord.com/developers/applications, open its Bot tab "
@@ -81,7 +82,8 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None,
         if isinstance(exc, discord.PrivilegedIntentsRequired):
             return fail("Discord refused an intent this bot should not ask for.")
         if isinstance(exc, StoreError | sqlite3.Error):
-            return fail(f"cannot use the database {settings.database_path}: {exc}")
+            where = parse_database_url(settings.store_url)
+            return fail(f"cannot use the database {where}: {exc}")
         if isinstance(exc, aiohttp.ClientError | OSError):
             print(f"fivefold: cannot reach Discord ({exc}); check the network and try again.",
                   file=sys.stderr)
@@ -93,7 +95,16 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None,
     return 0
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Run the bot; ``argv`` (``python -m bot``'s arguments) may name another command:
+    ``migrate-db SQLITE_URL POSTGRES_URL`` (:mod:`bot.migrate_db`)."""
+    if argv:
+        if argv[0] == "migrate-db":
+            from bot import migrate_db
+
+            return migrate_db.main(argv[1:])
+        return fail(f"unknown command {argv[0]!r}; the bot runs without one, and "
+                    "`python -m bot migrate-db SQLITE_URL POSTGRES_URL` copies a database")
     try:
         settings = Settings()
     except ValidationError as exc:
@@ -115,4 +126,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -22,6 +22,8 @@ from bot.context import Clock
 from bot.sessions import SessionManager
 from bot.settings import Settings
 from bot.store_api import Store
+from bot.store_url import parse_database_url
+from bot.stores import open_store
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +52,7 @@ def intents() -> discord.Intents:
 
 
 class FivefoldBot(commands.Bot):
-    """The Fivefold bot. ``store`` may be given (tests); otherwise SQLite at DATABASE_PATH."""
+    """The Fivefold bot. ``store`` may be given (tests); otherwise the one DATABASE_URL names."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  seed_source: Callable[[], int] | None = None, clock: Clock | None = None,
@@ -76,9 +78,7 @@ class FivefoldBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            from bot.store import SqliteStore
-
-            self.store = await SqliteStore.open(self.settings.database_path)
+            self.store = await open_store(self.settings)
         self._sessions = SessionManager(self.store, self.settings,
                                         seed_source=self._seed_source, clock=self._clock)
         for extension in EXTENSIONS:
@@ -119,7 +119,8 @@ class FivefoldBot(commands.Bot):
         log.info("%s (id %s) is ready: %d server(s), %d table(s) resumed, %s command(s) synced "
                  "%s, database %s. Invite it: %s", self.user, self.user.id, len(self.guilds),
                  self._resumed, "no" if self._synced is None else self._synced, scope,
-                 self.settings.database_path, invite_url(self.application_id or self.user.id))
+                 parse_database_url(self.settings.store_url),
+                 invite_url(self.application_id or self.user.id))
 
     async def heartbeat(self, path: Path) -> None:
         """Touch ``path`` every :data:`bot.health.BEAT_SECONDS` while connected to Discord."""

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.models import GameResult, StoredTable
-from bot.store_api import Store
+from bot.store_api import StaleTable, Store
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +65,13 @@ async def record_with_ratings(store: Store, result: GameResult, *,
     The result is written exactly as ``record_result`` writes it (one transaction);
     the readings before and after are outside it, so a game of the same person
     finishing at another table at that very moment would show in the difference.
+    :class:`StaleTable` when the store already had the result (another process
+    finished this table first): nothing was written.
     """
     people = list(dict.fromkeys(p.user_id for p in result.players if p.user_id is not None))
     before = await _ratings(store, result, people) if result.rated else None
-    await store.record_result(result, table=table)
+    if not await store.record_result(result, table=table):
+        raise StaleTable(result.table_id, 0 if table is None else table.version, None)
     if not result.rated:
         return Ending(rated=False)
     after = await _ratings(store, result, people) if before is not None else None

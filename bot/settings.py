@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.logs import LogFormat
+from bot.store_url import parse_database_url
 from bot.timers import DEFAULT_CHOICE, seconds_for
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -21,8 +22,12 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = SecretStr("")
     """The bot token from the Discord developer portal (Bot tab, Reset Token)."""
+    database_url: str | None = None
+    """Where tables, finished games, ratings and server settings are kept:
+    ``sqlite:///fivefold.db`` (a file; the default) or ``postgresql://user:pass@host/db``
+    (several processes sharing one database). Unset: SQLite at ``database_path``."""
     database_path: str = "fivefold.db"
-    """The SQLite file holding open tables, finished games, ratings and server settings."""
+    """The SQLite file, when ``database_url`` is unset: shorthand for ``sqlite:///PATH``."""
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
@@ -65,7 +70,7 @@ class Settings(BaseSettings):
     """A file the bot touches while connected to Discord, for ``fivefold-health``
     (the Docker image's health check); None: no heartbeat."""
 
-    @field_validator("dev_guild_id", "health_file", mode="before")
+    @field_validator("dev_guild_id", "health_file", "database_url", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value
@@ -75,6 +80,12 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_database_url(value)  # a ValueError names what is wrong with it
+        return value
     @field_validator("log_format", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
@@ -88,6 +99,11 @@ class Settings(BaseSettings):
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"unknown time zone {value!r} (try UTC or Europe/Paris)") from None
         return value
+
+    @property
+    def store_url(self) -> str:
+        """The database to open: ``database_url``, else the SQLite file ``database_path``."""
+        return self.database_url or f"sqlite:///{self.database_path}"
 
     @property
     def token(self) -> str:

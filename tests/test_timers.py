@@ -1,16 +1,13 @@
 """The timer choices, their words and the deadline maths (bot.timers), and the server's
-stored default (the store's get_timer / set_timer)."""
+stored default (the store's get_timer / set_timer: in the store contract, test_store.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from bot.models import Seat, StoredTable
-from bot.store import SqliteStore
 from bot.timers import (
     CHOICES,
     SERVER_CHOICES,
@@ -83,26 +80,6 @@ def test_timers_in_words() -> None:
     assert choice_words(None, 120) == "the bot's default (2 minutes)"
     assert choice_words(None, 0) == "the bot's default (off)"
     assert choice_words("1m", 0) == "1 minute"
-
-
-async def test_the_server_timer_is_stored_and_a_bad_one_refused(tmp_path: Path) -> None:
-    store = await SqliteStore.open(tmp_path / "fivefold.db")
-    try:
-        assert await store.get_timer(7) is None
-        await store.set_pictures(7, False)
-        await store.set_timer(7, "5m")
-        assert await store.get_timer(7) == "5m" and not await store.get_pictures(7)
-        with pytest.raises(ValueError, match="no server timer 'tournament'"):
-            await store.set_timer(7, "tournament")
-        assert await store.get_timer(7) == "5m"
-        await store.set_timer(7, None)
-        assert await store.get_timer(7) is None
-    finally:
-        await store.close()
-    conn = sqlite3.connect(tmp_path / "fivefold.db")
-    with pytest.raises(sqlite3.IntegrityError):  # the schema refuses it too
-        conn.execute("UPDATE guild_settings SET timer = '3m' WHERE guild_id = 7")
-    conn.close()
 
 
 def test_settings_offers_exactly_the_server_timers_and_default() -> None:
