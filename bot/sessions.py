@@ -115,6 +115,8 @@ class SessionManager:
         stored = await self.store.get_table(table_id)
         if stored is not None:
             refuse_unresumable(stored)
+            if stored.status in (TableStatus.LOBBY, TableStatus.PLAYING):
+                self.settings.shards.require(stored.guild_id)
         if stored is not None and stored.status is TableStatus.FINISHED:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:
@@ -153,6 +155,7 @@ class SessionManager:
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
         ``hints`` is the table option that adds the Hint button (the game is then not rated).
         """
+        self.settings.shards.require(guild_id)
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
         self._check_limits(guild_id, host_id)
@@ -458,15 +461,21 @@ class SessionManager:
     # --- after a restart ----------------------------------------------------------------
 
     async def resume_all(self) -> list[Session]:
-        """Rebuild every open table from the store by replaying its record.
+        """Rebuild every open table of this process's shards from the store by replaying
+        its record.
 
+        Tables of servers on other shards are another process's (:mod:`bot.shards`):
+        left untouched, neither resumed nor expired, whatever their state.
         A table that expired while the bot was away (:mod:`bot.expiry`) is closed instead.
         One table that cannot be rebuilt, whatever the exception, never stops the others:
         it is logged with its id and closed as unresumable (see :meth:`_resume`).
         """
         resumed = []
         moment = self.clock()
+        shards = self.settings.shards
         for table in await self.store.open_tables():
+            if not shards.owns(table.guild_id):
+                continue
             session = await self._resume(table, moment)
             if session is not None:
                 resumed.append(session)
