@@ -15,7 +15,8 @@ from pydantic import ValidationError
 
 from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
-from bot.store import StoreError
+from bot.store_api import StoreError
+from bot.store_url import parse_database_url
 
 HOW_TO_GET_A_TOKEN = (
     "Create an application at https://discord.com/developers/applications, open its Bot tab "
@@ -57,7 +58,8 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None) -> int:
         if isinstance(exc, discord.PrivilegedIntentsRequired):
             return fail("Discord refused an intent this bot should not ask for.")
         if isinstance(exc, StoreError | sqlite3.Error):
-            return fail(f"cannot use the database {settings.database_path}: {exc}")
+            where = parse_database_url(settings.store_url)
+            return fail(f"cannot use the database {where}: {exc}")
         if isinstance(exc, aiohttp.ClientError | OSError):
             print(f"fivefold: cannot reach Discord ({exc}); check the network and try again.",
                   file=sys.stderr)

@@ -22,6 +22,8 @@ from bot.context import Clock
 from bot.sessions import SessionManager
 from bot.settings import Settings
 from bot.store_api import Store
+from bot.store_url import parse_database_url
+from bot.stores import open_store
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ def shard_options(settings: Settings) -> dict[str, object]:
 
 
 class FivefoldBot(commands.AutoShardedBot):
-    """The Fivefold bot. ``store`` may be given (tests); otherwise SQLite at DATABASE_PATH.
+    """The Fivefold bot. ``store`` may be given (tests); otherwise the one DATABASE_URL names.
 
     Always auto-sharded: one process holds Discord's recommended shards, or those of
     ``SHARD_IDS`` when several processes split them (:mod:`bot.shards`).
@@ -95,9 +97,7 @@ class FivefoldBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            from bot.store import SqliteStore
-
-            self.store = await SqliteStore.open(self.settings.database_path)
+            self.store = await open_store(self.settings)
         self._sessions = SessionManager(self.store, self.settings,
                                         seed_source=self._seed_source, clock=self._clock)
         for extension in EXTENSIONS:
@@ -139,7 +139,8 @@ class FivefoldBot(commands.AutoShardedBot):
                  "command(s) synced %s, database %s. Invite it: %s", self.user, self.user.id,
                  len(self.guilds), self.settings.shards.describe(), self._resumed,
                  "no" if self._synced is None else self._synced, scope,
-                 self.settings.database_path, invite_url(self.application_id or self.user.id))
+                 parse_database_url(self.settings.store_url),
+                 invite_url(self.application_id or self.user.id))
 
     async def heartbeat(self, path: Path) -> None:
         """Touch ``path`` every :data:`bot.health.BEAT_SECONDS` while connected to Discord."""

@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.shards import ShardPlan
+from bot.store_url import parse_database_url
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -20,8 +21,12 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = SecretStr("")
     """The bot token from the Discord developer portal (Bot tab, Reset Token)."""
+    database_url: str | None = None
+    """Where tables, finished games, ratings and server settings are kept:
+    ``sqlite:///fivefold.db`` (a file; the default) or ``postgresql://user:pass@host/db``
+    (several processes sharing one database). Unset: SQLite at ``database_path``."""
     database_path: str = "fivefold.db"
-    """The SQLite file holding open tables, finished games, ratings and server settings."""
+    """The SQLite file, when ``database_url`` is unset: shorthand for ``sqlite:///PATH``."""
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
@@ -56,11 +61,6 @@ class Settings(BaseSettings):
     """The shards this process connects (``0,1``), needs SHARD_COUNT; None: all of them.
     This process then plays only the tables of those shards' servers."""
 
-    @field_validator("shard_count", mode="before")
-    @classmethod
-    def _empty_count_is_none(cls, value: object) -> object:
-        return None if value == "" else value
-
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
@@ -93,7 +93,8 @@ class Settings(BaseSettings):
         ids = None if self.shard_ids is None else frozenset(self.shard_ids)
         return ShardPlan(count=self.shard_count, ids=ids)
 
-    @field_validator("dev_guild_id", "health_file", mode="before")
+    @field_validator("dev_guild_id", "health_file", "database_url", "shard_count",
+                     mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value
@@ -103,6 +104,13 @@ class Settings(BaseSettings):
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_database_url(value)  # a ValueError names what is wrong with it
+        return value
+
     @field_validator("timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
@@ -111,6 +119,11 @@ class Settings(BaseSettings):
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"unknown time zone {value!r} (try UTC or Europe/Paris)") from None
         return value
+
+    @property
+    def store_url(self) -> str:
+        """The database to open: ``database_url``, else the SQLite file ``database_path``."""
+        return self.database_url or f"sqlite:///{self.database_path}"
 
     @property
     def token(self) -> str:

@@ -65,6 +65,7 @@ from bot.models import (
     StoredTable,
     TableStatus,
 )
+from bot.store_api import StoreError
 from bot.store_tables import delete_actions, dump, read_tables, write_table
 from bot.store_tables import iso as _iso
 from bot.store_tables import utc as _utc
@@ -101,10 +102,6 @@ T = TypeVar("T")
 _MODEL = PlackettLuce()
 _OPEN_STATUSES = (TableStatus.LOBBY.value, TableStatus.PLAYING.value)
 _MIGRATION_NAME = re.compile(r"(\d{4})_([A-Za-z0-9_]+)\.sql")
-
-
-class StoreError(RuntimeError):
-    """The database cannot be used as it is."""
 
 
 class SchemaTooNewError(StoreError):

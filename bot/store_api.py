@@ -1,7 +1,8 @@
-"""The store's interface: what the application asks of persistence.
+"""The store's interface: what the application asks of persistence, and how it fails.
 
-The SQLite implementation is :class:`bot.store.SqliteStore`; a PostgreSQL one
-for multi-process deployments can implement the same protocol later.
+Two implementations: :class:`bot.store.SqliteStore` (the default, one process)
+and :class:`bot.pgstore.PostgresStore` (several processes sharing one
+database); :func:`bot.stores.open_store` opens the one ``DATABASE_URL`` names.
 
 What every implementation owes its callers:
 
@@ -10,11 +11,13 @@ What every implementation owes its callers:
   change memory only after a save returns);
 - saving a table costs the same at its 1,000th action as at its first (store
   the new actions, not the whole record again);
-- a finished game's record is kept once.
-
-A store for several processes will also compare the table's ``version`` on
-save (compare-and-set) so a stale copy can never overwrite a newer move; the
-callers already bump ``version`` on every change and save from one place.
+- a finished game's record is kept once;
+- saving a table compares versions (compare and set): a table of version ``n``
+  is written only over the stored version ``n - 1`` (or as a new table), so a
+  stale copy can never overwrite a newer move; it raises :class:`StaleTable`
+  and writes nothing. The callers bump ``version`` on every change;
+- at most one table per channel is open (lobby or playing): the schema says
+  so, and opening a second raises :class:`ChannelTaken`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,35 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used as it is, or refused a write; nothing was written."""
+
+
+class StaleTable(StoreError):
+    """A table was saved from a copy older than the stored one: the write was refused.
+
+    Another process (or a resumed copy) saved a newer version first. The caller
+    reloads the table from the store instead of overwriting that newer move.
+    """
+
+    def __init__(self, table_id: str, version: int, stored: int | None) -> None:
+        super().__init__(f"table {table_id} was saved at version {version} over stored "
+                         f"version {stored} (expected {version - 1}): a stale copy")
+        self.table_id = table_id
+        self.version = version
+        self.stored = stored
+
+
+class ChannelTaken(StoreError):
+    """A new open table in a channel that already has one (the schema allows one)."""
+
+    def __init__(self, table_id: str, channel_id: int) -> None:
+        super().__init__(f"table {table_id} cannot open in channel {channel_id}: "
+                         "another table is open there")
+        self.table_id = table_id
+        self.channel_id = channel_id
 
 
 class Store(Protocol):
@@ -32,7 +64,10 @@ class Store(Protocol):
 
         The record's actions are taken to grow by appending: only those not
         stored yet are written (a record that is not an extension of the
-        stored one is rewritten whole).
+        stored one is rewritten whole). Raises :class:`StaleTable` unless the
+        stored version is ``table.version - 1`` (or there is none), and
+        :class:`ChannelTaken` for a second open table in one channel; either
+        way nothing is written.
         """
 
     async def open_tables(self) -> list[StoredTable]:
@@ -45,7 +80,8 @@ class Store(Protocol):
 
         With ``table``, the finished table (its record holding the final action) is
         saved in the same transaction; its record must be ``result.record``
-        (ValueError otherwise), which is stored once. Exactly once per table: a
+        (ValueError otherwise), which is stored once, and it is compared like
+        :meth:`save_table` (:class:`StaleTable`). Exactly once per table: a
         second call for the same ``table_id`` writes nothing and returns False.
         """
 
