@@ -135,12 +135,17 @@ class FivefoldBot(commands.AutoShardedBot):
         self._said_ready = True
         scope = (f"to server {self.settings.dev_guild_id}" if self.settings.dev_guild_id
                  else "globally")
-        log.info("%s (id %s) is ready: %d server(s) on %s, %d table(s) resumed, %s "
-                 "command(s) synced %s, database %s. Invite it: %s", self.user, self.user.id,
-                 len(self.guilds), self.settings.shards.describe(), self._resumed,
-                 "no" if self._synced is None else self._synced, scope,
-                 parse_database_url(self.settings.store_url),
+        log.info("%s (id %s) is ready: %d server(s), %d table(s) resumed, %s command(s) synced "
+                 "%s, database %s, %s. Invite it: %s", self.user, self.user.id, len(self.guilds),
+                 self._resumed, "no" if self._synced is None else self._synced, scope,
+                 parse_database_url(self.settings.store_url), self.shard_words(),
                  invite_url(self.application_id or self.user.id))
+
+    def shard_words(self) -> str:
+        """This process's shards in words: the plan, with the count discord.py settled on."""
+        if self.settings.shard_count is None:
+            return f"shards: all {self.shard_count} Discord recommends"
+        return self.settings.shards.describe()
 
     async def heartbeat(self, path: Path) -> None:
         """Touch ``path`` every :data:`bot.health.BEAT_SECONDS` while connected to Discord."""

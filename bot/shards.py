@@ -67,7 +67,7 @@ class ShardPlan:
     def describe(self) -> str:
         """The plan in words for the start-up line of the log."""
         if self.count is None:
-            return "shards: Discord's recommended count, all here"
+            return "shards: all Discord recommends"
         if self.ids is None:
             return f"shards: all {self.count} here"
         return f"shards {', '.join(map(str, sorted(self.ids)))} of {self.count}"
