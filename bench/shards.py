@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -233,12 +234,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.tables < SHARDS or not 1 <= args.moves <= 50 or args.rounds < 1:
         parser.error(f"--tables at least {SHARDS}, --moves 1 to 50, --rounds at least 1")
     result = asyncio.run(bench(args.tables, args.moves, args.rounds, args.database_url))
-    result = {"machine": machine(),
+    result = {"machine": machine(), "load_average_after": os.getloadavg(),
               "settings": {"tables": args.tables, "moves": args.moves, "rounds": args.rounds,
                            "database": "postgresql" if args.database_url else "sqlite",
                            "quick": args.quick},
               **result}
     print(table_text(result))
+    print("load average after: " + ", ".join(f"{n:.1f}" for n in result["load_average_after"]))
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0

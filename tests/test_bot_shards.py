@@ -60,10 +60,6 @@ async def sharded() -> AsyncIterator[ShardedWorld]:
     fake.assert_no_violations()
 
 
-def shard_env(shard: int) -> dict[str, str]:
-    return {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}
-
-
 async def open_and_start(world: ShardedWorld, shard: int) -> Table:
     """Alice opens Fiasco in shard ``shard``'s server, Bob joins, Alice starts."""
     fake, (alice, bob) = world.fake, world.people
@@ -111,12 +107,20 @@ def resumed_count(log: Path) -> int:
     return int(match.group(1))
 
 
-@pytest.mark.parametrize("database", ["sqlite"])
+@pytest.fixture(params=["sqlite"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The one database both processes use."""
+    return f"sqlite:///{tmp_path / 'fivefold.db'}"
+
+
 async def test_two_shard_processes_share_one_database_and_a_killed_ones_tables_finish(
-    sharded: ShardedWorld, tmp_path: Path, database: str
+    sharded: ShardedWorld, tmp_path: Path, database_url: str
 ) -> None:
-    world, fake = sharded, sharded.fake
-    url = f"sqlite:///{tmp_path / 'fivefold.db'}"
+    world, fake, url = sharded, sharded.fake, database_url
+
+    def shard_env(shard: int) -> dict[str, str]:
+        return {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard), "DATABASE_URL": url}
+
     async with (bot_process(fake, tmp_path, "shard0", env=shard_env(0), shard=(0, 2)) as first,
                 bot_process(fake, tmp_path, "shard1", env=shard_env(1), shard=(1, 2))):
         assert {s.shard for s in fake.sessions.values()} == {(0, 2), (1, 2)}
