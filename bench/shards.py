@@ -24,6 +24,8 @@ shard 1, each with its own two people. Once all are started, every table plays
   asked has no move) over the same time;
 - **answer p50 / p99**: from the fake dispatching an interaction to the bot's answer
   reaching it (Discord's 3 s deadline applies to this);
+- **bot CPU / action**: the bot processes' CPU time (user + system, from ``/proc``)
+  in the play over the moves, all processes together;
 - **fake CPU**: this process's CPU over the play's wall time. Near 100 % means the
   fake and the simulated people, not the bot, are the limit.
 
@@ -57,6 +59,7 @@ from tests.fakediscord.world import FakeChannel
 
 MODES = ("one", "two")
 SHARDS = 2
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SETTINGS = {"COMMANDS_PER_MINUTE": "0", "MAX_TABLES_PER_SERVER": "1000",
             "EXPIRY_CHECK_SECONDS": "3600"}
 
@@ -69,6 +72,7 @@ class Run:
     answers: list[float] = field(default_factory=list)
     seconds: float = 0.0
     cpu: float = 0.0
+    bot_cpu: float = 0.0
 
     def figures(self) -> dict[str, float]:
         ordered = sorted(self.answers)
@@ -76,6 +80,7 @@ class Run:
                 "interactions_per_s": len(ordered) / self.seconds,
                 "p50_ms": 1000 * statistics.median(ordered),
                 "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+                "bot_cpu_ms_per_action": 1000 * self.bot_cpu / self.moves,
                 "fake_cpu": self.cpu / self.seconds}
 
 
@@ -131,19 +136,29 @@ def world(fake: FakeDiscord, tables: int) -> list[Table]:
     return made
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time so far of the processes ``pids`` (from ``/proc``)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+    return total / CLOCK_TICKS
+
+
 @contextlib.asynccontextmanager
 async def bots(fake: FakeDiscord, folder: Path, mode: str,
-               database_url: str | None) -> AsyncIterator[None]:
+               database_url: str | None) -> AsyncIterator[list[int]]:
+    """The bot processes of ``mode``, connected; their pids."""
     env = {**SETTINGS, **({"DATABASE_URL": database_url} if database_url else {})}
     async with contextlib.AsyncExitStack() as stack:
         if mode == "one":
-            await stack.enter_async_context(bot_process(fake, folder, "one", env=env))
+            procs = [await stack.enter_async_context(bot_process(fake, folder, "one", env=env))]
         else:
-            for shard in range(SHARDS):
-                await stack.enter_async_context(bot_process(
-                    fake, folder, f"shard{shard}", shard=(shard, SHARDS),
-                    env={**env, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}))
-        yield
+            procs = [await stack.enter_async_context(bot_process(
+                fake, folder, f"shard{shard}", shard=(shard, SHARDS),
+                env={**env, "SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard)}))
+                for shard in range(SHARDS)]
+        yield [proc.pid for proc in procs]
 
 
 async def measure(mode: str, tables: int, moves: int, database_url: str | None) -> Run:
@@ -155,12 +170,13 @@ async def measure(mode: str, tables: int, moves: int, database_url: str | None) 
             made = world(fake, tables)
             if database_url:
                 await empty(database_url)
-            async with bots(fake, Path(folder), mode, database_url):
+            async with bots(fake, Path(folder), mode, database_url) as pids:
                 await asyncio.gather(*(start(fake, table) for table in made))
-                wall, cpu = time.perf_counter(), time.process_time()
+                wall, cpu, bot_cpu = time.perf_counter(), time.process_time(), cpu_seconds(pids)
                 await asyncio.gather(*(play(fake, run, table, moves) for table in made))
                 run.seconds = time.perf_counter() - wall
                 run.cpu = time.process_time() - cpu
+                run.bot_cpu = cpu_seconds(pids) - bot_cpu
             fake.assert_no_violations()
     return run
 
@@ -197,12 +213,14 @@ def table_text(result: dict[str, Any]) -> str:
         return Spread(**figure).text(fmt)
 
     lines = ["| processes | actions/s | interactions/s | answer p50 ms | answer p99 ms "
-             "| fake CPU |", "| --- | --- | --- | --- | --- | --- |"]
+             "| bot CPU ms / action | fake CPU |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for mode in MODES:
         row = result[mode]
         lines.append(f"| {mode} | {cell(row['actions_per_s'], ',.1f')} | "
                      f"{cell(row['interactions_per_s'], ',.1f')} | {cell(row['p50_ms'], ',.0f')} | "
-                     f"{cell(row['p99_ms'], ',.0f')} | {cell(row['fake_cpu'], '.0%')} |")
+                     f"{cell(row['p99_ms'], ',.0f')} | "
+                     f"{cell(row['bot_cpu_ms_per_action'], ',.1f')} | "
+                     f"{cell(row['fake_cpu'], '.0%')} |")
     ratio = result["two_over_one"]
     lines.append(f"\ntwo / one, same round: actions/s {cell(ratio['actions_per_s'], '.2f')}, "
                  f"p99 {cell(ratio['p99_ms'], '.2f')}")

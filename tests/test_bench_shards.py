@@ -10,7 +10,8 @@ import pytest
 from bench import shards
 
 SPREAD = {"median", "min", "max"}
-FIGURES = {"actions_per_s", "interactions_per_s", "p50_ms", "p99_ms", "fake_cpu"}
+FIGURES = {"actions_per_s", "interactions_per_s", "p50_ms", "p99_ms", "bot_cpu_ms_per_action",
+           "fake_cpu"}
 
 
 def test_the_quick_bench_measures_one_and_two_processes(
