@@ -1,6 +1,7 @@
 """The store's speed: durable actions per second, and the leaderboard and stats queries.
 
     .venv/bin/python -m bench.store [--runs 5] [--json PATH] [--quick] [--cache DIR]
+                                    [--url postgresql://...]
 
 Durable actions
     Each action is one ``save_table`` of a table whose record gained one action,
@@ -24,6 +25,14 @@ Queries
     games through the old (user, result) index, then sorted) are timed on the
     same database as the reference.
 
+PostgreSQL (``--url``)
+    The same figures for the PostgreSQL store on the server the URL names (each
+    run in a schema of its own, dropped after; ``scripts/postgres start DIR``
+    starts a throwaway server), each beside the SQLite store's as its
+    reference, measured in the same process, round-robin. The query databases
+    are the SQLite ones, copied in with ``python -m bot migrate-db``'s copy.
+    Bytes per action are not measured there (the server writes, not us).
+
 Every figure is the median over ``--runs`` runs, with the spread (min to max).
 ``--quick`` runs tiny sizes in a few seconds (for the test of this script's
 output, not for its numbers).
@@ -33,28 +42,49 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
 import random
+import secrets
 import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 import games
+from bot.migrate_db import migrate
 from bot.models import Seat, StoredTable, TableStatus
 from bot.store import SqliteStore
-from bot.store_tables import UPSERT_HEAD, iso
+from bot.store_api import Store
+from bot.store_tables import iso
+from bot.store_url import parse_database_url
+from bot.stores import open_url
+
+# How the store saved a table before migration 5 (the reference of the durable actions):
+# the whole document upserted, with no version compared.
+LEGACY_UPSERT = """
+INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
+                    status, doc, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET
+    guild_id = excluded.guild_id, channel_id = excluded.channel_id,
+    message_id = excluded.message_id, host_id = excluded.host_id, game = excluded.game,
+    status = excluded.status, doc = excluded.doc, created_at = excluded.created_at,
+    updated_at = excluded.updated_at
+"""
 
 GUILD = 424242
 GAME = "fiasco"
-BUILD_VERSION = 2  # bump when the shape of the cached query databases changes
+BUILD_VERSION = 3  # bump when the shape of the cached query databases changes (3: migration 6)
 
 
 # --------------------------------------------------------------------------- figures
@@ -132,9 +162,10 @@ def table(table_id: str, record: dict[str, Any], version: int) -> StoredTable:
         created_at=stamp, updated_at=stamp)
 
 
-async def seed_tables(store: SqliteStore, names: list[str], record: dict[str, Any]) -> None:
+async def seed_tables(store: Store, names: list[str], record: dict[str, Any],
+                      version: int) -> None:
     """Store each table with ``record`` already (the state before the timed actions)."""
-    await asyncio.gather(*(store.save_table(table(n, record, 0)) for n in names))
+    await asyncio.gather(*(store.save_table(table(n, record, version)) for n in names))
 
 
 Save = Callable[[StoredTable], Awaitable[None]]
@@ -151,7 +182,7 @@ def legacy_save(store: SqliteStore) -> Save:
                   saved.game, saved.status.value, doc, iso(saved.created_at),
                   iso(saved.updated_at))
         async with lock:
-            await store._write(lambda conn: conn.execute(UPSERT_HEAD, values))
+            await store._write(lambda conn: conn.execute(LEGACY_UPSERT, values))
     return save
 
 
@@ -177,24 +208,62 @@ class Run:
     bytes_per_action: float | None
 
 
-async def actions_per_second(path: Path, records: list[dict[str, Any]], *, tables: int,
-                             first: int, count: int, legacy: bool = False) -> Run:
-    """Durable actions per second of ``tables`` tables each saving ``count`` actions at once."""
-    path.unlink(missing_ok=True)
-    store = await SqliteStore.open(path)
+@contextlib.asynccontextmanager
+async def fresh_schema(url: str) -> AsyncIterator[str]:
+    """``url`` in a new, empty schema of the PostgreSQL database, dropped afterwards."""
+    schema = f"bench_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(url)
     try:
-        names = [f"t{i}" for i in range(tables)]
-        save = legacy_save(store) if legacy else store.save_table
-        await seed_tables(store, names, records[first - 1] if first else records[0])
-        written = bytes_written()
-        began = time.perf_counter()
-        await asyncio.gather(*(play(save, n, records, first, count) for n in names))
-        elapsed = time.perf_counter() - began
-        after = bytes_written()
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield f"{url}{'&' if '?' in url else '?'}search_path={schema}"
     finally:
-        await store.close()
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
+
+
+async def actions_per_second(path: Path, records: list[dict[str, Any]], *, tables: int,
+                             first: int, count: int, legacy: bool = False,
+                             postgres: str | None = None) -> Run:
+    """Durable actions per second of ``tables`` tables each saving ``count`` actions at once.
+
+    On the SQLite file ``path``, or with ``postgres`` on that server, in a fresh schema.
+    """
+    if postgres is not None:
+        async with fresh_schema(postgres) as url:
+            store = await open_url(url)
+            try:
+                return await _timed_actions(store, records, tables=tables, first=first,
+                                            count=count, measure_bytes=False)
+            finally:
+                await store.close()
+    path.unlink(missing_ok=True)
+    sqlite = await SqliteStore.open(path)
+    try:
+        run = await _timed_actions(sqlite, records, tables=tables, first=first, count=count,
+                                   legacy=legacy)
+    finally:
+        await sqlite.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return run
+
+
+async def _timed_actions(store: Store, records: list[dict[str, Any]], *, tables: int,
+                         first: int, count: int, legacy: bool = False,
+                         measure_bytes: bool = True) -> Run:
+    """The timed part of :func:`actions_per_second` on an open, empty ``store``."""
+    names = [f"t{i}" for i in range(tables)]
+    if legacy:
+        assert isinstance(store, SqliteStore)
+        save = legacy_save(store)
+    else:
+        save = store.save_table
+    await seed_tables(store, names, records[first - 1] if first else records[0], first)
+    written = bytes_written() if measure_bytes else None
+    began = time.perf_counter()
+    await asyncio.gather(*(play(save, n, records, first, count) for n in names))
+    elapsed = time.perf_counter() - began
+    after = bytes_written() if measure_bytes else None
     per_action = None if written is None or after is None else (after - written) / (tables * count)
     return Run(tables * count / elapsed, per_action)
 
@@ -386,7 +455,116 @@ async def _time_queries(report: Report, store: SqliteStore, results: int, player
                    reference=reference)
 
 
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+def action_cases(quick: bool) -> dict[str, tuple[int, int]]:
+    """The durable-action cases: name -> (tables at once, first action)."""
+    count = 10 if quick else 50
+    long_first = 100 if quick else 1000
+    cases = {f"1 table, short game (actions 1-{count})": (1, 0),
+             f"1 table, long game (actions {long_first + 1}-{long_first + count})":
+                 (1, long_first)}
+    for tables in (8,) if quick else (8, 32):
+        cases[f"{tables} tables at once, long games"] = (tables, long_first)
+    return cases
+
+
+async def bench_actions_pg(report: Report, workdir: Path, runs: int, quick: bool,
+                           url: str) -> None:
+    """Durable actions on PostgreSQL, each case beside SQLite's in the same process."""
+    records = game_records()
+    count = 10 if quick else 50
+    path = workdir / "actions.db"
+    done: dict[tuple[str, str], list[Run]] = {}
+    for _ in range(runs):
+        for name, (tables, first) in action_cases(quick).items():
+            for backend in ("sqlite", "postgresql"):
+                run = await actions_per_second(path, records, tables=tables, first=first,
+                                               count=count,
+                                               postgres=url if backend == "postgresql" else None)
+                done.setdefault((name, backend), []).append(run)
+    for name in action_cases(quick):
+        reference = report.add(Figure.of(f"actions/s, {name}, SQLite", "actions/s",
+                                          [r.actions_per_s for r in done[(name, "sqlite")]]))
+        report.add(Figure.of(f"actions/s, {name}, PostgreSQL", "actions/s",
+                             [r.actions_per_s for r in done[(name, "postgresql")]]),
+                   reference=reference)
+
+
+async def bench_queries_pg(report: Report, cache: Path, runs: int, sizes: list[int],
+                           url: str) -> None:
+    """The queries on PostgreSQL, on copies of the SQLite databases, beside SQLite's."""
+    cache.mkdir(parents=True, exist_ok=True)
+    for results in sizes:
+        players = max(results // 10, 10)
+        path = cache / f"queries-v{BUILD_VERSION}-{results}.db"
+        await asyncio.to_thread(build, path, results, players)
+        async with fresh_schema(url) as schema_url:
+            began = time.perf_counter()
+            await migrate(f"sqlite:///{path}", schema_url)
+            copied = time.perf_counter() - began
+            if copied > 1:
+                print(f"  copied {path.name} into PostgreSQL in {copied:.0f} s")
+            admin = await asyncpg.connect(schema_url)
+            try:
+                await admin.execute("ANALYZE")
+            finally:
+                await admin.close()
+            sqlite = await SqliteStore.open(path)
+            postgres = await open_url(schema_url)
+            try:
+                await _time_pg_queries(report, sqlite, postgres, path, results, players, runs)
+            finally:
+                await postgres.close()
+                await sqlite.close()
+
+
+async def _time_pg_queries(report: Report, sqlite: Store, postgres: Store, path: Path,
+                           results: int, players: int, runs: int) -> None:
+    label = f"{results // 1000:,}k results, {players // 1000:,}k players" if results >= 10_000 \
+        else f"{results:,} results, {players:,} players"
+    _, total = await sqlite.leaderboard(GUILD, GAME)
+    last = (total - 1) // 10 * 10
+    with sqlite3.connect(path) as conn:
+        busiest = conn.execute("SELECT user_id FROM ratings WHERE guild_id = ? "
+                               "ORDER BY games DESC LIMIT 1", (GUILD,)).fetchone()[0]
+    conn.close()
+    repeat = 20
+
+    def board(store: Store, offset: int) -> Callable[[], Awaitable[object]]:
+        return lambda: store.leaderboard(GUILD, GAME, offset=offset)
+
+    def stats(store: Store) -> Callable[[], Awaitable[object]]:
+        async def both() -> None:
+            await store.stats(GUILD, busiest)
+            await store.recent_games(GUILD, busiest, limit=5)
+        return both
+
+    cases = [("/leaderboard page 1", lambda s: board(s, 0)),
+             ("/leaderboard middle page", lambda s: board(s, last // 20 * 10)),
+             ("/leaderboard last page", lambda s: board(s, last)),
+             ("/stats (busiest player)", stats)]
+    for name, work in cases:
+        assert await work(postgres)() == await work(sqlite)(), name  # the same answers
+        samples: dict[str, list[float]] = {"sqlite": [], "postgresql": []}
+        for _ in range(runs):
+            samples["sqlite"].append(await timed(work(sqlite), repeat))
+            samples["postgresql"].append(await timed(work(postgres), repeat))
+        reference = report.add(Figure.of(f"{name}, {label}, SQLite", "ms", samples["sqlite"]))
+        report.add(Figure.of(f"{name}, {label}, PostgreSQL", "ms", samples["postgresql"]),
+                   reference=reference)
+
+
 # --------------------------------------------------------------------------- output
+
+
+async def server_version(url: str) -> str:
+    conn = await asyncpg.connect(url)
+    try:
+        return str(await conn.fetchval("SHOW server_version"))
+    finally:
+        await conn.close()
 
 
 def print_table(report: Report) -> None:
@@ -406,16 +584,25 @@ def main(argv: list[str] | None = None) -> Report:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median taken)")
     parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, a few seconds")
+    parser.add_argument("--url", help="measure the PostgreSQL store on this server instead "
+                        "(postgresql://...), beside SQLite's in the same process")
     parser.add_argument("--cache", type=Path,
                         default=Path(tempfile.gettempdir()) / "fivefold-bench-store",
                         help="where the query databases are built once and kept")
     args = parser.parse_args(argv)
     runs = 2 if args.quick else args.runs
     sizes = [1_000] if args.quick else [10_000, 100_000, 1_000_000]
+    if args.url is not None and parse_database_url(args.url).backend != "postgresql":
+        parser.error("--url names the PostgreSQL server to measure (postgresql://...)")
     with tempfile.TemporaryDirectory(prefix="fivefold-bench-") as work:
         report = Report(machine(Path(work)))
-        asyncio.run(bench_actions(report, Path(work), runs, args.quick))
-        asyncio.run(bench_queries(report, args.cache, runs, sizes))
+        if args.url is None:
+            asyncio.run(bench_actions(report, Path(work), runs, args.quick))
+            asyncio.run(bench_queries(report, args.cache, runs, sizes))
+        else:
+            report.machine["postgresql"] = asyncio.run(server_version(args.url))
+            asyncio.run(bench_actions_pg(report, Path(work), runs, args.quick, args.url))
+            asyncio.run(bench_queries_pg(report, args.cache, runs, sizes, args.url))
     print_table(report)
     if args.json:
         args.json.write_text(json.dumps(

@@ -71,7 +71,16 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None) -> int:
     return 0
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Run the bot; ``argv`` (``python -m bot``'s arguments) may name another command:
+    ``migrate-db SQLITE_URL POSTGRES_URL`` (:mod:`bot.migrate_db`)."""
+    if argv:
+        if argv[0] == "migrate-db":
+            from bot import migrate_db
+
+            return migrate_db.main(argv[1:])
+        return fail(f"unknown command {argv[0]!r}; the bot runs without one, and "
+                    "`python -m bot migrate-db SQLITE_URL POSTGRES_URL` copies a database")
     try:
         settings = Settings()
     except ValidationError as exc:
@@ -91,4 +100,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

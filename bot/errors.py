@@ -21,3 +21,13 @@ class TableClosed(TableError):
 
 class StaleMenu(TableError):
     """A hand menu older than the table's state was clicked."""
+
+
+class TableMoved(StaleMenu):
+    """The store had a newer copy of the table than this process (another process saved a
+    move first): nothing was applied, and the table was reloaded as the store has it."""
+
+
+MOVED_ELSEWHERE = ("this table moved on elsewhere (another copy of the bot saved a newer "
+                   "move first), so that was not applied; here it is as it is now")
+"""What a person is told when their click met a stale copy of the table (:class:`TableMoved`)."""

@@ -5,7 +5,10 @@ play (leave, kick, end) happen here under the session's lock and are saved
 before the caller replies; actions in play go through :class:`bot.turns.Turns`.
 Every change is made to a copy of the table, saved, and only then swapped in
 (:meth:`SessionManager._save`): a failed save leaves the session as the
-database has it.
+database has it. Each save is the next version; a store that holds a newer
+one (another process moved first) refuses it (:class:`~bot.store_api.StaleTable`),
+and the session is reloaded from the store (:meth:`SessionManager.reload`)
+rather than overwriting that newer move.
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ from pydantic import ValidationError
 import games
 from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
-from bot.errors import NoSuchTable, TableClosed, TableError
+from bot.errors import MOVED_ELSEWHERE, NoSuchTable, TableClosed, TableError, TableMoved
 from bot.expiry import expiry_reason
 from bot.models import TAKEN_OVER, ComputerLevel, Seat, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
-from bot.store_api import Store
+from bot.store_api import ChannelTaken, StaleTable, Store
 from bot.turns import TableListener, Turns, describe, now
 from games.core.errors import SetupError
 from games.core.game import Game, Options
@@ -92,7 +95,7 @@ class SessionManager:
         # The clock games read (Fizzbin's day and night); tests give a fixed one.
         self.clock: Clock = clock or utc_now
         self.listener: TableListener | None = None
-        self.turns = Turns(store, settings, lambda: self.listener)
+        self.turns = Turns(store, settings, lambda: self.listener, reload=self.reload)
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -168,7 +171,11 @@ class SessionManager:
             game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
             pictures=pictures, hints=hints, created_at=stamp, updated_at=stamp,
         )
-        await self.store.save_table(table)
+        try:
+            await self.store.save_table(table)
+        except ChannelTaken:
+            # Another process opened one here first: the schema keeps one per channel.
+            raise TableError("there is already a table here") from None
         session = Session(table)
         self._register(session)
         return session
@@ -437,10 +444,17 @@ class SessionManager:
         Nothing of ``session`` changes before the store has the table, so a save
         that raises leaves it as the database has it. ``game`` (a game just
         started) and ``note`` (a line for the table's recent events) are taken
-        in with it.
+        in with it. The table is saved as the session's next version; if the
+        store has a newer one, the session is reloaded and :class:`TableMoved`
+        raised (nothing of this change was applied).
         """
         table.updated_at = now()
-        await self.store.save_table(table)
+        table.version = session.table.version + 1
+        try:
+            await self.store.save_table(table)
+        except StaleTable as exc:
+            await self.reload(session, exc)
+            raise TableMoved(MOVED_ELSEWHERE) from None
         session.table = table
         if game is not None:
             session.game = game
@@ -457,6 +471,30 @@ class SessionManager:
             "started_at": now().isoformat(),
             "table": table.id,
         }
+
+    # --- a stale copy -------------------------------------------------------------------
+
+    async def reload(self, session: Session, stale: StaleTable) -> None:
+        """``session`` as the store has it, after a save found a newer version there.
+
+        The caller holds the session's lock. The table is rebuilt from its stored record
+        (as after a restart), its turn scheduled again and its message re-rendered; a
+        table the store has closed (or lost) is let go.
+        """
+        log.warning("%s; reloading table %s from the store", stale, session.id)
+        stored = await self.store.get_table(session.id)
+        if stored is None:
+            stored = session.table.model_copy(update={"status": TableStatus.CANCELLED})
+        fresh = self._rebuild(stored)
+        session.table, session.game = fresh.table, fresh.game
+        session.recent.clear()
+        session.recent.extend(fresh.recent)
+        if session.is_open:
+            self.turns.resume(session)
+        else:
+            session.cancel_tasks()
+            self._forget(session)
+        self.turns.changed(session)
 
     # --- after a restart ----------------------------------------------------------------
 

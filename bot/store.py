@@ -18,10 +18,8 @@ Durability and concurrency
 
 Schema
     Numbered migrations in :mod:`bot.migrations` (``0001_initial.sql``,
-    ``0002_ratings.sql``, ``0003_guild_settings.sql``, ...) are applied at open, in order, in one
-    transaction, and the version reached is kept in ``PRAGMA user_version``. A
-    database written by a newer version of the bot is refused
-    (:class:`SchemaTooNewError`) rather than misread.
+    ``0002_ratings.sql``, ...) are applied at open by :mod:`bot.schema`, in one
+    transaction; the version reached is kept in ``PRAGMA user_version``.
 
 Conventions
     Datetimes are stored as ISO-8601 strings in UTC with microseconds, so they
@@ -30,40 +28,40 @@ Conventions
     UNIQUE and PRIMARY KEY constraints hold.
 
 Ratings
-    OpenSkill's Plackett-Luce model with its default parameters (mu 25,
-    sigma 25/3). A game is rated only when two or more distinct humans played
-    it; the humans are rated among themselves by place (tied places share a
-    rank) and computer seats are left out. Every human's ``games`` and ``wins``
-    counters move on every finished game, including a human alone against
-    computers, whose rating is left untouched (a player who never had a rated
-    game has no rating at all: ``GameStats.rating`` is None and they are not on
-    the leaderboard). A game played with hints (``GameResult.rated`` False) is
-    counted the same way but rates nobody. The displayed rating is :func:`display_rating`:
-    ``round(1000 + 40 * (mu - 3 * sigma))``, i.e. 1000 for a new player.
+    :mod:`bot.ratings` (shared with the PostgreSQL store) computes them; the
+    rated players' board is kept in buckets (:func:`_board_page`).
+
+Compare and set
+    A table of version ``n`` is written only over the stored version ``n - 1``
+    (or as a new table): a stale copy raises :class:`StaleTable`. At most one
+    open table per channel is the partial unique index ``tables_open_channel``.
 """
 
 from __future__ import annotations
 
-import importlib.resources
-import re
 import sqlite3
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
-
-from openskill.models import PlackettLuce, PlackettLuceRating
+from typing import TypeVar
 
 from bot.models import (
     GameResult,
     GameStats,
     LeaderRow,
     RecentGame,
-    ResultPlayer,
     StoredTable,
     TableStatus,
+)
+from bot.ratings import RATING_BASE, RATING_SCALE, Standing, display_rating, humans, rate_game
+from bot.schema import (
+    Migration,
+    MigrationError,
+    SchemaTooNewError,
+    load_migrations,
+    migrate_sqlite,
+    split_statements,
 )
 from bot.store_api import StoreError
 from bot.store_tables import delete_actions, dump, read_tables, write_table
@@ -92,87 +90,8 @@ NO_GUILD = 0
 BUSY_TIMEOUT_MS = 10_000
 """How long SQLite waits for another process's lock before raising "database is locked"."""
 
-RATING_BASE = 1000
-"""The displayed rating of a new player (whose OpenSkill ordinal is 0)."""
-
-RATING_SCALE = 40
-"""Displayed points per unit of OpenSkill ordinal (a decisive first win is worth ~+130)."""
-
 T = TypeVar("T")
-_MODEL = PlackettLuce()
 _OPEN_STATUSES = (TableStatus.LOBBY.value, TableStatus.PLAYING.value)
-_MIGRATION_NAME = re.compile(r"(\d{4})_([A-Za-z0-9_]+)\.sql")
-
-
-class SchemaTooNewError(StoreError):
-    """The database was written by a newer version of the bot than this one."""
-
-
-class MigrationError(StoreError):
-    """A migration failed or the migration files are inconsistent; nothing was changed."""
-
-
-def display_rating(mu: float, sigma: float) -> float:
-    """The rating shown to players: the OpenSkill ordinal ``mu - 3 sigma``, scaled.
-
-    The ordinal is a conservative estimate (the true skill is ~99.7% likely to
-    be higher), so a new player shows 1000 and climbs as both their skill
-    estimate rises and the uncertainty shrinks. Returned as a whole number.
-    """
-    return float(round(RATING_BASE + RATING_SCALE * (mu - 3.0 * sigma)))
-
-
-# --------------------------------------------------------------------------- migrations
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One numbered migration file: applying it takes the schema to ``version``."""
-
-    version: int
-    name: str
-    sql: str
-
-
-def load_migrations() -> list[Migration]:
-    """Read the ``NNNN_name.sql`` files shipped in :mod:`bot.migrations`, in order.
-
-    Raises :class:`MigrationError` unless they are numbered 1, 2, ... without
-    gaps or duplicates, so a misnamed file cannot silently skip a step.
-    """
-    found: list[Migration] = []
-    for entry in importlib.resources.files("bot.migrations").iterdir():
-        match = _MIGRATION_NAME.fullmatch(entry.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise MigrationError(f"migrations must be numbered 1..n without gaps, found {versions}")
-    return found
-
-
-def split_statements(sql: str) -> list[str]:
-    """Split a migration script into single statements for ``execute``.
-
-    ``executescript`` would commit any open transaction first, which would
-    break the one-transaction upgrade; so each statement is run on its own.
-    ``sqlite3.complete_statement`` decides where a statement ends, which copes
-    with semicolons inside strings, comments and trigger bodies.
-    """
-    statements: list[str] = []
-    buffer = ""
-    for char in sql:
-        buffer += char
-        if char == ";" and sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    leftover = "\n".join(
-        line for line in buffer.splitlines() if not line.strip().startswith("--")
-    ).strip()
-    if leftover:
-        raise MigrationError(f"unterminated SQL statement: {leftover[:80]!r}")
-    return statements
 
 
 # --------------------------------------------------------------------------- conversions
@@ -194,30 +113,6 @@ def _parse_iso(text: str) -> datetime:
 
 
 
-@dataclass
-class _Standing:
-    """One human's part in a finished game, merged if they somehow held two seats."""
-
-    user_id: int
-    place: int
-    winner: bool
-
-
-def _humans(players: Iterable[ResultPlayer]) -> list[_Standing]:
-    """The distinct human players of a game with their best place, in seat order."""
-    by_user: dict[int, _Standing] = {}
-    for player in sorted(players, key=lambda p: p.seat):
-        if player.user_id is None:
-            continue
-        known = by_user.get(player.user_id)
-        if known is None:
-            by_user[player.user_id] = _Standing(player.user_id, player.place, player.winner)
-        else:
-            known.place = min(known.place, player.place)
-            known.winner = known.winner or player.winner
-    return list(by_user.values())
-
-
 # --------------------------------------------------------------------------- the store
 
 
@@ -236,7 +131,7 @@ def _connect(location: str) -> sqlite3.Connection:
         if location != ":memory:" and str(mode).lower() != "wal":
             raise StoreError(f"could not switch {location} to WAL mode (got {mode!r})")
         conn.execute("PRAGMA synchronous = FULL")
-        _migrate(conn, load_migrations())
+        migrate_sqlite(conn, load_migrations())
     except BaseException:
         conn.close()
         raise
@@ -566,62 +461,12 @@ def _insert_result(conn: sqlite3.Connection, result: GameResult, record: str,
              result.table_id),
         )
         delete_actions(conn, result.table_id)
-    _update_ratings(conn, guild, result.game, _humans(result.players), rate=result.rated)
+    _update_ratings(conn, guild, result.game, humans(result.players), rate=result.rated)
     return True
 
 
-def _user_version(conn: sqlite3.Connection) -> int:
-    """The schema version recorded in the database header."""
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
-def _migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> None:
-    """Apply every migration newer than the database's version, all in one transaction.
-
-    The version is re-read after ``BEGIN IMMEDIATE`` so two processes opening
-    the same file at once cannot both apply a step. On any failure everything
-    is rolled back and the database keeps its old version.
-    """
-    latest = migrations[-1].version if migrations else 0
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        current = _user_version(conn)
-        if current > latest:
-            raise SchemaTooNewError(
-                f"the database is at schema version {current} but this version of the bot "
-                f"only knows up to {latest}: it was written by a newer Fivefold. "
-                "Upgrade the bot (or restore a backup) instead of downgrading."
-            )
-        for migration in migrations:
-            if migration.version <= current:
-                continue
-            try:
-                for statement in split_statements(migration.sql):
-                    conn.execute(statement)
-            except sqlite3.Error as error:
-                raise MigrationError(
-                    f"migration {migration.version:04d}_{migration.name} failed: {error}"
-                ) from error
-            # An int, never user input: safe to format into the PRAGMA.
-            conn.execute(f"PRAGMA user_version = {migration.version:d}")
-        if conn.execute("PRAGMA foreign_key_check").fetchall():
-            raise MigrationError("the migrated database violates its foreign keys")
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-
-
-def _rating(mu: Any, sigma: Any) -> PlackettLuceRating:
-    """A stored rating, or the model's default for a player never rated."""
-    if mu is None or sigma is None:
-        return _MODEL.rating()
-    return _MODEL.rating(mu=float(mu), sigma=float(sigma))
-
-
 def _update_ratings(
-    conn: sqlite3.Connection, guild: int, game: str, humans: list[_Standing], *,
+    conn: sqlite3.Connection, guild: int, game: str, standings: list[Standing], *,
     rate: bool = True,
 ) -> None:
     """Count the game for every human and, with two or more of them, rate them.
@@ -631,23 +476,16 @@ def _update_ratings(
     never enter the rating, they only shape the places. Without ``rate`` (a
     game played with hints) the game is only counted.
     """
-    if not humans:
+    if not standings:
         return
-    marks = ",".join("?" * len(humans))
+    marks = ",".join("?" * len(standings))
     rows = conn.execute(
         f"SELECT user_id, mu, sigma FROM ratings "
         f"WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
-        (guild, game, *(h.user_id for h in humans)),
+        (guild, game, *(h.user_id for h in standings)),
     )
-    stored: dict[int, tuple[Any, Any]] = {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}
-    new: dict[int, tuple[float | None, float | None]] = {
-        h.user_id: stored.get(h.user_id, (None, None)) for h in humans
-    }
-    if rate and len(humans) >= 2:
-        teams = [[_rating(*new[h.user_id])] for h in humans]
-        rated = _MODEL.rate(teams, ranks=[float(h.place) for h in humans])
-        for human, team in zip(humans, rated, strict=True):
-            new[human.user_id] = (team[0].mu, team[0].sigma)
+    stored = {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}
+    new = rate_game(standings, stored, rate=rate)
     conn.executemany(
         """
         INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins)
@@ -658,5 +496,5 @@ def _update_ratings(
             games = ratings.games + 1,
             wins = ratings.wins + excluded.wins
         """,
-        [(guild, game, h.user_id, *new[h.user_id], int(h.winner)) for h in humans],
+        [(guild, game, h.user_id, *new[h.user_id], int(h.winner)) for h in standings],
     )

@@ -11,6 +11,12 @@ A finished game with a result is stored once: its record is
 ``results.record``, the table's head keeps ``"record": null`` and its action
 rows are deleted in the transaction that writes the result.
 
+Saving compares versions: a table of version ``n`` replaces only the stored
+version ``n - 1``; anything else raises :class:`~bot.store_api.StaleTable` and
+the caller's savepoint undoes the write. A new table is inserted, and the
+partial unique index ``tables_open_channel`` refuses a second open table in
+one channel (:class:`~bot.store_api.ChannelTaken`).
+
 Every function here is synchronous and runs on the store's thread
 (:mod:`bot.store_thread`), inside a transaction the caller opened.
 """
@@ -19,25 +25,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.models import StoredTable, TableStatus
+from bot.store_api import ChannelTaken, StaleTable
 
-UPSERT_HEAD = """
+INSERT_HEAD = """
 INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
-                    status, doc, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET
-    guild_id = excluded.guild_id,
-    channel_id = excluded.channel_id,
-    message_id = excluded.message_id,
-    host_id = excluded.host_id,
-    game = excluded.game,
-    status = excluded.status,
-    doc = excluded.doc,
-    created_at = excluded.created_at,
-    updated_at = excluded.updated_at
+                    status, doc, created_at, updated_at, version)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 # The common save (a table in play whose status did not change) leaves ``status``
@@ -45,8 +43,14 @@ ON CONFLICT (id) DO UPDATE SET
 # the same value, and tables_status would cost one more page per action.
 _UPDATE_SAME_STATUS = """
 UPDATE tables SET guild_id = ?, channel_id = ?, message_id = ?, host_id = ?, game = ?,
-                  doc = ?, created_at = ?, updated_at = ?
-WHERE id = ? AND status = ?
+                  doc = ?, created_at = ?, updated_at = ?, version = ?
+WHERE id = ? AND version = ? AND status = ?
+"""
+
+_UPDATE = """
+UPDATE tables SET guild_id = ?, channel_id = ?, message_id = ?, host_id = ?, game = ?,
+                  doc = ?, created_at = ?, updated_at = ?, version = ?, status = ?
+WHERE id = ? AND version = ?
 """
 
 _SELECT = """
@@ -76,12 +80,13 @@ def dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def write_table(conn: sqlite3.Connection, table: StoredTable, *, record_in_results: bool = False
-                ) -> None:
-    """Upsert ``table``'s head and append the actions its record has beyond the stored ones.
+def split_record(table: StoredTable, *, record_in_results: bool = False
+                 ) -> tuple[str, list[str] | None]:
+    """The table's head document (its record's actions replaced by their count) and the
+    actions as JSON texts, to store one row each; None when there is no list of actions.
 
-    With ``record_in_results`` the record is not kept with the table (the
-    caller is writing it as the result's record in the same transaction).
+    Both stores lay a table out this way. With ``record_in_results`` the head
+    keeps no record (it is being written as the result's).
     """
     record = None if record_in_results else table.record
     actions = record.get("actions") if record is not None else None
@@ -91,20 +96,65 @@ def write_table(conn: sqlite3.Connection, table: StoredTable, *, record_in_resul
         actions = None
     head = table.model_copy(update={"created_at": utc(table.created_at),
                                     "updated_at": utc(table.updated_at), "record": record})
-    doc, created, updated = head.model_dump_json(), iso(table.created_at), iso(table.updated_at)
-    same_status = conn.execute(_UPDATE_SAME_STATUS, (
-        table.guild_id, table.channel_id, table.message_id, table.host_id, table.game,
-        doc, created, updated, table.id, table.status.value,
-    ))
-    if same_status.rowcount == 0:
-        conn.execute(UPSERT_HEAD, (
-            table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
-            table.game, table.status.value, doc, created, updated,
-        ))
+    texts = None if actions is None else [dump(action) for action in actions]
+    return head.model_dump_json(), texts
+
+
+def rebuild(table_id: str, doc: str, status: str, final: str | None,
+            actions: Callable[[], list[str]]) -> StoredTable:
+    """A stored head back to a whole table: its actions (read by ``actions()`` only when the
+    head counts some) put back, or its result's ``final`` record for a finished game."""
+    data = json.loads(doc)
+    record = data.get("record")
+    if record is None and final is not None and status == TableStatus.FINISHED:
+        data["record"] = json.loads(final)
+    elif isinstance(record, dict) and isinstance(record.get("actions"), int):
+        texts = actions()
+        if len(texts) != record["actions"]:
+            raise CorruptTableError(f"table {table_id} should have {record['actions']} actions "
+                                    f"but {len(texts)} are stored")
+        record["actions"] = json.loads("[" + ",".join(texts) + "]")
+    return StoredTable.model_validate(data)
+
+
+def write_table(conn: sqlite3.Connection, table: StoredTable, *, record_in_results: bool = False
+                ) -> None:
+    """Save ``table``'s head (compare and set) and append the actions beyond the stored ones.
+
+    With ``record_in_results`` the record is not kept with the table (the
+    caller is writing it as the result's record in the same transaction).
+    """
+    doc, actions = split_record(table, record_in_results=record_in_results)
+    created, updated = iso(table.created_at), iso(table.updated_at)
+    _write_head(conn, table, (table.guild_id, table.channel_id, table.message_id,
+                              table.host_id, table.game, doc, created, updated))
     if actions is None:
         delete_actions(conn, table.id)
     else:
         _append_actions(conn, table.id, actions)
+
+
+def _write_head(conn: sqlite3.Connection, table: StoredTable, fields: tuple[Any, ...]) -> None:
+    """Compare and set the table's head row: replace version ``n - 1``, or insert a new table.
+
+    Raises :class:`StaleTable` when the stored version is not ``n - 1`` and
+    :class:`ChannelTaken` when the channel already has another open table.
+    """
+    version, status = table.version, table.status.value
+    try:
+        if conn.execute(_UPDATE_SAME_STATUS,
+                        (*fields, version, table.id, version - 1, status)).rowcount:
+            return
+        if conn.execute(_UPDATE, (*fields, version, status, table.id, version - 1)).rowcount:
+            return
+        stored = conn.execute("SELECT version FROM tables WHERE id = ?", (table.id,)).fetchone()
+        if stored is not None:
+            raise StaleTable(table.id, version, int(stored[0]))
+        conn.execute(INSERT_HEAD, (table.id, *fields[:5], status, *fields[5:], version))
+    except sqlite3.IntegrityError as error:
+        if "tables.channel_id" not in str(error):
+            raise
+        raise ChannelTaken(table.id, table.channel_id) from error
 
 
 def delete_actions(conn: sqlite3.Connection, table_id: str) -> None:
@@ -112,8 +162,8 @@ def delete_actions(conn: sqlite3.Connection, table_id: str) -> None:
     conn.execute("DELETE FROM table_actions WHERE table_id = ?", (table_id,))
 
 
-def _append_actions(conn: sqlite3.Connection, table_id: str, actions: list[Any]) -> None:
-    """Insert the actions after those already stored (usually just the newest one).
+def _append_actions(conn: sqlite3.Connection, table_id: str, actions: list[str]) -> None:
+    """Insert the actions (JSON texts) after those already stored (usually just the newest).
 
     The stored actions are taken to be a prefix of ``actions`` if the last of
     them matches; otherwise (a record replaced by another, or rewound) they are
@@ -124,12 +174,12 @@ def _append_actions(conn: sqlite3.Connection, table_id: str, actions: list[Any])
         (table_id,),
     ).fetchone()
     stored = 0 if last is None else int(last[0]) + 1
-    if stored > len(actions) or (stored and dump(actions[stored - 1]) != last[1]):
+    if stored > len(actions) or (stored and actions[stored - 1] != last[1]):
         delete_actions(conn, table_id)
         stored = 0
     conn.executemany(
         "INSERT INTO table_actions (table_id, n, action) VALUES (?, ?, ?)",
-        [(table_id, n, dump(action)) for n, action in enumerate(actions[stored:], stored)],
+        [(table_id, n, action) for n, action in enumerate(actions[stored:], stored)],
     )
 
 
@@ -142,19 +192,12 @@ def read_tables(conn: sqlite3.Connection, where: str, params: tuple[Any, ...]
 
 def _table_from_row(conn: sqlite3.Connection, row: sqlite3.Row) -> StoredTable:
     """One head row back to a whole table: its actions from their rows, or its result's record."""
-    data = json.loads(row["doc"])
-    record = data.get("record")
-    if record is None and row["final"] is not None and row["status"] == TableStatus.FINISHED:
-        data["record"] = json.loads(row["final"])
-    elif isinstance(record, dict) and isinstance(record.get("actions"), int):
-        texts = [r[0] for r in conn.execute(
+    def actions() -> list[str]:
+        return [r[0] for r in conn.execute(
             "SELECT action FROM table_actions WHERE table_id = ? ORDER BY n", (row["id"],))]
-        if len(texts) != record["actions"]:
-            raise CorruptTableError(f"table {row['id']} should have {record['actions']} actions "
-                                    f"but {len(texts)} are stored")
-        record["actions"] = json.loads("[" + ",".join(texts) + "]")
-    return StoredTable.model_validate(data)
+
+    return rebuild(row["id"], row["doc"], row["status"], row["final"], actions)
 
 
-__all__ = ["UPSERT_HEAD", "CorruptTableError", "delete_actions", "dump", "iso", "read_tables",
-           "utc", "write_table"]
+__all__ = ["INSERT_HEAD", "CorruptTableError", "delete_actions", "dump", "iso", "read_tables",
+           "rebuild", "split_record", "utc", "write_table"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.store_api import Store, StoreError
+from bot.store_api import Store
 from bot.store_url import DatabaseUrl, parse_database_url
 
 if TYPE_CHECKING:
@@ -33,7 +33,9 @@ async def open_url(url: str | DatabaseUrl) -> Store:
         from bot.store import SqliteStore
 
         return await SqliteStore.open(where.target)
-    raise StoreError(f"{where}: the PostgreSQL store is not in this build yet")
+    from bot.pgstore import PostgresStore
+
+    return await PostgresStore.open(where.target)
 
 
 __all__ = ["open_store", "open_url"]

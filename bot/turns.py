@@ -7,8 +7,11 @@ holding the new action) is saved, and only once the store has it do the copies
 replace the session's game and table; then the caller replies. A save that
 fails leaves memory as it was, so it still agrees with the database and the
 player's "something went wrong" is the truth. A finished game writes its
-result the same way. Computer seats and turn timers are tasks of the session
-that come back through the same path.
+result the same way. A save the store refuses as stale (another process saved
+a newer move first) reloads the session from the store and tells the clicker
+so (:class:`~bot.errors.TableMoved`); it never overwrites that move. Computer
+seats and turn timers are tasks of the session that come back through the same
+path.
 
 A computer thinks outside the lock: it takes its seat's perspective under the
 lock, thinks in a worker process (:class:`bot.computer.Computers`) while its
@@ -22,15 +25,15 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot.computer import HINT_LEVEL, TAKEOVER_LEVEL, Computers, Question, move_rng
-from bot.errors import StaleMenu, TableClosed, TableError
+from bot.errors import MOVED_ELSEWHERE, StaleMenu, TableClosed, TableError, TableMoved
 from bot.models import ComputerLevel, GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.session import Session
 from bot.settings import Settings
-from bot.store_api import Store
+from bot.store_api import StaleTable, Store
 from games.core.actions import Action
 from games.core.events import Event
 from games.core.game import Game
@@ -105,11 +108,15 @@ class Turns:
 
     def __init__(self, store: Store, settings: Settings,
                  listener: Callable[[], TableListener | None], *,
-                 computers: Computers | None = None) -> None:
+                 computers: Computers | None = None,
+                 reload: Callable[[Session, StaleTable], Awaitable[None]] | None = None
+                 ) -> None:
         self.store = store
         self.settings = settings
         self._listener = listener
         self.computers = computers or Computers.from_settings(settings)
+        # Takes a session back to what the store has after a stale save (the manager's).
+        self._reload = reload
 
     def changed(self, session: Session) -> None:
         listener = self._listener()
@@ -159,17 +166,25 @@ class Turns:
 
         The caller holds ``session.lock``. Raises the rules core's ``GameError``
         (illegal action) or the store's error (the save failed); either way the
-        session's game and table are untouched. ``note`` goes before the events
-        in the table's recent lines (a timed-out seat played by a computer).
+        session's game and table are untouched. A stale copy (the store has a
+        newer version) is reloaded and :class:`TableMoved` raised. ``note`` goes
+        before the events in the table's recent lines (a timed-out seat played
+        by a computer).
         """
         game = self.require_game(session).clone()
         events = game.apply(seat, action)
         table = advanced(session.table, game, seat, person=person)
-        if game.over:
-            await self._save_finished(session, game, table)
-        else:
-            await self.store.save_table(table)
-            session.game, session.table = game, table
+        try:
+            if game.over:
+                await self._save_finished(session, game, table)
+            else:
+                await self.store.save_table(table)
+                session.game, session.table = game, table
+        except StaleTable as stale:
+            if self._reload is None:
+                raise
+            await self._reload(session, stale)
+            raise TableMoved(MOVED_ELSEWHERE) from None
         return self._applied(session, events, note)
 
     def _applied(self, session: Session, events: list[Event], note: str | None) -> list[str]:
@@ -187,13 +202,20 @@ class Turns:
         """The session's game has ended: write its result once and mark the table finished."""
         game = session.game
         assert game is not None and game.over
-        await self._save_finished(session, game, session.table)
+        table = session.table
+        await self._save_finished(session, game,
+                                  table.model_copy(update={"version": table.version + 1}))
 
     async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
                              ) -> None:
-        """Write the result, ratings and final table in one transaction, then swap them in."""
+        """Write the result, ratings and final table in one transaction, then swap them in.
+
+        :class:`StaleTable` if the store has a newer table, or already has the result
+        (another process finished this table first): nothing is written twice.
+        """
         final, result = finished(table, game)
-        await self.store.record_result(result, table=final)
+        if not await self.store.record_result(result, table=final):
+            raise StaleTable(final.id, final.version, None)
         session.game, session.table = game, final
         session.cancel_tasks()
 
@@ -250,6 +272,8 @@ class Turns:
                 await self._commit(session, seat, decision.action, note)
         except asyncio.CancelledError:
             raise
+        except TableMoved:
+            log.info("table %s moved on elsewhere; its computer turn was dropped", session.id)
         except Exception:
             log.exception("computer turn failed at table %s", session.id)
 

@@ -1,28 +1,32 @@
-"""Tests for the SQLite store: schema migrations, tables, results, ratings, concurrency."""
+"""The store contract: every test here runs on SQLite and on PostgreSQL (``tests/stores.py``).
+
+Tables, results, ratings, the leaderboard, stats, server settings, durability, and what
+several processes sharing one database need: compare-and-set saves (a stale copy never
+overwrites a newer move), one open table per channel, a result written exactly once.
+What only one backend has (SQLite's migrations and group commit, PostgreSQL's) is in
+``test_store_sqlite.py`` and ``test_store_postgres.py``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import inspect
+import itertools
 import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator
+import zlib
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
-import bot.store as store_module
-import games
 from bot.models import (
     GameResult,
     ResultPlayer,
@@ -30,26 +34,16 @@ from bot.models import (
     StoredTable,
     TableStatus,
 )
-from bot.sessions import SessionManager
-from bot.store import (
-    GroupCommitError,
-    Migration,
-    MigrationError,
-    SchemaTooNewError,
-    SqliteStore,
-    StoreError,
-    display_rating,
-    load_migrations,
-    split_statements,
-)
-from bot.store_api import Store
-from tests.botdriver import settings_for
+from bot.pgstore import PostgresStore
+from bot.ratings import StoredRating, display_rating, humans, rate_game
+from bot.store import SqliteStore
+from bot.store_api import ChannelTaken, StaleTable, Store, StoreError
+from tests.stores import Backend
 
 GUILD = 111
 OTHER_GUILD = 222
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 REPO = Path(__file__).resolve().parents[1]
-LATEST = len(load_migrations())
 
 
 # --------------------------------------------------------------------------- helpers
@@ -62,11 +56,14 @@ def make_table(
     guild_id: int | None = GUILD,
     created_at: datetime = T0,
     game: str = "fiasco",
+    channel_id: int | None = None,
 ) -> StoredTable:
+    """A table with three seats; each table id has a channel of its own unless one is given
+    (the schema allows one open table per channel)."""
     return StoredTable(
         id=table_id,
         guild_id=guild_id,
-        channel_id=5000,
+        channel_id=channel_id if channel_id is not None else 5000 + zlib.crc32(table_id.encode()),
         message_id=6000,
         host_id=1,
         game=game,
@@ -113,281 +110,30 @@ def make_result(
     )
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "fivefold.db"
+def moved(table: StoredTable, action: str) -> StoredTable:
+    """``table`` one action on: the next version, its record one action longer."""
+    record = dict(table.record or {"seed": 1, "actions": []})
+    record["actions"] = [*record.get("actions", []), action]
+    return table.model_copy(update={"version": table.version + 1, "record": record})
 
 
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(db_path)
-    yield opened
-    await opened.close()
-
-
-def user_version(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
-        return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
-def table_names(path: Path) -> set[str]:
-    with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    return {row[0] for row in rows}
-
-
-async def query(
-    store: SqliteStore, sql: str, params: tuple[object, ...] = ()
-) -> list[tuple[Any, ...]]:
-    """Rows of ``sql`` run on the store's own connection (its thread, its settings)."""
-    rows = await store._run(lambda conn: conn.execute(sql, params).fetchall())
-    return [tuple(row) for row in rows]
-
-
-async def count(store: SqliteStore, sql: str) -> int:
-    return int((await query(store, sql))[0][0])
-
-
-def test_sqlite_store_satisfies_the_protocol() -> None:
+@pytest.mark.parametrize("implementation", [SqliteStore, PostgresStore])
+def test_both_stores_satisfy_the_protocol(implementation: type) -> None:
     """Same method names and signatures as :class:`bot.store_api.Store`."""
     names = {name for name in vars(Store) if not name.startswith("_")}
     assert names >= {"close", "save_table", "open_tables", "get_table", "record_result"}
     assert names >= {"leaderboard", "stats", "recent_games"}
-    assert names >= {"get_timezone", "set_timezone"}
+    assert names >= {"get_timezone", "set_timezone", "get_pictures", "set_pictures"}
     for name in names:
-        ours, theirs = getattr(SqliteStore, name), getattr(Store, name)
+        ours, theirs = getattr(implementation, name), getattr(Store, name)
         assert inspect.iscoroutinefunction(ours), name
         assert inspect.signature(ours) == inspect.signature(theirs), name
-
-
-# --------------------------------------------------------------------------- migrations
-
-
-def test_migrations_are_numbered_and_split() -> None:
-    migrations = load_migrations()
-    assert [m.version for m in migrations] == list(range(1, LATEST + 1))
-    assert LATEST >= 2
-    assert all(split_statements(m.sql) for m in migrations)
-
-
-def test_split_statements_respects_strings_and_comments() -> None:
-    sql = textwrap.dedent(
-        """
-        -- a comment; with a semicolon
-        CREATE TABLE a (x TEXT DEFAULT 'x;y'); INSERT INTO a VALUES ('1;2');
-        CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1; SELECT 2; END;
-        -- trailing comment
-        """
-    )
-    statements = split_statements(sql)
-    assert len(statements) == 3
-    assert statements[1] == "INSERT INTO a VALUES ('1;2');"
-    assert statements[2].endswith("END;")
-    with pytest.raises(MigrationError, match="unterminated"):
-        split_statements("CREATE TABLE b (x)")
-
-
-async def test_open_empty_database_applies_every_migration(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
-    await store.close()
-    assert user_version(db_path) == LATEST
-    assert {"tables", "results", "result_players", "ratings", "guild_settings"} <= table_names(
-        db_path
-    )
-    # Reopening an up-to-date database changes nothing.
-    store = await SqliteStore.open(db_path)
-    await store.close()
-    assert user_version(db_path) == LATEST
-
-
-async def test_wal_foreign_keys_and_full_sync_are_on(store: SqliteStore, db_path: Path) -> None:
-    assert (await query(store, "PRAGMA journal_mode"))[0][0] == "wal"
-    assert (await query(store, "PRAGMA foreign_keys"))[0][0] == 1
-    assert (await query(store, "PRAGMA synchronous"))[0][0] == 2  # FULL
-    assert (await query(store, "PRAGMA busy_timeout"))[0][0] > 0
-    # Foreign keys are enforced, not merely declared.
-    with pytest.raises(sqlite3.IntegrityError):
-        await store._write(lambda conn: conn.execute(
-            "INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner)"
-            " VALUES (999, 0, 1, 'x', 0, 1, 1)",
-        ))
-    # WAL is persistent in the file: another connection sees it too.
-    with sqlite3.connect(db_path) as other:
-        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-
-
-async def test_upgrade_from_version_1_keeps_the_data(db_path: Path) -> None:
-    first = load_migrations()[0]
-    assert first.version == 1
-    lobby = make_table("old-lobby")
-    with sqlite3.connect(db_path) as conn:
-        for statement in split_statements(first.sql):
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version = 1")
-        conn.execute(
-            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                lobby.id,
-                lobby.guild_id,
-                lobby.channel_id,
-                lobby.message_id,
-                lobby.host_id,
-                lobby.game,
-                "lobby",
-                lobby.model_dump_json(),
-                "2025-03-01T12:00:00.000000+00:00",
-                "2025-03-01T12:01:00.000000+00:00",
-            ),
-        )
-        # An old result: user 1 beat a computer and user 2.
-        conn.execute(
-            "INSERT INTO results (id, table_id, guild_id, game, finished_at, record) "
-            "VALUES (1, 'old-game', ?, 'fiasco', '2025-02-01T10:00:00.000000+00:00', '{}')",
-            (GUILD,),
-        )
-        conn.executemany(
-            "INSERT INTO result_players VALUES (1, ?, ?, ?, ?, ?, ?)",
-            [(0, 1, "Ana", 30, 1, 1), (1, None, "Robot", 20, 2, 0), (2, 2, "Ben", 10, 3, 0)],
-        )
-    assert user_version(db_path) == 1
-    assert "ratings" not in table_names(db_path)
-
-    store = await SqliteStore.open(db_path)
-    try:
-        assert user_version(db_path) == LATEST
-        assert await store.get_table("old-lobby") == lobby
-        assert [t.id for t in await store.open_tables()] == ["old-lobby"]
-        recent = await store.recent_games(GUILD, 2)
-        assert [(g.table_id, g.place, g.score, g.players) for g in recent] == [
-            ("old-game", 3, 10, 3)
-        ]
-        # Counters are rebuilt from the old results; old games were never rated.
-        ana = {s.game: s for s in await store.stats(GUILD, 1)}
-        assert (ana["fiasco"].games, ana["fiasco"].wins, ana["fiasco"].rating) == (1, 1, None)
-        ben = {s.game: s for s in await store.stats(GUILD, 2)}
-        assert (ben["fiasco"].games, ben["fiasco"].wins) == (1, 0)
-        # The old result still counts for idempotency, and new games rate on top.
-        assert await store.record_result(make_result("old-game", [(1, 1), (2, 2)])) is False
-        assert await store.record_result(make_result("new-game", [(1, 1), (2, 2)])) is True
-        ana = {s.game: s for s in await store.stats(GUILD, 1)}
-        assert (ana["fiasco"].games, ana["fiasco"].wins) == (2, 2)
-        assert ana["fiasco"].rating is not None and ana["fiasco"].rating > 1000
-    finally:
-        await store.close()
-
-
-def write_as_before_table_actions(conn: sqlite3.Connection, table: StoredTable) -> None:
-    """A table row as the store wrote it before table_actions: the whole record in ``doc``."""
-    conn.execute(
-        "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
-         table.game, table.status.value, table.model_dump_json(),
-         table.created_at.isoformat(timespec="microseconds"),
-         table.updated_at.isoformat(timespec="microseconds")),
-    )
-
-
-def played_record(seed: int, actions: int) -> dict[str, Any]:
-    """A real Fumblaroo record after ``actions`` deterministic actions."""
-    game = games.new_game("fumblaroo", 3, {}, seed=seed)
-    for n in range(actions):
-        seat = game.to_act
-        assert seat is not None
-        game.apply(seat, random.Random(n).choice(game.legal_actions(seat)))
-    return game.record()
-
-
-async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_data(
-    db_path: Path, tmp_path: Path
-) -> None:
-    """A database of the migrations before table_actions, with a game in play, a lobby and a
-    finished game, upgraded: the game resumes and plays on, nothing is lost."""
-    [new] = [m for m in load_migrations() if m.name == "table_actions"]
-    previous = [m for m in load_migrations() if m.version < new.version]
-    playing = make_table("v3-playing", status=TableStatus.PLAYING, game="fumblaroo")
-    playing.record = played_record(5, 40)
-    playing.options = {}
-    lobby = make_table("v3-lobby")
-    finished = make_table("v3-done", status=TableStatus.FINISHED)
-    with sqlite3.connect(db_path) as conn:
-        for migration in previous:
-            for statement in split_statements(migration.sql):
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {new.version - 1:d}")
-        for table in (playing, lobby, finished):
-            write_as_before_table_actions(conn, table)
-        conn.execute(
-            "INSERT INTO results (id, table_id, guild_id, game, finished_at, record) "
-            "VALUES (1, 'v3-done', ?, 'fiasco', '2025-02-01T10:00:00.000000+00:00', ?)",
-            (GUILD, json.dumps(finished.record)),
-        )
-        conn.executemany("INSERT INTO result_players VALUES (1, ?, ?, ?, ?, ?, ?)",
-                         [(0, 1, "Ana", 30, 1, 1), (1, 2, "Ben", 10, 2, 0)])
-        conn.executemany("INSERT INTO ratings VALUES (?, 'fiasco', ?, ?, ?, 1, ?)",
-                         [(GUILD, 1, 27.6, 8.0, 1), (GUILD, 2, 22.4, 8.0, 0)])
-
-    store = await SqliteStore.open(db_path)
-    try:
-        assert user_version(db_path) == LATEST
-        assert await store.get_table("v3-playing") == playing
-        assert await store.get_table("v3-lobby") == lobby
-        assert await store.get_table("v3-done") == finished
-        # The actions moved to their own rows; the finished record is kept once, in results.
-        assert await count(store, "SELECT COUNT(*) FROM table_actions") == 40
-        heads = dict(await query(store, "SELECT id, json_extract(doc, '$.record') FROM tables"))
-        assert heads["v3-done"] is None
-        assert json.loads(heads["v3-playing"])["actions"] == 40
-        # The board and its size survive, and stats read the new index.
-        board, total = await store.leaderboard(GUILD, "fiasco")
-        assert ([r.user_id for r in board], total) == ([1, 2], 2)
-        assert [(s.games, s.wins) for s in await store.stats(GUILD, 1)] == [(1, 1)]
-        assert await store.record_result(make_result("v3-done", [(1, 1), (2, 2)])) is False
-
-        # The game in play resumes from the migrated rows and plays on.
-        # (At the time the tables were saved: later, the lobby would have expired.)
-        manager = SessionManager(store, settings_for(tmp_path), clock=lambda: T0)
-        resumed = await manager.resume_all()
-        assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
-        game = manager.get("v3-playing").game
-        assert game is not None and game.record() == playing.record
-        seat = game.to_act
-        assert seat is not None
-        game.apply(seat, game.legal_actions(seat)[0])
-        playing.record = game.record()
-        await store.save_table(playing)
-        assert await count(store, "SELECT COUNT(*) FROM table_actions") == 41
-        assert await store.get_table("v3-playing") == playing
-    finally:
-        await store.close()
-
-
-async def test_database_from_a_newer_version_is_refused(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
-    await store.close()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(f"PRAGMA user_version = {LATEST + 1}")
-    with pytest.raises(SchemaTooNewError, match="newer"):
-        await SqliteStore.open(db_path)
-    assert user_version(db_path) == LATEST + 1  # left untouched
-
-
-async def test_a_failing_migration_changes_nothing(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """All pending migrations share one transaction: a failure in the last undoes the first."""
-    real = load_migrations()
-    broken = Migration(LATEST + 1, "broken", "CREATE TABLE extra (x);\nSELECT * FROM nowhere;")
-    monkeypatch.setattr(store_module, "load_migrations", lambda: [*real, broken])
-    with pytest.raises(MigrationError, match="broken"):
-        await SqliteStore.open(db_path)
-    assert user_version(db_path) == 0
-    assert table_names(db_path) == set()
 
 
 # --------------------------------------------------------------------------- tables
 
 
-async def test_tables_round_trip_and_open_tables(store: SqliteStore) -> None:
+async def test_tables_round_trip_and_open_tables(store: Store, backend: Backend) -> None:
     lobby = make_table("lobby1", status=TableStatus.LOBBY, created_at=T0)
     playing = make_table("play1", status=TableStatus.PLAYING, created_at=T0 + timedelta(1))
     finished = make_table("done1", status=TableStatus.FINISHED)
@@ -403,27 +149,26 @@ async def test_tables_round_trip_and_open_tables(store: SqliteStore) -> None:
 
     # Saving again updates in place (status, version, seats, record).
     started = playing.model_copy(
-        update={"version": 9, "seats": [Seat(user_id=3, name="Cy", replaced_user_id=2)]}
+        update={"version": 4, "seats": [Seat(user_id=3, name="Cy", replaced_user_id=2)]}
     )
     await store.save_table(started)
     assert await store.get_table("play1") == started
-    cancelled_now = lobby.model_copy(update={"status": TableStatus.CANCELLED})
+    cancelled_now = lobby.model_copy(update={"status": TableStatus.CANCELLED, "version": 4})
     await store.save_table(cancelled_now)
     assert [t.id for t in await store.open_tables()] == ["play1"]
-    assert await count(store, "SELECT COUNT(*) FROM tables") == 4
+    assert await backend.count("SELECT COUNT(*) FROM tables") == 4
 
 
-async def test_datetimes_are_stored_as_utc_iso(store: SqliteStore) -> None:
+async def test_datetimes_are_stored_as_utc_iso(store: Store, backend: Backend) -> None:
     paris = timezone(timedelta(hours=1))
     local = make_table("tz", created_at=datetime(2025, 3, 1, 13, 0, tzinfo=paris))
     naive = make_table("naive", created_at=datetime(2025, 3, 1, 12, 0))
     await store.save_table(local)
     await store.save_table(naive)
-    rows = await query(store, "SELECT id, created_at FROM tables ORDER BY id")
-    assert [tuple(r) for r in rows] == [
-        ("naive", "2025-03-01T12:00:00.000000+00:00"),
-        ("tz", "2025-03-01T12:00:00.000000+00:00"),
-    ]
+    rows = await backend.fetch("SELECT id, created_at FROM tables ORDER BY id")
+    # SQLite keeps ISO text that sorts as time does; PostgreSQL a timestamptz.
+    stored = "2025-03-01T12:00:00.000000+00:00" if backend.name == "sqlite" else T0
+    assert [tuple(r) for r in rows] == [("naive", stored), ("tz", stored)]
     loaded = await store.get_table("tz")
     assert loaded is not None
     assert loaded.created_at == T0 and loaded.created_at.utcoffset() == timedelta(0)
@@ -434,14 +179,16 @@ async def test_datetimes_are_stored_as_utc_iso(store: SqliteStore) -> None:
 # --------------------------------------------------------------------------- results
 
 
-async def test_record_result_writes_once_and_finishes_the_table(store: SqliteStore) -> None:
+async def test_record_result_writes_once_and_finishes_the_table(
+    store: Store, backend: Backend,
+) -> None:
     await store.save_table(make_table("t1", status=TableStatus.PLAYING))
     result = make_result("t1", [(1, 1), (None, 2), (2, 3)], finished_at=T0 + timedelta(hours=1))
 
     assert await store.record_result(result) is True
     assert await store.record_result(result) is False
-    assert await count(store, "SELECT COUNT(*) FROM results") == 1
-    assert await count(store, "SELECT COUNT(*) FROM result_players") == 3
+    assert await backend.count("SELECT COUNT(*) FROM results") == 1
+    assert await backend.count("SELECT COUNT(*) FROM result_players") == 3
     stats = await store.stats(GUILD, 1)
     assert [(s.game, s.games, s.wins) for s in stats] == [("fiasco", 1, 1)]
 
@@ -451,25 +198,27 @@ async def test_record_result_writes_once_and_finishes_the_table(store: SqliteSto
     assert table is not None
     assert table.status is TableStatus.FINISHED
     assert table.updated_at == T0 + timedelta(hours=1)
-    rows = await query(store, "SELECT record FROM results")
+    rows = await backend.fetch("SELECT record FROM results")
     assert json.loads(rows[0][0]) == result.record
 
 
-async def test_concurrent_record_result_for_one_table_writes_once(store: SqliteStore) -> None:
+async def test_concurrent_record_result_for_one_table_writes_once(
+    store: Store, backend: Backend,
+) -> None:
     result = make_result("t1", [(1, 1), (2, 2)])
     outcomes = await asyncio.gather(*(store.record_result(result) for _ in range(10)))
     assert sorted(outcomes) == [False] * 9 + [True]
-    assert await count(store, "SELECT COUNT(*) FROM results") == 1
+    assert await backend.count("SELECT COUNT(*) FROM results") == 1
     assert [(s.games, s.wins) for s in await store.stats(GUILD, 1)] == [(1, 1)]
     assert [(s.games, s.wins) for s in await store.stats(GUILD, 2)] == [(1, 0)]
 
 
 async def test_record_result_saves_the_final_table_in_the_same_transaction(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     await store.save_table(make_table("t1", status=TableStatus.PLAYING))
     final = make_table("t1", status=TableStatus.PLAYING)
-    final.version = 9
+    final.version = 4
     final.record = {"seed": 42, "actions": ["0 play S4", "1 play K"]}
     result = make_result("t1", [(1, 1), (2, 2)])
     result.record = final.record
@@ -477,41 +226,40 @@ async def test_record_result_saves_the_final_table_in_the_same_transaction(
     saved = await store.get_table("t1")
     assert saved is not None
     assert saved.status is TableStatus.FINISHED
-    assert (saved.version, saved.record) == (9, final.record)
+    assert (saved.version, saved.record) == (4, final.record)
     assert await store.open_tables() == []
 
 
-async def test_a_finished_game_is_stored_once(store: SqliteStore) -> None:
+async def test_a_finished_game_is_stored_once(store: Store, backend: Backend) -> None:
     """The record lives in results only: the table keeps no copy and no action rows."""
     table = make_table("t1", status=TableStatus.PLAYING)
     await store.save_table(table)
-    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 1
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 1
     result = make_result("t1", [(1, 1), (2, 2)])
     result.record = table.record or {}
+    table = table.model_copy(update={"version": table.version + 1})
     assert await store.record_result(result, table=table) is True
-    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
-    [(head,)] = await query(store, "SELECT json_extract(doc, '$.record') FROM tables")
-    assert head is None
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 0
+    assert await backend.head_record("t1") is None
     saved = await store.get_table("t1")
     assert saved is not None and saved.record == table.record
     # Without the table, the stored one is finished the same way.
     await store.save_table(make_table("t2", status=TableStatus.PLAYING))
     assert await store.record_result(make_result("t2", [(1, 1), (2, 2)])) is True
-    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 0
     later = await store.get_table("t2")
     assert later is not None and later.record == make_result("t2", []).record
 
 
 async def test_a_final_table_whose_record_is_not_the_results_is_refused(
-    store: SqliteStore,
-) -> None:
+    store: Store, backend: Backend) -> None:
     table = make_table("t1", status=TableStatus.PLAYING)
     with pytest.raises(ValueError, match="not the result's record"):
         await store.record_result(make_result("t1", [(1, 1), (2, 2)]), table=table)
-    assert await count(store, "SELECT COUNT(*) FROM results") == 0
+    assert await backend.count("SELECT COUNT(*) FROM results") == 0
 
 
-async def test_a_second_record_result_leaves_the_saved_table_alone(store: SqliteStore) -> None:
+async def test_a_second_record_result_leaves_the_saved_table_alone(store: Store) -> None:
     first = make_table("t1", status=TableStatus.PLAYING)
     result = make_result("t1", [(1, 1), (2, 2)])
     result.record = first.record or {}
@@ -523,7 +271,7 @@ async def test_a_second_record_result_leaves_the_saved_table_alone(store: Sqlite
     assert saved is not None and saved.version == first.version
 
 
-async def test_record_result_without_a_stored_table(store: SqliteStore) -> None:
+async def test_record_result_without_a_stored_table(store: Store) -> None:
     assert await store.record_result(make_result("never-saved", [(1, 1), (2, 2)])) is True
     assert await store.get_table("never-saved") is None
 
@@ -531,12 +279,12 @@ async def test_record_result_without_a_stored_table(store: SqliteStore) -> None:
 # --------------------------------------------------------------------------- ratings
 
 
-async def ratings_by_user(store: SqliteStore, guild: int | None, game: str) -> dict[int, float]:
+async def ratings_by_user(store: Store, guild: int | None, game: str) -> dict[int, float]:
     rows, _ = await store.leaderboard(guild, game, limit=100)
     return {row.user_id: row.rating for row in rows}
 
 
-async def test_winner_goes_up_and_loser_goes_down(store: SqliteStore) -> None:
+async def test_winner_goes_up_and_loser_goes_down(store: Store) -> None:
     await store.record_result(make_result("g1", [(1, 1), (2, 2)]))
     ratings = await ratings_by_user(store, GUILD, "fiasco")
     assert ratings[1] > display_rating(25.0, 25.0 / 3.0) == 1000.0 > ratings[2]
@@ -548,7 +296,7 @@ async def test_winner_goes_up_and_loser_goes_down(store: SqliteStore) -> None:
     assert after[1] < before[1]
 
 
-async def test_computer_seats_are_left_out_of_ratings(store: SqliteStore) -> None:
+async def test_computer_seats_are_left_out_of_ratings(store: Store, backend: Backend) -> None:
     # A computer wins, user 1 is second, another computer third, user 2 last.
     await store.record_result(make_result("g1", [(None, 1), (1, 2), (None, 3), (2, 4)]))
     model = PlackettLuce()
@@ -559,11 +307,11 @@ async def test_computer_seats_are_left_out_of_ratings(store: SqliteStore) -> Non
         2: display_rating(expected[1][0].mu, expected[1][0].sigma),
     }
     assert ratings[1] > 1000 > ratings[2]
-    rows = await query(store, "SELECT user_id, games, wins FROM ratings")
+    rows = await backend.fetch("SELECT user_id, games, wins FROM ratings")
     assert sorted(tuple(r) for r in rows) == [(1, 1, 0), (2, 1, 0)]  # no computer row
 
 
-async def test_one_human_against_computers_counts_but_is_not_rated(store: SqliteStore) -> None:
+async def test_one_human_against_computers_counts_but_is_not_rated(store: Store) -> None:
     await store.record_result(make_result("solo1", [(1, 1), (None, 2)]))
     await store.record_result(make_result("solo2", [(None, 1), (1, 2), (None, 3)]))
     stats = await store.stats(GUILD, 1)
@@ -579,7 +327,7 @@ async def test_one_human_against_computers_counts_but_is_not_rated(store: Sqlite
     assert [(s.games, s.wins, s.rating) for s in stats] == [(4, 2, rated[1])]
 
 
-async def test_tied_places_share_a_rank(store: SqliteStore) -> None:
+async def test_tied_places_share_a_rank(store: Store) -> None:
     await store.record_result(make_result("g1", [(1, 1), (2, 1), (3, 3)]))
     ratings = await ratings_by_user(store, GUILD, "fiasco")
     assert ratings[1] == ratings[2] > ratings[3]
@@ -588,7 +336,7 @@ async def test_tied_places_share_a_rank(store: SqliteStore) -> None:
 # --------------------------------------------------------------------------- leaderboard
 
 
-async def test_leaderboard_order_tie_breaks_and_paging(store: SqliteStore) -> None:
+async def test_leaderboard_order_tie_breaks_and_paging(store: Store) -> None:
     at = iter(T0 + timedelta(minutes=i) for i in range(100))
     # Users 10..14 in one game, in that finishing order: ratings strictly decreasing.
     await store.record_result(make_result("five", [(u, u - 9) for u in range(10, 15)]))
@@ -634,7 +382,7 @@ async def test_leaderboard_order_tie_breaks_and_paging(store: SqliteStore) -> No
     assert await store.leaderboard(None, "fiasco") == ([], 0)
 
 
-async def test_no_guild_is_its_own_scope(store: SqliteStore) -> None:
+async def test_no_guild_is_its_own_scope(store: Store) -> None:
     result = make_result("dm", [(1, 1), (2, 2)], guild_id=None)
     assert await store.record_result(result) is True
     assert await store.record_result(result) is False
@@ -647,7 +395,7 @@ async def test_no_guild_is_its_own_scope(store: SqliteStore) -> None:
 # --------------------------------------------------------------------------- stats, recent
 
 
-async def test_stats_and_recent_games(store: SqliteStore) -> None:
+async def test_stats_and_recent_games(store: Store) -> None:
     games = [
         ("a", "fiasco", [(1, 1), (2, 2)]),
         ("b", "fizzbin", [(2, 1), (None, 2), (1, 3)]),
@@ -687,7 +435,7 @@ async def test_stats_and_recent_games(store: SqliteStore) -> None:
 # --------------------------------------------------------------------------- concurrency
 
 
-async def test_fifty_tables_finishing_at_the_same_moment(store: SqliteStore) -> None:
+async def test_fifty_tables_finishing_at_the_same_moment(store: Store, backend: Backend) -> None:
     for i in range(50):
         await store.save_table(make_table(f"old{i}", status=TableStatus.PLAYING))
     results = [
@@ -699,17 +447,17 @@ async def test_fifty_tables_finishing_at_the_same_moment(store: SqliteStore) -> 
     outcomes = await asyncio.gather(*calls)
 
     assert outcomes[:50] == [True] * 50
-    assert await count(store, "SELECT COUNT(*) FROM results") == 50
-    assert await count(store, "SELECT COUNT(*) FROM result_players") == 150
+    assert await backend.count("SELECT COUNT(*) FROM results") == 50
+    assert await backend.count("SELECT COUNT(*) FROM result_players") == 150
     assert {t.id for t in await store.open_tables()} == {f"new{i}" for i in range(50)}
     _, total = await store.leaderboard(GUILD, "fiasco")
     assert total == 100
 
 
-async def test_two_stores_on_one_file_do_not_lock_each_other(db_path: Path) -> None:
+async def test_two_stores_on_one_database_do_not_lock_each_other(backend: Backend) -> None:
     """Another process (here a second connection) writing at once waits, never fails."""
-    first = await SqliteStore.open(db_path)
-    second = await SqliteStore.open(db_path)
+    first = await backend.open()
+    second = await backend.open()
     try:
         calls = [
             (first if i % 2 else second).record_result(make_result(f"t{i}", [(i, 1), (i + 1, 2)]))
@@ -718,7 +466,7 @@ async def test_two_stores_on_one_file_do_not_lock_each_other(db_path: Path) -> N
         calls += [(second if i % 2 else first).save_table(make_table(f"s{i}")) for i in range(40)]
         assert (await asyncio.gather(*calls))[:40] == [True] * 40
         # Both see the other's writes, and duplicates across them are still refused.
-        assert await count(first, "SELECT COUNT(*) FROM results") == 40
+        assert await backend.count("SELECT COUNT(*) FROM results") == 40
         assert len(await second.open_tables()) == 40
         assert await second.record_result(make_result("t1", [(1, 1), (2, 2)])) is False
     finally:
@@ -726,11 +474,8 @@ async def test_two_stores_on_one_file_do_not_lock_each_other(db_path: Path) -> N
         await second.close()
 
 
-# --------------------------------------------------------------------------- durability
-
-
-async def test_reopened_store_sees_everything(db_path: Path) -> None:
-    store = await SqliteStore.open(db_path)
+async def test_reopened_store_sees_everything(backend: Backend) -> None:
+    store = await backend.open()
     playing = make_table("p", status=TableStatus.PLAYING)
     await store.save_table(playing)
     await store.save_table(make_table("f", status=TableStatus.PLAYING))
@@ -743,7 +488,7 @@ async def test_reopened_store_sees_everything(db_path: Path) -> None:
     with pytest.raises(StoreError):
         await store.get_table("p")
 
-    reopened = await SqliteStore.open(db_path)
+    reopened = await backend.open()
     try:
         assert await reopened.open_tables() == [playing]
         finished = await reopened.get_table("f")
@@ -756,20 +501,190 @@ async def test_reopened_store_sees_everything(db_path: Path) -> None:
         await reopened.close()
 
 
-def test_acknowledged_writes_survive_sigkill(db_path: Path) -> None:
+async def test_a_failed_write_rolls_back_and_the_store_keeps_working(
+    store: Store, backend: Backend,
+) -> None:
+    bad = make_result("bad", [(1, 1), (2, 2)])
+    bad.players[1].seat = 0  # two players in seat 0: the second insert violates the key
+    with pytest.raises(backend.integrity_error):
+        await store.record_result(bad)
+    assert await backend.count("SELECT COUNT(*) FROM results") == 0
+    assert await store.stats(GUILD, 1) == []
+    # The same table can still be recorded properly, and other writes go through.
+    assert await store.record_result(make_result("bad", [(1, 1), (2, 2)])) is True
+    await store.save_table(make_table("after"))
+    assert await store.get_table("after") is not None
+
+
+async def test_cancelled_writes_leave_no_open_transaction(store: Store, backend: Backend) -> None:
+    """A write cancelled at any point is all or nothing, and the next write still works."""
+    for steps in range(12):
+        task = asyncio.create_task(store.record_result(make_result(f"c{steps}", [(1, 1), (2, 2)])))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.save_table(make_table(f"after{steps}"))
+        results = await backend.count("SELECT COUNT(*) FROM results")
+        players = await backend.count("SELECT COUNT(*) FROM result_players")
+        games = await backend.count("SELECT COALESCE(SUM(games), 0) FROM ratings")
+        assert players == games == 2 * results
+    assert len(await store.open_tables()) == 12
+
+
+# --------------------------------------------------------------------------- server settings
+
+
+async def test_timezone_per_server(store: Store, backend: Backend) -> None:
+    assert await store.get_timezone(GUILD) is None
+    await store.set_timezone(GUILD, "Pacific/Auckland")
+    assert await store.get_timezone(GUILD) == "Pacific/Auckland"
+    assert await store.get_timezone(OTHER_GUILD) is None  # another server is unaffected
+    await store.set_timezone(OTHER_GUILD, "Europe/Paris")
+    await store.set_timezone(GUILD, "America/New_York")  # replaced, not added
+    assert await store.get_timezone(GUILD) == "America/New_York"
+    assert await store.get_timezone(OTHER_GUILD) == "Europe/Paris"
+    assert await backend.count("SELECT COUNT(*) FROM guild_settings") == 2
+    await store.set_timezone(GUILD, None)  # back to the bot's default
+    assert await store.get_timezone(GUILD) is None
+    assert await store.get_timezone(OTHER_GUILD) == "Europe/Paris"
+
+    # Durable: another store on the file sees it.
+    await store.set_timezone(GUILD, "Asia/Tokyo")
+    again = await backend.open()
+    try:
+        assert await again.get_timezone(GUILD) == "Asia/Tokyo"
+    finally:
+        await again.close()
+
+
+async def test_guild_settings_constraints(store: Store, backend: Backend) -> None:
+    with pytest.raises(backend.integrity_error):
+        await store.set_timezone(0, "UTC")  # 0 is "no guild": never a server of its own
+    with pytest.raises(backend.integrity_error):
+        await store.set_timezone(GUILD, "")
+    assert await store.get_timezone(GUILD) is None
+    await store.set_timezone(GUILD, "UTC")  # the store still works after a refused write
+    assert await store.get_timezone(GUILD) == "UTC"
+
+
+
+async def test_recent_games_follow_the_finish_time_not_the_recording_order(
+    store: Store,
+) -> None:
+    """A game recorded late (a resumed table, an import) still sorts by when it finished."""
+    for table_id, minutes in (("late", 1), ("early", 0), ("latest", 5)):
+        finished = T0 + timedelta(minutes=minutes)
+        await store.record_result(make_result(table_id, [(1, 1), (2, 2)], finished_at=finished))
+    assert [g.table_id for g in await store.recent_games(GUILD, 1)] == ["latest", "late", "early"]
+    assert [g.table_id for g in await store.recent_games(GUILD, 2, limit=2)] == ["latest", "late"]
+
+
+async def test_leaderboard_pages_at_every_offset_agree_with_one_sorted_list(
+    store: Store, backend: Backend) -> None:
+    """Pages found through the rating buckets are the slices of one full sort.
+
+    Ordinals spread over many buckets, negative ones and the double-width
+    bucket around zero included, with ties on the ordinal broken by wins,
+    games and user id.
+    """
+    rng = random.Random(3)
+    rows = []
+    for user in range(1, 150):
+        mu, sigma = rng.choice([(rng.uniform(0, 40), rng.uniform(0.5, 9)), (25.0, 25 / 3)])
+        rows.append((GUILD, "fiasco", user, mu, sigma, rng.randrange(1, 4), rng.randrange(0, 2)))
+    await backend.execute("INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
+                                      for _, _, u, mu, sigma, games, wins in rows)]
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 149
+    for offset in [*range(0, 150, 7), 148, 149, 150]:
+        page, total = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
+        assert total == 149
+        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
+    # The buckets follow rating changes.
+    await backend.execute("UPDATE ratings SET mu = mu + 30 WHERE user_id % 3 = 0")
+    rows = await backend.fetch("SELECT user_id, mu, sigma, games, wins FROM ratings")
+    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
+                                      for u, mu, sigma, games, wins in rows)]
+    for offset in range(0, 150, 10):
+        page, _ = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
+        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
+
+
+async def test_the_board_size_follows_players_gaining_and_losing_a_rating(
+    store: Store, backend: Backend) -> None:
+    await store.record_result(make_result("solo", [(1, 1), (None, 2)]))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 0
+    await store.record_result(make_result("duo", [(1, 1), (2, 2)]))
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 2
+    await backend.execute("UPDATE ratings SET mu = NULL, sigma = NULL WHERE user_id = 2")
+    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 1
+    await backend.execute("DELETE FROM ratings WHERE user_id = 1")
+    assert (await store.leaderboard(GUILD, "fiasco")) == ([], 0)
+
+
+async def test_saving_a_longer_record_writes_only_the_new_action(
+    store: Store, backend: Backend,
+) -> None:
+    """The cost of a save does not grow with the game: one head row and one action row."""
+    table = make_table("long", status=TableStatus.PLAYING)
+    table.record = {"seed": 1, "deals": [], "actions": [f"0 play {n}" for n in range(500)]}
+    await store.save_table(table)
+    await backend.count_action_writes()
+
+    def next_version(saved: StoredTable) -> None:
+        saved.version += 1
+
+    next_version(table)
+    table.record = {**table.record, "actions": [*table.record["actions"], "1 play X"]}
+    await store.save_table(table)
+    assert await backend.action_writes() == 1
+    assert await store.get_table("long") == table
+    head = await backend.head_record("long")
+    assert head["actions"] == 501  # the actions are not in the head, only their count
+    # A record that is not an extension of the stored one is rewritten whole.
+    table.record = {**table.record, "actions": ["0 play Y", "1 play Z"]}
+    next_version(table)
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 2
+    table.record = {**table.record, "actions": ["0 play Q", "1 play R", "2 play S"]}
+    next_version(table)
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    # A record without actions keeps none.
+    table.record = {"seed": 1}
+    next_version(table)
+    await store.save_table(table)
+    assert await store.get_table("long") == table
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 0
+
+
+async def test_pictures_per_server(store: Store) -> None:
+    assert await store.get_pictures(GUILD) is True  # on unless turned off
+    await store.set_timezone(GUILD, "Europe/Paris")
+    await store.set_pictures(GUILD, False)
+    assert await store.get_pictures(GUILD) is False
+    assert await store.get_pictures(OTHER_GUILD) is True
+    assert await store.get_timezone(GUILD) == "Europe/Paris"  # one setting leaves the other
+    await store.set_pictures(GUILD, True)
+    assert await store.get_pictures(GUILD) is True
+async def test_acknowledged_writes_survive_sigkill(backend: Backend) -> None:
     """A process killed without closing the store loses nothing it had acknowledged."""
     script = textwrap.dedent(
         f"""
         import asyncio, sys, time
         from datetime import UTC, datetime
         from bot.models import StoredTable
-        from bot.store import SqliteStore
+        from bot.stores import open_url
 
         async def main():
-            store = await SqliteStore.open({str(db_path)!r})
+            store = await open_url({backend.url!r})
             now = datetime.now(UTC)
             for i in range(20):
-                table = StoredTable(id=f"k{{i}}", guild_id=1, channel_id=2, host_id=3,
+                table = StoredTable(id=f"k{{i}}", guild_id=1, channel_id=i, host_id=3,
                                     game="fiasco", created_at=now, updated_at=now)
                 await store.save_table(table)
                 print(table.id, flush=True)
@@ -787,257 +702,192 @@ def test_acknowledged_writes_survive_sigkill(db_path: Path) -> None:
     )
     try:
         assert child.stdout is not None
-        acknowledged = [child.stdout.readline().strip() for _ in range(20)]
+        out = child.stdout
+        acknowledged = [(await asyncio.to_thread(out.readline)).strip() for _ in range(20)]
         assert acknowledged[-1] == "k19"
     finally:
         child.send_signal(signal.SIGKILL)
-        child.wait(timeout=10)
+        await asyncio.to_thread(child.wait, 10)
 
-    async def check() -> set[str]:
-        reopened = await SqliteStore.open(db_path)
-        try:
-            return {t.id for t in await reopened.open_tables()}
-        finally:
-            await reopened.close()
-
-    assert asyncio.run(check()) == set(acknowledged)
-
-
-async def test_a_failed_write_rolls_back_and_the_store_keeps_working(store: SqliteStore) -> None:
-    bad = make_result("bad", [(1, 1), (2, 2)])
-    bad.players[1].seat = 0  # two players in seat 0: the second insert violates the key
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.record_result(bad)
-    assert await count(store, "SELECT COUNT(*) FROM results") == 0
-    assert await store.stats(GUILD, 1) == []
-    # The same table can still be recorded properly, and other writes go through.
-    assert await store.record_result(make_result("bad", [(1, 1), (2, 2)])) is True
-    await store.save_table(make_table("after"))
-    assert await store.get_table("after") is not None
-
-
-async def test_cancelled_writes_leave_no_open_transaction(store: SqliteStore) -> None:
-    """A write cancelled at any point is all or nothing, and the next write still works."""
-    for steps in range(12):
-        task = asyncio.create_task(store.record_result(make_result(f"c{steps}", [(1, 1), (2, 2)])))
-        for _ in range(steps):
-            await asyncio.sleep(0)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await store.save_table(make_table(f"after{steps}"))
-        results = await count(store, "SELECT COUNT(*) FROM results")
-        players = await count(store, "SELECT COUNT(*) FROM result_players")
-        games = await count(store, "SELECT COALESCE(SUM(games), 0) FROM ratings")
-        assert players == games == 2 * results
-    assert not await store._thread.run(lambda conn: conn.in_transaction)
-    assert len(await store.open_tables()) == 12
-
-
-# --------------------------------------------------------------------------- server settings
-
-
-async def test_timezone_per_server(store: SqliteStore, db_path: Path) -> None:
-    assert await store.get_timezone(GUILD) is None
-    await store.set_timezone(GUILD, "Pacific/Auckland")
-    assert await store.get_timezone(GUILD) == "Pacific/Auckland"
-    assert await store.get_timezone(OTHER_GUILD) is None  # another server is unaffected
-    await store.set_timezone(OTHER_GUILD, "Europe/Paris")
-    await store.set_timezone(GUILD, "America/New_York")  # replaced, not added
-    assert await store.get_timezone(GUILD) == "America/New_York"
-    assert await store.get_timezone(OTHER_GUILD) == "Europe/Paris"
-    assert await count(store, "SELECT COUNT(*) FROM guild_settings") == 2
-    await store.set_timezone(GUILD, None)  # back to the bot's default
-    assert await store.get_timezone(GUILD) is None
-    assert await store.get_timezone(OTHER_GUILD) == "Europe/Paris"
-
-    # Durable: another store on the file sees it.
-    await store.set_timezone(GUILD, "Asia/Tokyo")
-    again = await SqliteStore.open(db_path)
+    reopened = await backend.open()
     try:
-        assert await again.get_timezone(GUILD) == "Asia/Tokyo"
+        assert {t.id for t in await reopened.open_tables()} == set(acknowledged)
     finally:
-        await again.close()
-
-
-async def test_guild_settings_constraints(store: SqliteStore) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.set_timezone(0, "UTC")  # 0 is "no guild": never a server of its own
-    with pytest.raises(sqlite3.IntegrityError):
-        await store.set_timezone(GUILD, "")
-    assert await store.get_timezone(GUILD) is None
-    await store.set_timezone(GUILD, "UTC")  # the store still works after a refused write
-    assert await store.get_timezone(GUILD) == "UTC"
+        await reopened.close()
 
 
 
-async def test_recent_games_follow_the_finish_time_not_the_recording_order(
-    store: SqliteStore,
+
+# --------------------------------------------------------------------------- no lost updates
+
+
+async def test_a_save_from_a_stale_copy_is_refused_and_writes_nothing(store: Store) -> None:
+    table = make_table("cas", status=TableStatus.PLAYING)
+    await store.save_table(table)
+    newer = moved(table, "1 play K")
+    await store.save_table(newer)
+    stale = moved(table, "1 play Q")  # the same version from the older copy: another move
+    with pytest.raises(StaleTable) as caught:
+        await store.save_table(stale)
+    assert (caught.value.table_id, caught.value.version, caught.value.stored) == ("cas", 4, 4)
+    assert await store.get_table("cas") == newer
+    # Going back, skipping a version, or a second copy of a new table are refused alike.
+    for version in (3, 6):
+        with pytest.raises(StaleTable):
+            await store.save_table(newer.model_copy(update={"version": version}))
+    with pytest.raises(StaleTable):
+        await store.save_table(make_table("cas"))
+    assert await store.get_table("cas") == newer
+    # And the next move from the up-to-date copy goes through.
+    await store.save_table(moved(newer, "2 play A"))
+    saved = await store.get_table("cas")
+    assert saved is not None and saved.version == 5
+
+
+async def test_two_stores_racing_on_one_table_lose_nothing(backend: Backend) -> None:
+    """Two processes each load the table and save their own move at once, round after round:
+    exactly one wins each round, the other is told its copy is stale, and every winning
+    move is in the record in order."""
+    first, second = await backend.open(), await backend.open()
+    try:
+        await first.save_table(make_table("race", status=TableStatus.PLAYING))
+        winners = []
+        for round_ in range(12):
+            copies = [await s.get_table("race") for s in (first, second)]
+            assert copies[0] == copies[1] and copies[0] is not None
+            moves = [moved(copy, f"{who} play R{round_}")
+                     for who, copy in enumerate(copies) if copy is not None]
+            outcomes = await asyncio.gather(first.save_table(moves[0]),
+                                            second.save_table(moves[1]),
+                                            return_exceptions=True)
+            assert sorted(o is None for o in outcomes) == [False, True], outcomes
+            [lost] = [o for o in outcomes if o is not None]
+            assert isinstance(lost, StaleTable), lost
+            winners.append(moves[outcomes.index(None)])
+        stored = await second.get_table("race")
+        assert stored == winners[-1]
+        assert stored is not None and stored.version == 3 + 12
+        assert stored.record is not None
+        assert stored.record["actions"][1:] == [w.record["actions"][-1] for w in winners
+                                                if w.record is not None]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_one_open_table_per_channel_whichever_store_opens_it(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    try:
+        a, b = make_table("a", channel_id=77), make_table("b", channel_id=77)
+        outcomes = await asyncio.gather(first.save_table(a), second.save_table(b),
+                                        return_exceptions=True)
+        assert sorted(o is None for o in outcomes) == [False, True], outcomes
+        [refused] = [o for o in outcomes if o is not None]
+        assert isinstance(refused, ChannelTaken) and refused.channel_id == 77
+        opened = a if outcomes[0] is None else b
+        other = b if opened is a else a
+        assert [t.id for t in await first.open_tables()] == [opened.id]
+        assert await second.get_table(other.id) is None  # nothing of it was written
+        # Playing still holds the channel; once closed, the channel takes a new table.
+        playing = opened.model_copy(update={"status": TableStatus.PLAYING, "version": 4})
+        await first.save_table(playing)
+        with pytest.raises(ChannelTaken):
+            await second.save_table(other)
+        await first.save_table(playing.model_copy(update={"status": TableStatus.CANCELLED,
+                                                          "version": 5}))
+        await second.save_table(other)
+        assert [t.id for t in await first.open_tables()] == [other.id]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_stores_finishing_one_table_write_the_result_once(backend: Backend) -> None:
+    """Both processes hold the table at its last move and finish it, with different final
+    moves: one result is written, ratings count it once, the table is the winner's."""
+    first, second = await backend.open(), await backend.open()
+    try:
+        await first.save_table(make_table("end", status=TableStatus.PLAYING))
+        finals, results = [], []
+        for who, store in enumerate((first, second)):
+            copy = await store.get_table("end")
+            assert copy is not None
+            final = moved(copy, f"{who} play last").model_copy(
+                update={"status": TableStatus.FINISHED})
+            result = make_result("end", [(1, 1 + who), (2, 2 - who)])
+            result.record = final.record or {}
+            finals.append(final)
+            results.append(result)
+        outcomes = await asyncio.gather(first.record_result(results[0], table=finals[0]),
+                                        second.record_result(results[1], table=finals[1]))
+        assert sorted(outcomes) == [False, True]
+        winner = outcomes.index(True)
+        assert await backend.count("SELECT COUNT(*) FROM results") == 1
+        assert await backend.count("SELECT COUNT(*) FROM result_players") == 2
+        assert [(s.games, s.wins) for s in await first.stats(GUILD, 1)] == [(1, 1 - winner)]
+        assert [(s.games, s.wins) for s in await second.stats(GUILD, 2)] == [(1, winner)]
+        assert await first.get_table("end") == finals[winner]
+        assert await first.open_tables() == []
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_stale_final_table_writes_no_result(store: Store) -> None:
+    """A game finished from a stale copy is refused whole: no result, no rating."""
+    table = make_table("late", status=TableStatus.PLAYING)
+    await store.save_table(table)
+    await store.save_table(moved(table, "1 play K"))
+    final = moved(table, "1 play Q").model_copy(update={"status": TableStatus.FINISHED})
+    result = make_result("late", [(1, 1), (2, 2)])
+    result.record = final.record or {}
+    with pytest.raises(StaleTable):
+        await store.record_result(result, table=final)
+    assert await store.stats(GUILD, 1) == []
+    assert await store.recent_games(GUILD, 1) == []
+    again = await store.get_table("late")
+    assert again is not None and again.status is TableStatus.PLAYING and again.version == 4
+
+
+async def test_a_closed_store_refuses_every_call(backend: Backend) -> None:
+    opened = await backend.open()
+    await opened.close()
+    with pytest.raises(StoreError, match="closed"):
+        await opened.save_table(make_table("x"))
+
+
+def sequential_ratings(rounds: list[list[GameResult]]) -> set[tuple[float, float]]:
+    """Ana's ``(mu, sigma)`` after ``rounds`` (to 9 places), for every order of the games
+    within each round, the games of a round written one after the other (no update lost)."""
+    finals = set()
+    for orders in itertools.product(((0, 1), (1, 0)), repeat=len(rounds)):
+        stored: dict[int, StoredRating] = {}
+        for games_, order in zip(rounds, orders, strict=True):
+            for index in order:
+                stored.update(rate_game(humans(games_[index].players), stored))
+        mu, sigma = stored[1]
+        assert mu is not None and sigma is not None
+        finals.add((round(mu, 9), round(sigma, 9)))
+    return finals
+
+
+async def test_one_players_games_finishing_at_once_in_two_stores_both_rate(
+    backend: Backend,
 ) -> None:
-    """A game recorded late (a resumed table, an import) still sorts by when it finished."""
-    for table_id, minutes in (("late", 1), ("early", 0), ("latest", 5)):
-        finished = T0 + timedelta(minutes=minutes)
-        await store.record_result(make_result(table_id, [(1, 1), (2, 2)], finished_at=finished))
-    assert [g.table_id for g in await store.recent_games(GUILD, 1)] == ["latest", "late", "early"]
-    assert [g.table_id for g in await store.recent_games(GUILD, 2, limit=2)] == ["latest", "late"]
-
-
-async def test_leaderboard_pages_at_every_offset_agree_with_one_sorted_list(
-    store: SqliteStore,
-) -> None:
-    """Pages found through the rating buckets are the slices of one full sort.
-
-    Ordinals spread over many buckets, negative ones and the double-width
-    bucket around zero included, with ties on the ordinal broken by wins,
-    games and user id.
-    """
-    rng = random.Random(3)
-    rows = []
-    for user in range(1, 150):
-        mu, sigma = rng.choice([(rng.uniform(0, 40), rng.uniform(0.5, 9)), (25.0, 25 / 3)])
-        rows.append((GUILD, "fiasco", user, mu, sigma, rng.randrange(1, 4), rng.randrange(0, 2)))
-    await store._write(lambda conn: conn.executemany(
-        "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)", rows))
-    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
-                                      for _, _, u, mu, sigma, games, wins in rows)]
-    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 149
-    for offset in [*range(0, 150, 7), 148, 149, 150]:
-        page, total = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
-        assert total == 149
-        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
-    # The buckets follow rating changes.
-    await store._write(lambda conn: conn.execute(
-        "UPDATE ratings SET mu = mu + 30 WHERE user_id % 3 = 0"))
-    rows = await query(store, "SELECT user_id, mu, sigma, games, wins FROM ratings")
-    expected = [u for *_, u in sorted((-(mu - 3.0 * sigma), -wins, -games, u)
-                                      for u, mu, sigma, games, wins in rows)]
-    for offset in range(0, 150, 10):
-        page, _ = await store.leaderboard(GUILD, "fiasco", offset=offset, limit=10)
-        assert [r.user_id for r in page] == expected[offset:offset + 10], offset
-
-
-async def test_the_board_size_follows_players_gaining_and_losing_a_rating(
-    store: SqliteStore,
-) -> None:
-    await store.record_result(make_result("solo", [(1, 1), (None, 2)]))
-    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 0
-    await store.record_result(make_result("duo", [(1, 1), (2, 2)]))
-    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 2
-    await store._write(lambda conn: conn.execute(
-        "UPDATE ratings SET mu = NULL, sigma = NULL WHERE user_id = 2"))
-    assert (await store.leaderboard(GUILD, "fiasco"))[1] == 1
-    await store._write(lambda conn: conn.execute("DELETE FROM ratings WHERE user_id = 1"))
-    assert (await store.leaderboard(GUILD, "fiasco")) == ([], 0)
-
-
-async def test_saving_a_longer_record_writes_only_the_new_action(store: SqliteStore) -> None:
-    """The cost of a save does not grow with the game: one head row and one action row."""
-    table = make_table("long", status=TableStatus.PLAYING)
-    table.record = {"seed": 1, "deals": [], "actions": [f"0 play {n}" for n in range(500)]}
-    await store.save_table(table)
-
-    async def changes_of(saved: StoredTable) -> int:
-        before = await store._thread.run(lambda conn: conn.total_changes)
-        await store.save_table(saved)
-        return await store._thread.run(lambda conn: conn.total_changes) - before
-
-    table.record = {**table.record, "actions": [*table.record["actions"], "1 play X"]}
-    assert await changes_of(table) == 2
-    assert await store.get_table("long") == table
-    [(head,)] = await query(store, "SELECT length(doc) FROM tables")
-    assert head < 1000  # the 501 actions are not in the head
-    # A record that is not an extension of the stored one is rewritten whole.
-    table.record = {**table.record, "actions": ["0 play Y", "1 play Z"]}
-    await store.save_table(table)
-    assert await store.get_table("long") == table
-    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 2
-    table.record = {**table.record, "actions": ["0 play Q", "1 play R", "2 play S"]}
-    await store.save_table(table)
-    assert await store.get_table("long") == table
-    # A record without actions keeps none.
-    table.record = {"seed": 1}
-    await store.save_table(table)
-    assert await store.get_table("long") == table
-    assert await count(store, "SELECT COUNT(*) FROM table_actions") == 0
-
-
-# --------------------------------------------------------------------------- group commit
-
-
-async def test_writes_queued_together_share_one_transaction(store: SqliteStore) -> None:
-    before = store.groups_committed
-    await asyncio.gather(*(store.save_table(make_table(f"g{i}")) for i in range(32)))
-    assert store.groups_committed == before + 1
-    assert len(await store.open_tables()) == 32
-
-
-async def test_a_failing_write_fails_alone_and_its_group_commits(store: SqliteStore) -> None:
-    bad = make_result("bad", [(1, 1), (2, 2)])
-    bad.players[1].seat = 0  # two players in seat 0: violates the key
-    before = store.groups_committed
-    outcomes = await asyncio.gather(
-        store.save_table(make_table("first")),
-        store.record_result(bad),
-        store.record_result(make_result("good", [(1, 1), (2, 2)])),
-        return_exceptions=True,
-    )
-    assert store.groups_committed == before + 1
-    assert outcomes[0] is None and outcomes[2] is True
-    assert isinstance(outcomes[1], sqlite3.IntegrityError)
-    assert await store.get_table("first") is not None
-    assert [r[0] for r in await query(store, "SELECT table_id FROM results")] == ["good"]
-
-
-async def test_a_group_whose_commit_fails_fails_every_caller(store: SqliteStore) -> None:
-    """No caller hears "saved" unless the COMMIT its write was part of succeeded."""
-
-    def dangling(conn: sqlite3.Connection) -> None:
-        # Deferred: the broken foreign key is only caught by COMMIT, for the whole group.
-        conn.execute("PRAGMA defer_foreign_keys = ON")
-        conn.execute("INSERT INTO result_players (result_id, seat, user_id, name, score, "
-                     "place, winner) VALUES (999, 0, 1, 'x', 0, 1, 1)")
-
-    outcomes = await asyncio.gather(
-        store.save_table(make_table("a")),
-        store._write(dangling),
-        store.save_table(make_table("b")),
-        return_exceptions=True,
-    )
-    assert all(isinstance(o, GroupCommitError) for o in outcomes), outcomes
-    assert await store.open_tables() == []
-    assert await count(store, "SELECT COUNT(*) FROM result_players") == 0
-    # The store goes on working.
-    await store.save_table(make_table("c"))
-    assert [t.id for t in await store.open_tables()] == ["c"]
-
-
-# --------------------------------------------------------------------------- the benchmark
-
-
-def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None:
-    """``python -m bench.store --quick``: the table and the JSON have every figure (shape only)."""
-    from bench import store as bench_store
-
-    out = tmp_path / "store.json"
-    bench_store.main(["--quick", "--json", str(out), "--cache", str(tmp_path / "cache")])
-    data = json.loads(out.read_text())
-    assert {"cpus", "python", "sqlite", "platform"} <= set(data["machine"])
-    names = [f["name"] for f in data["figures"]]
-    assert any(n.startswith("actions/s, 1 table, short") for n in names)
-    assert any(n.startswith("actions/s, 8 tables") for n in names)
-    for query in ("/leaderboard page 1", "/leaderboard last page", "/stats"):
-        assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 5
-    for figure in data["figures"]:
-        assert figure["runs"] >= 2 and figure["low"] <= figure["median"] <= figure["high"]
-        assert figure["median"] > 0
-
-
-async def test_pictures_per_server(store: SqliteStore) -> None:
-    assert await store.get_pictures(GUILD) is True  # on unless turned off
-    await store.set_timezone(GUILD, "Europe/Paris")
-    await store.set_pictures(GUILD, False)
-    assert await store.get_pictures(GUILD) is False
-    assert await store.get_pictures(OTHER_GUILD) is True
-    assert await store.get_timezone(GUILD) == "Europe/Paris"  # one setting leaves the other
-    await store.set_pictures(GUILD, True)
-    assert await store.get_pictures(GUILD) is True
+    """Ana finishes two games at the same moment, written by two processes, six times: both
+    count, and her rating is one that writing the games one after the other gives (a lost
+    update, one game rated from the rating before the other, gives none of them)."""
+    first, second = await backend.open(), await backend.open()
+    rounds = [[make_result(f"a{n}", [(1, 1), (2, 2)]), make_result(f"b{n}", [(3, 1), (1, 2)])]
+              for n in range(6)]
+    try:
+        for games_ in rounds:
+            await asyncio.gather(first.record_result(games_[0]),
+                                 second.record_result(games_[1]))
+        [ana] = await first.stats(GUILD, 1)
+        assert (ana.games, ana.wins) == (12, 6)
+        [(mu, sigma)] = await backend.fetch("SELECT mu, sigma FROM ratings WHERE user_id = 1")
+        assert (round(mu, 9), round(sigma, 9)) in sequential_ratings(rounds)
+    finally:
+        await first.close()
+        await second.close()

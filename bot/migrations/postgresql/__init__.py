@@ -1,0 +1,1 @@
+"""PostgreSQL's numbered migrations (bot.schema applies them; SQLite's are one level up)."""
