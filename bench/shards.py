@@ -31,8 +31,9 @@ shard 1, each with its own two people. Once all are started, every table plays
 
 Each figure is the median over ``--rounds`` with the spread (min-max); *two / one*
 is the ratio within each round, so a machine that gets busier mid-run moves both.
-``--database-url`` runs on that database (PostgreSQL: a database the bench may
-empty) instead of a fresh SQLite file. ``--quick`` is a smoke of the output's shape.
+``--database-url postgresql://...`` runs every set-up on that server, each run in a
+schema of its own (dropped after), instead of on a fresh SQLite file. ``--quick`` is
+a smoke of the output's shape.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -168,9 +170,7 @@ async def measure(mode: str, tables: int, moves: int, database_url: str | None) 
         async with FakeDiscord() as fake:
             fake.shard_count = 1 if mode == "one" else SHARDS
             made = world(fake, tables)
-            if database_url:
-                await empty(database_url)
-            async with bots(fake, Path(folder), mode, database_url) as pids:
+            async with fresh(database_url) as url, bots(fake, Path(folder), mode, url) as pids:
                 await asyncio.gather(*(start(fake, table) for table in made))
                 wall, cpu, bot_cpu = time.perf_counter(), time.process_time(), cpu_seconds(pids)
                 await asyncio.gather(*(play(fake, run, table, moves) for table in made))
@@ -181,19 +181,23 @@ async def measure(mode: str, tables: int, moves: int, database_url: str | None) 
     return run
 
 
-async def empty(database_url: str) -> None:
-    """Close every open table of a database the bench was given, so each run starts clean."""
-    from bot.models import TableStatus
-    from bot.stores import open_url
+@contextlib.asynccontextmanager
+async def fresh(database_url: str | None) -> AsyncIterator[str | None]:
+    """An empty database for one run: a schema of its own on the PostgreSQL server
+    ``database_url`` names (dropped after), or None for a new SQLite file."""
+    if database_url is None:
+        yield None
+        return
+    import asyncpg
 
-    store = await open_url(database_url)
+    schema = f"bench_shards_{secrets.token_hex(4)}"
+    admin = await asyncpg.connect(database_url)
     try:
-        for table in await store.open_tables():
-            table.status = TableStatus.CANCELLED
-            table.version += 1
-            await store.save_table(table)
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield f"{database_url}{'&' if '?' in database_url else '?'}search_path={schema}"
     finally:
-        await store.close()
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
 
 
 def summary(rounds: list[dict[str, Run]]) -> dict[str, Any]:

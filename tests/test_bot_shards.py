@@ -6,7 +6,7 @@ server of each shard is played at once; the process of shard 0 is SIGKILLed
 right after an acknowledged move, the other keeps playing meanwhile, and a new
 process for shard 0 resumes its table (and only it) from the database: both
 games are finished from their old table messages, and every acknowledged action
-is in the records, in order, exactly once.
+is in the records, in order, exactly once. It runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 import pytest_asyncio
 
 from bot.models import StoredTable, TableStatus
@@ -26,6 +25,7 @@ from bot.store_api import Store
 from bot.stores import open_url
 from tests.botprocess import STOP_TIMEOUT, bot_process, in_words, try_move, until_enabled
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, StoredMessage
+from tests.stores import Backend
 
 SHARDS = 2
 MOVES_BEFORE_KILL = 4
@@ -107,16 +107,11 @@ def resumed_count(log: Path) -> int:
     return int(match.group(1))
 
 
-@pytest.fixture(params=["sqlite"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The one database both processes use."""
-    return f"sqlite:///{tmp_path / 'fivefold.db'}"
-
-
 async def test_two_shard_processes_share_one_database_and_a_killed_ones_tables_finish(
-    sharded: ShardedWorld, tmp_path: Path, database_url: str
+    sharded: ShardedWorld, tmp_path: Path, backend: Backend
 ) -> None:
-    world, fake, url = sharded, sharded.fake, database_url
+    """Once on one SQLite file (WAL), once on PostgreSQL (``tests.stores.backend``)."""
+    world, fake, url = sharded, sharded.fake, backend.url
 
     def shard_env(shard: int) -> dict[str, str]:
         return {"SHARD_COUNT": str(SHARDS), "SHARD_IDS": str(shard), "DATABASE_URL": url}
