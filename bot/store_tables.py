@@ -1,4 +1,4 @@
-"""How a table is laid out in SQLite: a small head row plus one row per action.
+"""How a table is laid out: a small head row plus one row per action (in both stores).
 
 A durable action must cost the same at action 1,000 as at action 1, so the
 record's actions are not rewritten on every save. ``tables.doc`` holds the
@@ -17,8 +17,10 @@ the caller's savepoint undoes the write. A new table is inserted, and the
 partial unique index ``tables_open_channel`` refuses a second open table in
 one channel (:class:`~bot.store_api.ChannelTaken`).
 
-Every function here is synchronous and runs on the store's thread
-(:mod:`bot.store_thread`), inside a transaction the caller opened.
+:func:`split_record` and :func:`rebuild` are the layout itself, shared with the
+PostgreSQL store (:mod:`bot.pgstore`); every other function here is SQLite's,
+synchronous, and runs on the store's thread (:mod:`bot.store_thread`), inside a
+transaction the caller opened.
 """
 
 from __future__ import annotations

@@ -98,6 +98,22 @@ async def test_a_database_that_cannot_be_opened_exits_with_one_line(tmp_path, ca
     assert len(err) == 1 and "cannot use the database" in err[0], err
 
 
+async def test_an_unreachable_postgresql_server_exits_with_one_line(tmp_path, capsys):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with FakeDiscord() as fake:
+        fake.add_guild()
+        settings = settings_for(
+            tmp_path, database_url=f"postgresql://fivefold:hunter2@127.0.0.1:{port}/fivefold")
+        assert await run(settings) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"cannot use the database postgresql://fivefold:***@127.0.0.1:{port}/fivefold: " \
+           "cannot connect" in err[0]
+    assert "hunter2" not in err[0]
+
+
 def test_create_bot_is_importable_from_the_package_and_does_not_start_it(tmp_path):
     import bot
 

@@ -1,7 +1,7 @@
 """The layer rules of ``ARCHITECTURE.md`` as tests: imports point down only.
 
 * ``games`` (the rules core and the computer players) imports nothing of ``bot`` or ``cogs``,
-  nor ``discord``, ``asyncio`` or ``aiosqlite``: it could be published on its own.
+  nor ``discord``, ``asyncio``, ``aiosqlite`` or ``asyncpg``: it could be published on its own.
 * ``bot`` imports ``discord`` only in its start-up modules, and never ``cogs`` (it loads the
   cogs as extensions, by name).
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-GAMES_FORBIDDEN = frozenset({"bot", "cogs", "discord", "asyncio", "aiosqlite"})
+GAMES_FORBIDDEN = frozenset({"bot", "cogs", "discord", "asyncio", "aiosqlite", "asyncpg"})
 BOT_STARTUP = frozenset({"bot/__main__.py", "bot/app.py"})
 
 

@@ -76,3 +76,16 @@ async def test_open_store_opens_the_sqlite_file_the_settings_name(tmp_path: Path
         assert isinstance(store, SqliteStore) and path.exists()
     finally:
         await store.close()
+
+
+def test_a_sqlite_bot_never_loads_the_postgresql_driver(tmp_path: Path) -> None:
+    """The SQLite deployment needs nothing else: opening its store loads no asyncpg."""
+    script = ("import asyncio, sys\n"
+              "import bot.app, cogs.tables, cogs.stats, cogs.settings\n"
+              "from bot.stores import open_url\n"
+              f"store = asyncio.run(open_url('sqlite:///{tmp_path / 'f.db'}'))\n"
+              "print('asyncpg' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stdout.strip()) == (0, "False"), done.stderr
