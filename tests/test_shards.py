@@ -155,3 +155,34 @@ def test_the_entry_point_names_a_bad_shard_setting(monkeypatch: pytest.MonkeyPat
     assert main() == EXIT_CONFIG
     assert capsys.readouterr().err == (
         "fivefold: bad settings: SHARD_IDS needs SHARD_COUNT (the bot's shards in all)\n")
+
+
+async def test_a_click_naming_another_shards_table_is_answered_with_the_reason(
+        tmp_path: Path) -> None:
+    """Through Discord: a button whose custom id names a table of a server on another
+    shard (a forged or misrouted click) gets an ephemeral reason; the table is untouched."""
+    from cogs import ids
+    from tests.botdriver import running_bot
+    from tests.fakediscord import FakeDiscord
+
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    await store.save_table(table("theirs", ON_ONE, 2))
+    await store.close()
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("shard 0", shard=(0, 2))
+        channel = fake.add_channel(guild, "table")
+        alice = fake.add_user("alice")
+        async with running_bot(fake, tmp_path, shard_count=2, shard_ids=(0,)) as bot:
+            assert bot.sessions.open_tables() == []  # shard 1's lobby was not resumed
+            opened = await fake.slash(alice, channel, "play", {"game": "fiasco"})
+            assert opened.message is not None
+            result = await fake.click(alice, opened.message, ids.lobby_id("theirs", "join"),
+                                      force=True)
+            assert result.ephemeral and "another of the bot's processes" in result.text, result
+        fake.assert_no_violations()
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    try:
+        theirs = await store.get_table("theirs")
+        assert theirs is not None and [s.user_id for s in theirs.seats] == [3]
+    finally:
+        await store.close()
