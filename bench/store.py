@@ -84,7 +84,7 @@ ON CONFLICT (id) DO UPDATE SET
 
 GUILD = 424242
 GAME = "fiasco"
-BUILD_VERSION = 3  # bump when the shape of the cached query databases changes (3: migration 6)
+BUILD_VERSION = 3  # bump when the shape of the cached query databases changes (3: migration 7)
 
 
 # --------------------------------------------------------------------------- figures

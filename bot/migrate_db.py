@@ -73,7 +73,8 @@ COPIES = (
          {"winner": bool, "finished_at": _when}),
     Copy("ratings", ("guild_id", "game", "user_id", "mu", "sigma", "games", "wins"),
          "guild_id, game, user_id", {}),
-    Copy("guild_settings", ("guild_id", "timezone", "pictures", "updated_at"), "guild_id",
+    Copy("guild_settings", ("guild_id", "timezone", "pictures", "timer", "updated_at"),
+         "guild_id",
          {"pictures": bool, "updated_at": _when}),
 )
 """In an order that satisfies the foreign keys (actions after tables, players after results)."""

@@ -24,6 +24,9 @@ class TableStatus(StrEnum):
 ComputerLevel = Literal["random", "easy", "hard"]
 """How well a computer seat plays (the levels of :mod:`games.players`)."""
 
+SeatLoss = Literal["left", "kicked", "timeouts"]
+"""Why a person's seat passed to a computer."""
+
 TAKEN_OVER = " (computer)"
 """The end of the name of a seat a computer took over from a person ("Ana (computer)")."""
 
@@ -43,6 +46,12 @@ class Seat(BaseModel):
     # before it is out of date (a double click), one drawn after it is still good
     # even if other seats have played since.
     acted_version: int = 0
+    # This seat's person let their turn time out so many times in a row (bot.timers);
+    # their own move sets it back to 0.
+    timeouts: int = 0
+    # Why a computer holds this seat of a person (``replaced_user_id``): they left, the
+    # host kicked them, or they timed out too often. Who may take it back depends on it.
+    replaced_because: SeatLoss | None = None
 
     @property
     def is_computer(self) -> bool:
@@ -94,6 +103,17 @@ class StoredTable(BaseModel):
     # When a person last acted in the game (computers' moves do not count): an abandoned
     # game expires from it (bot.expiry). None: nobody has acted since the start.
     last_person_at: datetime | None = None
+    # The table's turn timer (bot.timers): seconds a person has for each turn, 0 for none.
+    # None only in tables stored before timers were a table option: those keep the bot's
+    # TURN_TIMEOUT, as they had then. ``tournament``: Fiasco's rule (10 s, a random card).
+    turn_seconds: float | None = None
+    tournament: bool = False
+    # When the person to act times out (on the bot's clock), saved with the move that gave
+    # them the turn so a restart keeps it; None when nobody's turn is timed.
+    deadline: datetime | None = None
+    # The seat to act timed out and has more to do in the same turn (draw, then discard):
+    # its computer finishes the turn at once, and the rest counts as no new timeout.
+    overtime: bool = False
     created_at: datetime
     updated_at: datetime
 

@@ -53,6 +53,7 @@ from bot.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from bot.store_api import ChannelTaken, StaleTable, StoreError
 from bot.store_tables import dump, rebuild, split_record, utc
 from bot.store_url import redact
+from bot.timers import SERVER_CHOICES
 
 if TYPE_CHECKING:
     from bot.schema import PgConnection as Connection
@@ -307,9 +308,21 @@ class PostgresStore:
     async def set_pictures(self, guild_id: int, on: bool) -> None:
         await self._set(guild_id, "pictures", on)
 
+    async def get_timer(self, guild_id: int) -> str | None:
+        timer = await self._read(lambda conn: conn.fetchval(
+            "SELECT timer FROM guild_settings WHERE guild_id = $1", guild_id))
+        return None if timer is None else str(timer)
+
+    async def set_timer(self, guild_id: int, choice: str | None) -> None:
+        """ValueError for a choice not in ``bot.timers.SERVER_CHOICES`` (the schema refuses
+        it too)."""
+        if choice is not None and choice not in SERVER_CHOICES:
+            raise ValueError(f"no server timer {choice!r} (one of {', '.join(SERVER_CHOICES)})")
+        await self._set(guild_id, "timer", choice)
+
     async def _set(self, guild_id: int, column: str, value: object) -> None:
         """Upsert one column of the server's settings row (``column`` is ours, never input)."""
-        assert column in ("timezone", "pictures")
+        assert column in ("timezone", "pictures", "timer")
         sql = (f"INSERT INTO guild_settings (guild_id, {column}, updated_at) "
                f"VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
                f"{column} = excluded.{column}, updated_at = excluded.updated_at")

@@ -28,10 +28,12 @@ from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import MOVED_ELSEWHERE, NoSuchTable, TableClosed, TableError, TableMoved
 from bot.expiry import expiry_reason
-from bot.models import TAKEN_OVER, ComputerLevel, Seat, StoredTable, TableStatus
+from bot.models import ComputerLevel, Seat, StoredTable, TableStatus
+from bot.seats import LOSS_WORDS, give_back, hand_to_computer, held_seat, take_back_refusal
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import ChannelTaken, StaleTable, Store
+from bot.timers import TableTimer, table_timer
 from bot.turns import TableListener, Turns, describe, now
 from games.core.errors import SetupError
 from games.core.game import Game, Options
@@ -58,13 +60,6 @@ def refuse_unresumable(table: StoredTable) -> None:
 def _copy(table: StoredTable) -> StoredTable:
     """A copy of ``table`` to change (seats and record included) without touching it."""
     return table.model_copy(deep=True)
-
-
-def _hand_to_computer(table: StoredTable, seat: int) -> None:
-    """Seat ``seat`` of ``table`` passes to a (hard) computer player, remembering who held it."""
-    old = table.seats[seat]
-    table.seats[seat] = Seat(name=f"{old.name}{TAKEN_OVER}", replaced_user_id=old.user_id,
-                             level=TAKEOVER_LEVEL)
 
 
 def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -95,7 +90,8 @@ class SessionManager:
         # The clock games read (Fizzbin's day and night); tests give a fixed one.
         self.clock: Clock = clock or utc_now
         self.listener: TableListener | None = None
-        self.turns = Turns(store, settings, lambda: self.listener, reload=self.reload)
+        self.turns = Turns(store, settings, lambda: self.listener, clock=lambda: self.clock(),
+                           reload=self.reload)
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -152,24 +148,28 @@ class SessionManager:
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
-                   hints: bool = False) -> Session:
+                   hints: bool = False, timer: str | None = None) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
         ``hints`` is the table option that adds the Hint button (the game is then not rated).
+        ``timer`` is one of :data:`bot.timers.CHOICES`; None: the server's ``/settings
+        timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
         """
         self.settings.shards.require(guild_id)
         if self.in_channel(channel_id) is not None:
             raise TableError("there is already a table here")
         self._check_limits(guild_id, host_id)
         options = validate_options(game, options)
+        clock = await self.timer_for(guild_id, game, timer)
         if pictures is None:
             pictures = guild_id is None or await self.store.get_pictures(guild_id)
         stamp = now()
         table = StoredTable(
             id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
             game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
-            pictures=pictures, hints=hints, created_at=stamp, updated_at=stamp,
+            pictures=pictures, hints=hints, turn_seconds=clock.seconds,
+            tournament=clock.tournament, created_at=stamp, updated_at=stamp,
         )
         try:
             await self.store.save_table(table)
@@ -179,6 +179,16 @@ class SessionManager:
         session = Session(table)
         self._register(session)
         return session
+
+    async def timer_for(self, guild_id: int | None, game: str, choice: str | None
+                        ) -> TableTimer:
+        """The timer a new table of ``game`` gets: ``choice``, else the server's, else the
+        bot's ``TURN_TIMEOUT``; SetupError for a choice ``game`` cannot have."""
+        if choice is None and guild_id is not None:
+            choice = await self.store.get_timer(guild_id)
+        if choice is None:
+            return TableTimer(self.settings.turn_timeout)
+        return table_timer(choice, game)
 
     def _check_limits(self, guild_id: int | None, host_id: int) -> None:
         """TableError when the host, or the server, already has as many tables as allowed."""
@@ -255,8 +265,9 @@ class SessionManager:
                 del table.seats[seat]
                 message = "you left the table"
             else:
-                _hand_to_computer(table, seat)
-                message = f"you left the table; a {TAKEOVER_LEVEL} computer player took your seat"
+                hand_to_computer(table, seat, "left")
+                message = (f"you left the table; a {TAKEOVER_LEVEL} computer player took your "
+                           "seat (/join gives it back to you)")
             await self._after_seat_change(session, table, f"{name} left the table")
             return message
 
@@ -276,10 +287,44 @@ class SessionManager:
             if session.status is TableStatus.LOBBY:
                 del table.seats[seat]
             else:
-                _hand_to_computer(table, seat)
+                hand_to_computer(table, seat, "kicked")
             await self._after_seat_change(
                 session, table, f"the host handed {name}'s seat to a {TAKEOVER_LEVEL} computer")
             return f"{name}'s seat passed to a {TAKEOVER_LEVEL} computer player"
+
+    async def take_back(self, session: Session, user_id: int) -> str:
+        """``user_id`` takes back the seat a computer holds for them; what the table says.
+
+        For a person who left or timed out (a kicked one may not: :mod:`bot.seats`).
+        Their count of timeouts starts again from nothing, and if it is their turn
+        they get a fresh deadline.
+        """
+        async with session.lock:
+            self._require_open(session)
+            if session.status is not TableStatus.PLAYING:
+                raise TableError("the game has not started yet")
+            if session.seat_of(user_id) is not None:
+                raise TableError("you are already seated at this table")
+            seat = held_seat(session.table, user_id)
+            if seat is None:
+                raise TableError("the game has already started, and you held no seat in it")
+            refusal = take_back_refusal(session.table, seat)
+            if refusal is not None:
+                raise TableError(refusal)
+            table = _copy(session.table)
+            name = give_back(table, seat, user_id)
+            await self._after_seat_change(
+                session, table, f"{name} is back and takes their seat from the computer")
+            return f"you are back in your seat, {name}"
+
+    def lost_seat(self, session: Session, user_id: int) -> tuple[str, str | None] | None:
+        """Why a computer holds the seat ``user_id`` had in this game, and why they may not
+        take it back (None: they may); None if no computer holds a seat of theirs."""
+        seat = held_seat(session.table, user_id)
+        if seat is None or session.status is not TableStatus.PLAYING:
+            return None
+        because = session.seats[seat].replaced_because or "left"  # seats lost before reasons
+        return LOSS_WORDS[because], take_back_refusal(session.table, seat)
 
     async def start(self, session: Session, user_id: int) -> None:
         """The host starts the game: seed, record and first turn; TableError if not now."""
@@ -305,6 +350,7 @@ class SessionManager:
             table.status = TableStatus.PLAYING
             table.record = {**game.record(), "meta": self._meta(table)}
             table.version += 1
+            table = self.turns.with_deadline(table, game)
             await self._save(session, table, game=game,
                              note=f"{cls.title} begins with {len(table.seats)} players")
             self.turns.schedule(session)
@@ -420,6 +466,8 @@ class SessionManager:
         playing = session.status is TableStatus.PLAYING
         if playing:
             table.version += 1
+            assert session.game is not None
+            table = self.turns.with_deadline(table, session.game, before=session.table)
         await self._save(session, table, note=note if playing else None)
         if playing:
             self.turns.schedule(session)

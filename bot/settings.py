@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.shards import ShardPlan
 from bot.store_url import parse_database_url
+from bot.timers import DEFAULT_CHOICE, seconds_for
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -40,8 +41,13 @@ class Settings(BaseSettings):
     """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
     hundred milliseconds at most). Lower is quicker and weaker; the same value replays
     the same moves, so keep it across restarts."""
-    turn_timeout: float = Field(default=0, ge=0)
-    """Seconds before a computer plays an absent person's turn; 0 turns it off."""
+    turn_timeout: float = Field(default=seconds_for(DEFAULT_CHOICE), ge=0)
+    """The turn timer of tables whose server chose none (``/settings timer:``) and that
+    chose none themselves (``/play ... timer:``): seconds before a computer plays a
+    person's turn. 0: no timer for such tables (servers and tables may still choose one)."""
+    timer_check_seconds: float = Field(default=1.0, gt=0)
+    """A running turn timer reads the clock at least this often, in seconds (tests lower
+    it to move a fake clock; one second is exact enough for people)."""
     timezone: str = "UTC"
     max_tables_per_host: int = Field(default=3, ge=1)
     max_tables_per_server: int = Field(default=50, ge=1)

@@ -68,6 +68,7 @@ from bot.store_tables import delete_actions, dump, read_tables, write_table
 from bot.store_tables import iso as _iso
 from bot.store_tables import utc as _utc
 from bot.store_thread import GroupCommitError, StoreThread
+from bot.timers import SERVER_CHOICES
 
 __all__ = [
     "NO_GUILD",
@@ -337,6 +338,32 @@ class SqliteStore:
                 updated_at = excluded.updated_at
             """,
             (guild_id, int(on), stamp),
+        ))
+
+    async def get_timer(self, guild_id: int) -> str | None:
+        """The server's turn timer for new tables (one of ``bot.timers.SERVER_CHOICES``), or
+        None if it chose none (the bot's TURN_TIMEOUT applies)."""
+        row = await self._run(lambda conn: conn.execute(
+            "SELECT timer FROM guild_settings WHERE guild_id = ?", (guild_id,)).fetchone())
+        return None if row is None or row["timer"] is None else str(row["timer"])
+
+    async def set_timer(self, guild_id: int, choice: str | None) -> None:
+        """Set the server's turn timer for new tables; None goes back to the bot's default.
+
+        ValueError for a choice that is not one of ``bot.timers.SERVER_CHOICES`` (the
+        schema refuses it too).
+        """
+        if choice is not None and choice not in SERVER_CHOICES:
+            raise ValueError(f"no server timer {choice!r} (one of {', '.join(SERVER_CHOICES)})")
+        stamp = _iso(datetime.now(UTC))
+        await self._write(lambda conn: conn.execute(
+            """
+            INSERT INTO guild_settings (guild_id, timer, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (guild_id) DO UPDATE SET
+                timer = excluded.timer,
+                updated_at = excluded.updated_at
+            """,
+            (guild_id, choice, stamp),
         ))
 
     async def recent_games(

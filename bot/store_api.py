@@ -109,3 +109,11 @@ class Store(Protocol):
 
     async def set_pictures(self, guild_id: int, on: bool) -> None:
         """Turn pictures on or off for the server's new tables."""
+
+    async def get_timer(self, guild_id: int) -> str | None:
+        """The server's turn timer for new tables (``bot.timers.SERVER_CHOICES``), or None
+        when it chose none (the bot's TURN_TIMEOUT then applies)."""
+
+    async def set_timer(self, guild_id: int, choice: str | None) -> None:
+        """Set the server's turn timer for new tables; None goes back to the bot's default.
+        ValueError for a choice not in ``bot.timers.SERVER_CHOICES``."""

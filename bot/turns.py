@@ -18,6 +18,12 @@ lock, thinks in a worker process (:class:`bot.computer.Computers`) while its
 pause runs, then applies its choice under the lock only if the table has not
 moved on meanwhile. Other tables, and people clicking at this one, never wait
 for its search.
+
+A person's turn at a timed table (:mod:`bot.timers`) gets its deadline in the save
+that gives them the turn; a task of the session watches the bot's clock (injected,
+so tests move it) and reminds them at half time, then has a computer play the turn
+(:meth:`Turns._timer`). The seat's count of timeouts in a row is kept on the seat,
+and the third passes the seat to a computer in that same save.
 """
 
 from __future__ import annotations
@@ -29,11 +35,22 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from bot.computer import HINT_LEVEL, TAKEOVER_LEVEL, Computers, Question, move_rng
+from bot.context import Clock, utc_now
 from bot.errors import MOVED_ELSEWHERE, StaleMenu, TableClosed, TableError, TableMoved
 from bot.models import ComputerLevel, GameResult, ResultPlayer, StoredTable, TableStatus
+from bot.seats import hand_to_computer
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import StaleTable, Store
+from bot.timers import (
+    MAX_TIMEOUTS,
+    TOURNAMENT_SECONDS,
+    TableTimer,
+    deadline_after,
+    duration_words,
+    half_time,
+    timer_of,
+)
 from games.core.actions import Action
 from games.core.events import Event
 from games.core.game import Game
@@ -47,6 +64,9 @@ class TableListener(Protocol):
 
     def table_changed(self, session: Session) -> None:
         """Re-render the table (must not block; coalescing is the listener's job)."""
+
+    def turn_reminder(self, session: Session, user_id: int) -> None:
+        """Remind ``user_id`` (alone) that half their time is gone (must not block)."""
 
 
 def now() -> dt.datetime:
@@ -103,12 +123,50 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
     return final, result
 
 
+def counted(table: StoredTable, game: Game[Any], seat: int, *, person: bool,
+            timed_out: bool) -> tuple[StoredTable, bool]:
+    """``table`` with ``seat``'s timeouts in a row counted; whether the seat passed to a
+    computer for it.
+
+    A person's own move clears the count; a timed-out turn adds one, except the rest of
+    a turn already counted (``overtime``: the computer finishing it). The last of
+    :data:`MAX_TIMEOUTS` hands the seat to a computer, unless no other person is seated:
+    a table of computers alone would finish the game in seconds, before its person could
+    come back, so the last person's turns go on being played one timeout at a time (and
+    the game expires if nobody returns, :mod:`bot.expiry`).
+    """
+    if not (person or timed_out):
+        return table.model_copy(update={"overtime": False}), False
+    seats = list(table.seats)
+    held = seats[seat]
+    timeouts = 0 if person else held.timeouts + (0 if table.overtime else 1)
+    seats[seat] = held.model_copy(update={"timeouts": timeouts})
+    more = timed_out and not game.over and game.to_act == seat
+    table = table.model_copy(update={"seats": seats, "overtime": more})
+    others = any(other.user_id is not None for i, other in enumerate(seats) if i != seat)
+    if timeouts < MAX_TIMEOUTS or not others:
+        return table, False
+    hand_to_computer(table, seat, "timeouts")
+    return table.model_copy(update={"overtime": False}), True
+
+
+def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: Decision) -> str:
+    """The table's line for a turn played because its time was up."""
+    name = session.seats[seat].name
+    if level == "random":  # the tournament rule
+        what = "a random card from their hand" if decision.action.card is not None \
+            else "a random choice"
+        return (f"{name}'s {duration_words(TOURNAMENT_SECONDS)} ran out: {what} was played for "
+                "them (tournament rule)")
+    return f"{name} took too long; a {level} computer played for them"
+
+
 class Turns:
     """Applies actions to started tables and runs their computer seats and turn timers."""
 
     def __init__(self, store: Store, settings: Settings,
                  listener: Callable[[], TableListener | None], *,
-                 computers: Computers | None = None,
+                 computers: Computers | None = None, clock: Clock | None = None,
                  reload: Callable[[Session, StaleTable], Awaitable[None]] | None = None
                  ) -> None:
         self.store = store
@@ -117,6 +175,8 @@ class Turns:
         self.computers = computers or Computers.from_settings(settings)
         # Takes a session back to what the store has after a stale save (the manager's).
         self._reload = reload
+        # The clock turn deadlines are read on (the session manager's: tests move it).
+        self.clock: Clock = clock or utc_now
 
     def changed(self, session: Session) -> None:
         listener = self._listener()
@@ -161,7 +221,8 @@ class Turns:
     # --- the one path of every action --------------------------------------------------
 
     async def _commit(self, session: Session, seat: int, action: Action | str,
-                      note: str | None = None, *, person: bool = False) -> list[str]:
+                      note: str | None = None, *, person: bool = False,
+                      timed_out: bool = False) -> list[str]:
         """Apply ``seat``'s ``action`` to a copy, save it, then make it the session's; the words.
 
         The caller holds ``session.lock``. Raises the rules core's ``GameError``
@@ -170,10 +231,19 @@ class Turns:
         newer version) is reloaded and :class:`TableMoved` raised. ``note`` goes
         before the events in the table's recent lines (a timed-out seat played
         by a computer).
+        ``timed_out``: a computer played ``seat``'s person's turn when time was up.
         """
         game = self.require_game(session).clone()
         events = game.apply(seat, action)
-        table = advanced(session.table, game, seat, person=person)
+        table, lost = counted(advanced(session.table, game, seat, person=person), game, seat,
+                              person=person, timed_out=timed_out)
+        table = self.with_deadline(table, game)
+        notes = [note] if note else []
+        if lost:
+            name = session.seats[seat].name
+            notes.append(f"{name} timed out {MAX_TIMEOUTS} turns in a row: a {TAKEOVER_LEVEL} "
+                         f"computer plays the seat until {name} takes it back (Show my hand, "
+                         "or /join)")
         try:
             if game.over:
                 await self._save_finished(session, game, table)
@@ -185,14 +255,14 @@ class Turns:
                 raise
             await self._reload(session, stale)
             raise TableMoved(MOVED_ELSEWHERE) from None
-        return self._applied(session, events, note)
+        return self._applied(session, events, notes)
 
-    def _applied(self, session: Session, events: list[Event], note: str | None) -> list[str]:
+    def _applied(self, session: Session, events: list[Event], notes: list[str]) -> list[str]:
         """After a committed action: remember its events, schedule the next turn, re-render."""
         words = describe(events, session.names())
-        if note:
-            session.recent.append(note)
+        session.recent.extend(notes[:1])
         session.recent.extend(words)
+        session.recent.extend(notes[1:])
         if session.status is TableStatus.PLAYING:
             self.schedule(session)
         self.changed(session)
@@ -221,6 +291,33 @@ class Turns:
 
     # --- computer seats and turn timers -------------------------------------------------
 
+    def timer(self, table: StoredTable) -> TableTimer:
+        """The turn timer of ``table``."""
+        return timer_of(table, self.settings.turn_timeout)
+
+    def with_deadline(self, table: StoredTable, game: Game[Any], *,
+                      before: StoredTable | None = None) -> StoredTable:
+        """``table`` (about to be saved with ``game``) with the deadline of the turn to come.
+
+        A person's turn at a timed table ends at now plus the timer; a seat in overtime
+        (timed out with more to do) at once; anyone else's turn is not timed. With
+        ``before`` (the same turn, only a seat changed hands), a deadline the person to
+        act already had is kept.
+        """
+        seat = None if game.over else game.to_act
+        deadline: dt.datetime | None = None
+        if seat is not None and not table.seats[seat].is_computer:
+            kept = before is not None and before.deadline is not None \
+                and before.seats[seat].user_id == table.seats[seat].user_id
+            if kept:
+                assert before is not None
+                deadline = before.deadline
+            elif table.overtime:
+                deadline = self.clock()
+            else:
+                deadline = deadline_after(self.clock(), self.timer(table))
+        return table.model_copy(update={"deadline": deadline})
+
     def schedule(self, session: Session) -> None:
         """Start whatever the next turn needs: a computer's move or a person's timer."""
         if session.turn_task is not None and session.turn_task is not asyncio.current_task():
@@ -234,27 +331,59 @@ class Turns:
             session.turn_task = session.spawn(
                 self._computer_turn(session, seat, version, self.settings.computer_delay),
                 name=f"computer-{seat}")
-        elif self.settings.turn_timeout > 0:
+            return
+        timer = self.timer(session.table)
+        deadline = session.table.deadline
+        if deadline is None and timer.on:  # a table saved before it had deadlines
+            deadline = deadline_after(self.clock(), timer)
+        if deadline is not None:
             session.turn_task = session.spawn(
-                self._computer_turn(session, seat, version, self.settings.turn_timeout,
-                                    timed_out=True),
-                name=f"timer-{seat}")
+                self._timer(session, seat, version, deadline, timer), name=f"timer-{seat}")
+
+    async def _timer(self, session: Session, seat: int, version: int, deadline: dt.datetime,
+                     timer: TableTimer) -> None:
+        """Watch the clock for ``seat``'s turn at ``version``: remind at half time, then play.
+
+        The clock is read at least every ``TIMER_CHECK_SECONDS`` rather than slept on
+        once, so a clock that jumps (a test's, or the machine's) is noticed within that
+        time; a deadline already past when the task starts (a restart) fires at once.
+        The tournament rule's 10 seconds get no reminder: the turn's ping is one.
+        """
+        reminded = timer.tournament
+        half = half_time(deadline, timer)
+        while (moment := self.clock()) < deadline:
+            if not reminded and moment >= half:
+                reminded = True
+                self._remind(session, seat, version)
+                continue
+            target = deadline if reminded else half
+            await asyncio.sleep(min((target - moment).total_seconds(),
+                                    self.settings.timer_check_seconds))
+        level: ComputerLevel = "random" if timer.tournament else TAKEOVER_LEVEL
+        await self._computer_turn(session, seat, version, 0, timed_out=True, level=level)
+
+    def _remind(self, session: Session, seat: int, version: int) -> None:
+        """Tell the listener to remind ``seat``'s person, if it is still their turn."""
+        user_id = session.seats[seat].user_id
+        listener = self._listener()
+        if listener is not None and user_id is not None and session.version == version \
+                and session.to_act() == seat:
+            listener.turn_reminder(session, user_id)
 
     async def _computer_turn(self, session: Session, seat: int, version: int, delay: float,
-                             *, timed_out: bool = False) -> None:
+                             *, timed_out: bool = False,
+                             level: ComputerLevel | None = None) -> None:
         """A computer's move for ``seat`` at ``version``, after ``delay`` seconds.
 
         A computer seat starts thinking at once and waits only what is left of its
         pause: never instant, never longer than the pause plus the search. A timed-out
-        person's turn is thought about only once their time is up.
+        person's turn (``timed_out``, played at ``level``) is thought about only once
+        their time is up.
         """
         loop = asyncio.get_running_loop()
         try:
-            if timed_out:
-                await asyncio.sleep(delay)
-                delay = 0
             started = loop.time()
-            level = TAKEOVER_LEVEL if timed_out else session.seats[seat].computer_level
+            level = level or session.seats[seat].computer_level
             question = await self._question(session, seat, level, version=version)
             if question is None:
                 return
@@ -265,11 +394,8 @@ class Turns:
                     return  # the table moved on while it thought: the answer is moot
                 game = session.game
                 assert game is not None
-                note = None
-                if timed_out:
-                    name = session.seats[seat].name
-                    note = f"{name} took too long; a {level} computer played for them"
-                await self._commit(session, seat, decision.action, note)
+                note = timeout_note(session, seat, level, decision) if timed_out else None
+                await self._commit(session, seat, decision.action, note, timed_out=timed_out)
         except asyncio.CancelledError:
             raise
         except TableMoved:

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
+from discord.utils import MISSING
 
 from bot.errors import TableError
 from bot.session import Session
@@ -21,6 +22,7 @@ from bot.sessions import SessionManager
 from cogs import ids
 from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
+from cogs.render_seat import render_take_back
 from cogs.render_table import render_details
 from cogs.rules import rules_text
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
@@ -118,12 +120,29 @@ class Clicks:
         return seat
 
     async def show_hand(self, interaction: Interaction, session: Session) -> None:
-        """A fresh ephemeral menu for the clicker (``Show my hand`` and ``/hand``)."""
+        """A fresh ephemeral menu for the clicker (``Show my hand`` and ``/hand``); to a
+        person whose seat a computer holds, the way back to it instead."""
         async with self.refusing(interaction):
+            self.sessions.turns.require_game(session)
+            lost = None if session.seat_of(interaction.user.id) is not None \
+                else self.sessions.lost_seat(session, interaction.user.id)
+            if lost is not None:
+                content, view = render_take_back(session, *lost)
+                await interaction.response.send_message(content, view=view or MISSING,
+                                                        ephemeral=True)
+                return
             seat = self.seated(session, interaction)
             menu = render_hand(session, seat)
             await interaction.response.send_message(menu.content, view=menu.view,
                                                     files=menu.files(), ephemeral=True)
+
+    async def take_back(self, interaction: Interaction, table_id: str) -> None:
+        """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            text = await self.sessions.take_back(session, interaction.user.id)
+            seat = self.seated(session, interaction)
+            await self._answer_menu(interaction, session, seat, note=sentence(text))
 
     async def hand_button(self, interaction: Interaction, table_id: str) -> None:
         async with self.refusing(interaction):

@@ -77,6 +77,11 @@ class HandButton(_Item, template=ids.HAND_TEMPLATE):
         await clicks.hand_button(interaction, self.match["table"])
 
 
+class TakeBackButton(_Item, template=ids.TAKE_BACK_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.take_back(interaction, self.match["table"])
+
+
 class TableViewButton(_Item, template=ids.TABLE_VIEW_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.table_view(interaction, self.match["table"], self.match["what"])
@@ -101,12 +106,14 @@ class PageButton(_Item, template=ids.PAGE_TEMPLATE):
 
 
 ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
-                                  TableViewButton, CardButton, ActionButton, PageButton)
+                                  TableViewButton, CardButton, ActionButton, PageButton,
+                                  TakeBackButton)
 _PATTERNS = [
     (re.compile(template), item)
     for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
                                ids.HINT_TEMPLATE, ids.TABLE_VIEW_TEMPLATE, ids.CARD_TEMPLATE,
-                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE), ITEMS, strict=True)
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.TAKE_BACK_TEMPLATE),
+                              ITEMS, strict=True)
 ]
 
 

@@ -7,6 +7,8 @@
                                        that ``cpu`` opens)
     ff:<table>:hand                    the public "Show my hand" button
     ff:<table>:hint                    a hand menu's Hint button (tables with hints on)
+    ff:<table>:back                    Take my seat back (answer to a person whose seat a
+                                       computer holds)
     ff:<table>:v:<details|rules>       the table's private views: Details, Rules
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
@@ -33,6 +35,7 @@ COMPUTER_LEVELS: dict[str, ComputerLevel] = {"hard": "hard", "easy": "easy"}
 """The levels the lobby's chooser offers, strongest first, by the word in their id."""
 COMPUTER_TEMPLATE = rf"ff:{TABLE}:cpu:(?P<level>{'|'.join(COMPUTER_LEVELS)})"
 HINT_TEMPLATE = rf"ff:{TABLE}:hint"
+TAKE_BACK_TEMPLATE = rf"ff:{TABLE}:back"
 TABLE_VIEWS = ("details", "rules")
 TABLE_VIEW_TEMPLATE = rf"ff:{TABLE}:v:(?P<what>{'|'.join(TABLE_VIEWS)})"
 VERSION = r"(?P<version>\d{1,9})"
@@ -57,6 +60,10 @@ def computer_id(table: str, level: str) -> str:
 
 def hint_id(table: str) -> str:
     return f"{PREFIX}:{table}:hint"
+
+
+def take_back_id(table: str) -> str:
+    return f"{PREFIX}:{table}:back"
 
 
 def table_view_id(table: str, what: str) -> str:

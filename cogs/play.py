@@ -2,7 +2,8 @@
 
 Slash parameters must be declared before the bot starts, so the command's
 signature is assembled here: ``game`` (a choice of every registered game),
-``thread``, ``hints`` (the table option adding the Hint button), then one optional
+``thread``, ``hints`` (the table option adding the Hint button), ``timer`` (the turn
+timer, :data:`bot.timers.CHOICES`; none given: the server's), then one optional
 parameter per option name of any game (see :mod:`cogs.options`). The callback hands
 everything to the Tables cog.
 """
@@ -16,10 +17,11 @@ import discord
 from discord import app_commands
 
 import games
+from bot.timers import CHOICES, DESCRIPTION
 from cogs.guard import writes
 from cogs.options import OptionSpec, option_specs
 
-RESERVED = {"interaction", "game", "thread", "pictures", "hints"}
+RESERVED = {"interaction", "game", "thread", "pictures", "hints", "timer"}
 SPECS = {name: spec for name, spec in option_specs().items() if name not in RESERVED}
 
 
@@ -38,11 +40,12 @@ def _annotation(spec: OptionSpec) -> Any:
 
 
 async def _play(interaction: discord.Interaction[Any], game: str, thread: bool = False,
-                pictures: bool | None = None, hints: bool = False, **options: Any) -> None:
+                pictures: bool | None = None, hints: bool = False, timer: str | None = None,
+                **options: Any) -> None:
     cog: Any = interaction.client.get_cog("Tables")
     given = {name: value for name, value in options.items() if value is not None}
     await cog.open_table(interaction, game, thread=thread, options=given, pictures=pictures,
-                         hints=hints)
+                         hints=hints, timer=timer)
 
 
 def _signature() -> inspect.Signature:
@@ -53,6 +56,7 @@ def _signature() -> inspect.Signature:
         inspect.Parameter("thread", kind, annotation=bool, default=False),
         inspect.Parameter("pictures", kind, annotation=bool | None, default=None),
         inspect.Parameter("hints", kind, annotation=bool, default=False),
+        inspect.Parameter("timer", kind, annotation=Literal[CHOICES] | None, default=None),
     ]
     params += [inspect.Parameter(name, kind, annotation=_annotation(spec), default=None)
                for name, spec in SPECS.items()]
@@ -66,6 +70,7 @@ _play.__discord_app_commands_param_description__ = {  # type: ignore[attr-define
     "thread": "Open the table in a new thread named after the game",
     "pictures": "Draw the cards as pictures (default: the server's setting, on)",
     "hints": "A Hint button shows what the hard computer would play (the game is not rated)",
+    "timer": DESCRIPTION,
     **{name: spec.description() for name, spec in SPECS.items()},
 }
 _play.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]

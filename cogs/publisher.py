@@ -11,7 +11,9 @@ Discord refuses the edit with the picture, the text alone goes out.
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
-game ends. Pings live in memory only; after a restart :meth:`Publisher.tidy_pings`
+game ends. At a timed table the person is reminded at half time
+(:meth:`Publisher.turn_reminder`): the reminder replaces their ping, so one still
+stands. Pings live in memory only; after a restart :meth:`Publisher.tidy_pings`
 removes the ones the previous run left behind.
 """
 
@@ -28,6 +30,7 @@ from discord.utils import MISSING
 
 from bot.models import TableStatus
 from bot.session import Session
+from bot.timers import countdown
 from cogs.export import record_file
 from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
@@ -83,6 +86,7 @@ class Publisher:
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
+        self._reminders: dict[str, int] = {}  # table -> the person to remind
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
         """The table's channel, with its server: links to it then name the server, as a
@@ -92,6 +96,15 @@ class Publisher:
 
     def table_changed(self, session: Session) -> None:
         self._dirty.add(session.id)
+        self._start(session)
+
+    def turn_reminder(self, session: Session, user_id: int) -> None:
+        """Half of ``user_id``'s time is gone: their ping is posted anew, saying so."""
+        self._reminders[session.id] = user_id
+        self._start(session)
+
+    def _start(self, session: Session) -> None:
+        """Run the table's edits and pings, unless they are running already."""
         if session.id not in self._running:
             task = asyncio.get_running_loop().create_task(
                 self._run(session), name=f"publish-{session.id}")
@@ -99,10 +112,14 @@ class Publisher:
 
     async def _run(self, session: Session) -> None:
         try:
-            while session.id in self._dirty:
-                self._dirty.discard(session.id)
-                await self._edit(session)
-                await self._ping(session)
+            while session.id in self._dirty or session.id in self._reminders:
+                if session.id in self._dirty:
+                    self._dirty.discard(session.id)
+                    await self._edit(session)
+                    await self._ping(session)
+                user_id = self._reminders.pop(session.id, None)
+                if user_id is not None and user_id == person_to_act(session):
+                    await self._ping(session, reminder=True)
         finally:
             self._running.pop(session.id, None)
 
@@ -206,11 +223,14 @@ class Publisher:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
 
-    async def _ping(self, session: Session) -> None:
-        """Ping the person to act if the turn has passed to them; drop a stale ping."""
+    async def _ping(self, session: Session, *, reminder: bool = False) -> None:
+        """Ping the person to act if the turn has passed to them; drop a stale ping.
+
+        ``reminder``: ping them again (half their time is gone), replacing their ping.
+        """
         user_id = person_to_act(session)
         old = self._pings.get(session.id)
-        if old is not None and old.user_id == user_id:
+        if old is not None and old.user_id == user_id and not reminder:
             return  # still their turn (or their turn again): they have been told
         channel = self._channel(session)
         if old is not None:
@@ -221,9 +241,12 @@ class Publisher:
             return
         title = session.game.title if session.game is not None else "the game"
         link = channel.get_partial_message(session.table.message_id).jump_url
+        deadline = session.table.deadline
+        hurry = (f"\nHalf your time is gone: a computer plays for you {countdown(deadline)}."
+                 if reminder and deadline is not None else "")
         try:
             sent = await channel.send(
-                f"<@{user_id}>, {PING_MARK} {title}: {link}",
+                f"<@{user_id}>, {PING_MARK} {title}: {link}{hurry}",
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user_id)], everyone=False, roles=False,
                     replied_user=False),

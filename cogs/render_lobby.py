@@ -8,6 +8,7 @@ import discord
 import games
 from bot.computer import DEFAULT_LEVEL
 from bot.session import Session
+from bot.timers import timer_of, timer_words
 from cogs import ids
 from cogs.rules import options_text, player_range
 from cogs.ui import EMBED_COLOUR, button, clip, static_view
@@ -39,6 +40,9 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
     embed.add_field(name=f"Seats ({count}/{cls.max_players})", value=clip(seats), inline=False)
     embed.add_field(name="Options", value=clip(options_text(table.game, table.options)),
                     inline=False)
+    if table.turn_seconds is not None:  # None: a lobby stored before tables had timers
+        embed.add_field(name="Turn timer", value=clip(timer_words(timer_of(table, 0.0))),
+                        inline=False)
     embed.set_footer(text=f"Rules, or /rules {table.game}, explains the game.")
     full = count >= cls.max_players
     can_start = cls.min_players <= count <= cls.max_players

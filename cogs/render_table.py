@@ -21,6 +21,7 @@ import discord
 import games
 from bot.models import TableStatus
 from bot.session import Session
+from bot.timers import countdown
 from cogs import ids
 from cogs.cardtext import card_label, cards_label
 from cogs.pictures import Picture, as_file
@@ -97,6 +98,8 @@ def status_line(session: Session, view: View, names: Sequence[str]) -> str:
         seat = table.seats[view.to_act]
         head = (f"{seat.label} is thinking" if seat.user_id is None
                 else f"<@{seat.user_id}>'s turn")
+        if seat.user_id is not None and table.deadline is not None:
+            head += f", time up {countdown(table.deadline)}"
     else:
         head = "Dealing"
     facts = [f"{name}: {value}" for name, value in view.facts if value]

@@ -1,5 +1,7 @@
 """The Settings cog: ``/timezone``, the server's clock for Fizzbin's day and night, and
-``/settings``, the server's other settings (``pictures:on|off`` for new tables).
+``/settings``, the server's other settings for new tables (``pictures:on|off``, and
+``timer:off|30s|1m|2m|5m|default``, the turn timer; ``default`` is the bot's
+``TURN_TIMEOUT``).
 
 ``/timezone`` alone shows (privately) the server's zone, the time there and
 whether new Fizzbin hands are dealt by day or by night. ``/timezone zone:<name>``
@@ -28,6 +30,7 @@ from discord.ext import commands
 
 from bot.context import is_night_at, known_zone, local_time, zone_names
 from bot.store_api import Store
+from bot.timers import choice_words, seconds_for
 from cogs.guard import writes
 from cogs.ui import APOLOGY, answered_on_failure, say
 
@@ -58,8 +61,11 @@ REGIONS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlan
 """The areas of the IANA names people use; legacy aliases (``US/Pacific``, ``NZ``,
 ``Etc/GMT+5``) still match but come after them."""
 
-SETTINGS_HELP = ("Members with Manage Server change them, e.g. `/settings pictures:off`; "
-                 "one table can choose with `/play ... pictures:`.")
+SETTINGS_HELP = ("Members with Manage Server change them, e.g. `/settings pictures:off` or "
+                 "`/settings timer:5m`; one table can choose with `/play ... pictures:` and "
+                 "`/play ... timer:`.")
+TimerSetting = Literal["off", "30s", "1m", "2m", "5m", "default"]
+"""``/settings timer:``: :data:`bot.timers.SERVER_CHOICES`, or back to the bot's default."""
 
 FIZZBIN_DAY = "by **day** (K and 2 are special; Q and 4 are forced)"
 FIZZBIN_NIGHT = "by **night** (Q and 4 are special; K and 2 are forced)"
@@ -227,36 +233,56 @@ class ServerSettings(commands.Cog, name="Settings"):
         name="settings",
         description="This server's Fivefold settings; change them (Manage Server)")
     @app_commands.describe(pictures="Draw the cards of new tables as pictures (on) or show text "
-                                    "only (off)")
+                                    "only (off)",
+                           timer="Time for each turn at new tables before a computer plays it; "
+                                 "default: the bot's")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     @writes()
     async def settings(self, interaction: Interaction,
-                       pictures: Literal["on", "off"] | None = None) -> None:
+                       pictures: Literal["on", "off"] | None = None,
+                       timer: TimerSetting | None = None) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
             await say(interaction, "Settings are per server; use this in one.")
             return
         async with answered_on_failure(interaction, "/settings",
                                        apology=f"{APOLOGY} Nothing was changed."):
-            if pictures is None:
-                on = await self.store.get_pictures(guild_id)
-                await say(interaction, (
-                    f"Pictures: **{'on' if on else 'off'}**: new tables "
-                    + ("draw the table and each hand as pictures, the text staying below."
-                       if on else "show their cards as text only.")
-                    + f"\nTime zone: see `/timezone`.\n{SETTINGS_HELP}"))
+            if pictures is None and timer is None:
+                await say(interaction, await self.settings_text(guild_id))
                 return
             if not interaction.permissions.manage_guild:
                 await say(interaction, "Only members with the **Manage Server** permission can "
                                        "change the settings. `/settings` alone shows them.")
                 return
-            on = pictures == "on"
-            await self.store.set_pictures(guild_id, on)
-            log.info("server %s: pictures %s by %s", guild_id, pictures, interaction.user.id)
-            await say(interaction, (
-                f"Pictures are now **{pictures}** for new tables here. Tables already open keep "
-                "theirs; `/play ... pictures:` chooses for one table."))
+            said = []
+            if pictures is not None:
+                await self.store.set_pictures(guild_id, pictures == "on")
+                log.info("server %s: pictures %s by %s", guild_id, pictures, interaction.user.id)
+                said.append(f"Pictures are now **{pictures}** for new tables here.")
+            if timer is not None:
+                choice = None if timer == DEFAULT else timer
+                await self.store.set_timer(guild_id, choice)
+                log.info("server %s: timer %s by %s", guild_id, timer, interaction.user.id)
+                said.append("The turn timer of new tables here is now **"
+                            f"{choice_words(choice, self.bot.settings.turn_timeout)}**.")
+            said.append("Tables already open keep theirs; `/play ... pictures:` and "
+                        "`/play ... timer:` choose for one table.")
+            await say(interaction, " ".join(said))
+
+    async def settings_text(self, guild_id: int) -> str:
+        """The answer of ``/settings`` alone: every setting of the server, and how to change."""
+        on = await self.store.get_pictures(guild_id)
+        timer = await self.store.get_timer(guild_id)
+        seconds = self.bot.settings.turn_timeout if timer is None else seconds_for(timer)
+        return (f"Pictures: **{'on' if on else 'off'}**: new tables "
+                + ("draw the table and each hand as pictures, the text staying below."
+                   if on else "show their cards as text only.")
+                + "\nTurn timer: **"
+                + choice_words(timer, self.bot.settings.turn_timeout)
+                + ("** for each person's turn at new tables, then a computer plays it."
+                   if seconds > 0 else "**: new tables time nobody's turn.")
+                + f"\nTime zone: see `/timezone`.\n{SETTINGS_HELP}")
 
     @timezone.autocomplete("zone")
     async def zone_autocomplete(self, interaction: Interaction,

@@ -19,8 +19,10 @@ from discord.ext import commands
 
 import games
 from bot.errors import TableError
+from bot.models import TableStatus
 from bot.session import Session
 from bot.sessions import SessionManager, validate_options
+from bot.timers import table_timer
 from cogs import components
 from cogs.clicks import Clicks, display_name, sentence
 from cogs.guard import missing_permissions, missing_text
@@ -75,14 +77,19 @@ class Tables(commands.Cog):
 
     async def open_table(self, interaction: Interaction, game: str, *, thread: bool,
                          options: dict[str, Any], pictures: bool | None = None,
-                         hints: bool = False) -> None:
-        """``/play``: a lobby here, or in a new thread named after the game."""
+                         hints: bool = False, timer: str | None = None) -> None:
+        """``/play``: a lobby here, or in a new thread named after the game.
+
+        ``timer``: one of :data:`bot.timers.CHOICES`; None for the server's default.
+        """
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
             await say(interaction, "Tables live in a server's channels.")
             return
         try:
             values = validate_options(game, to_model_values(game, options))
+            if timer is not None:
+                table_timer(timer, game)  # refused here, before a thread is opened for it
         except SetupError as exc:
             await say(interaction, exc.message)
             return
@@ -97,13 +104,14 @@ class Tables(commands.Cog):
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
         if thread:
-            await self._open_in_thread(interaction, game, values, pictures, hints=hints)
+            await self._open_in_thread(interaction, game, values, pictures, hints=hints,
+                                       timer=timer)
             return
         try:
             session = await self.sessions.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
-                game=game, options=values, pictures=pictures, hints=hints)
+                game=game, options=values, pictures=pictures, hints=hints, timer=timer)
         except TableError as exc:
             await say(interaction, exc.message)
             return
@@ -116,7 +124,7 @@ class Tables(commands.Cog):
 
     async def _open_in_thread(self, interaction: Interaction, game: str,
                               values: dict[str, Any], pictures: bool | None, *,
-                              hints: bool) -> None:
+                              hints: bool, timer: str | None) -> None:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await say(interaction, "A thread can only be opened from a text channel; "
@@ -135,7 +143,7 @@ class Tables(commands.Cog):
         session = await self.sessions.open(
             guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
             host_name=display_name(interaction), game=game, options=values, pictures=pictures,
-            hints=hints)
+            hints=hints, timer=timer)
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
         await self.sessions.set_message(session, message.id)
@@ -154,11 +162,16 @@ class Tables(commands.Cog):
             except (TableError, GameError) as exc:
                 await say(interaction, sentence(exc.message))
 
-    @app_commands.command(name="join", description="Join the table in this channel")
+    @app_commands.command(name="join",
+                          description="Join the table in this channel, or take your seat back")
     @app_commands.guild_only()
     async def join(self, interaction: Interaction) -> None:
         async with self._command(interaction):
             session = self._here(interaction)
+            if session.status is TableStatus.PLAYING:
+                text = await self.sessions.take_back(session, interaction.user.id)
+                await say(interaction, sentence(text) + " Show my hand shows your cards.")
+                return
             await self.sessions.join(session, interaction.user.id, display_name(interaction))
             await say(interaction, "You joined the table.")
 

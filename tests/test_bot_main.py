@@ -42,7 +42,7 @@ def test_settings_come_from_the_environment(monkeypatch, tmp_path):
     settings = Settings()
     assert settings.token == "abc" and settings.dev_guild_id == 1234
     assert settings.log_level == "DEBUG" and settings.computer_delay == 0.5
-    assert settings.database_path == "fivefold.db" and settings.turn_timeout == 0
+    assert settings.database_path == "fivefold.db" and settings.turn_timeout == 120  # 2m on
     assert settings.timezone == "UTC"
 
 

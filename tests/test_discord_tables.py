@@ -132,9 +132,24 @@ async def test_a_leaving_or_kicked_player_is_replaced_by_a_computer(
         await wait_settled(bot, session)
         assert [s.is_computer for s in session.seats] == [False, True, True]
         assert session.seats[1].replaced_user_id == world.bob.id
+        gone = await fake.click(world.carol, table_message(fake, session), "Show my hand")
+        assert gone.ephemeral and "stays the computer's" in gone.text and not gone.message.buttons
+        refused = await fake.slash(world.carol, world.table, "join")
+        assert refused.ephemeral and "stays the computer's" in refused.text
+        dave = fake.add_user("dave", guild=world.guild)
+        stranger = await fake.click(dave, table_message(fake, session), "Show my hand")
+        assert stranger.ephemeral and "not seated" in stranger.text
         gone = await fake.click(world.bob, table_message(fake, session), "Show my hand")
-        assert gone.ephemeral and "not seated" in gone.text
-        await play_to_the_end(fake, bot, session, {world.alice.id: world.alice},
+        assert gone.ephemeral and "you left the table" in gone.text
+        back = await fake.click(world.bob, gone.message, "Take my seat back")
+        assert back.response_type == 7 and "You are back in your seat, bob" in back.text
+        await wait_settled(bot, session)
+        assert session.seats[1].user_id == world.bob.id and session.seats[1].name == "bob"
+        assert "bob is back and takes their seat" in table_message(fake, session).text
+        again = await fake.slash(world.bob, world.table, "join")
+        assert again.ephemeral and "already seated" in again.text
+        await play_to_the_end(fake, bot, session, {world.alice.id: world.alice,
+                                                   world.bob.id: world.bob},
                               random.Random(4))
         assert session.table.status is TableStatus.FINISHED
 

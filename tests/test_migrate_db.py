@@ -42,8 +42,8 @@ async def snapshot(store: Store, table_ids: list[str]) -> dict[str, object]:
                    for g in (GUILD, OTHER_GUILD, None) for game in ("fiasco", "fizzbin")],
         "stats": [await store.stats(GUILD, u) for u in (1, 2, 3, 4)],
         "recent": [await store.recent_games(GUILD, u, limit=20) for u in (1, 2, 3)],
-        "settings": [(await store.get_timezone(g), await store.get_pictures(g))
-                     for g in (GUILD, OTHER_GUILD, 333)],
+        "settings": [(await store.get_timezone(g), await store.get_pictures(g),
+                      await store.get_timer(g)) for g in (GUILD, OTHER_GUILD, 333)],
     }
 
 
@@ -76,6 +76,7 @@ async def source(tmp_path: Path) -> tuple[Path, list[str]]:
         await store.record_result(make_result("dm", [(1, 1), (2, 2)], guild_id=None))
         await store.set_timezone(GUILD, "Pacific/Auckland")
         await store.set_pictures(OTHER_GUILD, False)
+        await store.set_timer(OTHER_GUILD, "30s")
         ids = [playing.id, lobby.id, closed.id, "done0", "done5"]
     finally:
         await manager.shutdown()

@@ -662,6 +662,22 @@ async def test_saving_a_longer_record_writes_only_the_new_action(
     assert await backend.count("SELECT COUNT(*) FROM table_actions") == 0
 
 
+async def test_the_server_timer_is_stored_and_a_bad_one_refused(
+    store: Store, backend: Backend,
+) -> None:
+    assert await store.get_timer(7) is None
+    await store.set_pictures(7, False)
+    await store.set_timer(7, "5m")
+    assert await store.get_timer(7) == "5m" and not await store.get_pictures(7)
+    with pytest.raises(ValueError, match="no server timer 'tournament'"):
+        await store.set_timer(7, "tournament")
+    assert await store.get_timer(7) == "5m"
+    await store.set_timer(7, None)
+    assert await store.get_timer(7) is None
+    with pytest.raises(backend.integrity_error):  # the schema refuses it too
+        await backend.execute("UPDATE guild_settings SET timer = '3m' WHERE guild_id = 7")
+
+
 async def test_pictures_per_server(store: Store) -> None:
     assert await store.get_pictures(GUILD) is True  # on unless turned off
     await store.set_timezone(GUILD, "Europe/Paris")

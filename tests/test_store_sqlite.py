@@ -386,7 +386,7 @@ def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None
 
 
 async def test_the_version_migration_keeps_one_open_table_per_channel(db_path: Path) -> None:
-    """Before migration 6 two open tables could share a channel (after a crash at the wrong
+    """Before migration 7 two open tables could share a channel (after a crash at the wrong
     moment): the newest stays open, the older is closed with its record kept, and every
     table's version moves from its document to the column the saves compare."""
     [new] = [m for m in load_migrations() if m.name == "table_versions"]
@@ -399,7 +399,7 @@ async def test_the_version_migration_keeps_one_open_table_per_channel(db_path: P
             for statement in split_statements(migration.sql):
                 conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {new.version - 1:d}")
-        for table in (older, newer, alone):  # as the store wrote them before migration 6
+        for table in (older, newer, alone):  # as the store wrote them before migration 7
             doc, actions = split_record(table)
             conn.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (table.id, table.guild_id, table.channel_id, table.message_id,

@@ -1,4 +1,4 @@
--- Version 1 of the PostgreSQL schema: everything SQLite's migrations 1 to 6 built, at once.
+-- Version 1 of the PostgreSQL schema: everything SQLite's migrations 1 to 7 built, at once.
 --
 -- The same layout as SQLite's, so one store's data copies to the other as it is
 -- (python -m bot migrate-db): a small head row per table plus one row per action, finished
@@ -127,10 +127,12 @@ AFTER INSERT OR UPDATE OF mu, sigma OR DELETE ON ratings
 FOR EACH ROW EXECUTE FUNCTION board_buckets_keep();
 
 -- Per-server settings, one row per server that changed one. timezone: an IANA zone name
--- (NULL: the bot's TIMEZONE setting); pictures: new tables draw their cards.
+-- (NULL: the bot's TIMEZONE setting); pictures: new tables draw their cards; timer: the
+-- turn timer of new tables, one of bot.timers.SERVER_CHOICES (NULL: TURN_TIMEOUT).
 CREATE TABLE guild_settings (
     guild_id    BIGINT      PRIMARY KEY CHECK (guild_id > 0),
     timezone    TEXT        CHECK (timezone IS NULL OR length(timezone) BETWEEN 1 AND 64),
     pictures    BOOLEAN     NOT NULL DEFAULT TRUE,
+    timer       TEXT        CHECK (timer IS NULL OR timer IN ('off', '30s', '1m', '2m', '5m')),
     updated_at  TIMESTAMPTZ NOT NULL
 );

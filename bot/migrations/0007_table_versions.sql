@@ -1,4 +1,4 @@
--- Version 6: no lost updates. A table's version is a column, so a save can compare it
+-- Version 7: no lost updates. A table's version is a column, so a save can compare it
 -- (compare and set: version n is written only over version n - 1), and at most one table
 -- per channel is open, by a partial unique index rather than only a check in memory.
 
