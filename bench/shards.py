@@ -118,7 +118,7 @@ async def play(fake: FakeDiscord, run: Run, table: Table, moves: int) -> None:
 
 async def start(fake: FakeDiscord, table: Table) -> None:
     host, guest = table.people
-    opened = await fake.slash(host, table.channel, "play", {"game": "fiasco"})
+    opened = await fake.slash(host, table.channel, "play fiasco")
     assert opened.message is not None, opened
     table.message = opened.message
     await fake.click(guest, opened.message, "Join")

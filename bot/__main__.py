@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 import sqlite3
 import sys
@@ -13,6 +12,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
+from bot import logs
 from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
 from bot.store_api import StoreError
@@ -91,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"bad setting {where}: {message}" if where else f"bad settings: {message}")
     if not settings.token:
         return fail(f"DISCORD_TOKEN is not set. {HOW_TO_GET_A_TOKEN}")
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level, settings.log_format)
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:

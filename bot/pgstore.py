@@ -238,6 +238,14 @@ class PostgresStore:
         found = await self._read(lambda conn: _read_tables(conn, "t.id = $1", (table_id,)))
         return found[0] if found else None
 
+    async def prune_tables(self, before: datetime) -> int:
+        """Delete finished and cancelled tables last changed before ``before``; their action
+        rows go with them (``ON DELETE CASCADE``), results and ratings stay."""
+        done = await self._transaction(lambda conn: conn.execute(
+            "DELETE FROM tables WHERE status IN ('finished', 'cancelled') AND updated_at < $1",
+            before))
+        return int(done.rpartition(" ")[2])  # the command tag: "DELETE <count>"
+
     # ----------------------------------------------------------------- results
 
     async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:

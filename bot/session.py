@@ -9,12 +9,15 @@ it and die with it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.logs import working_on
 from bot.models import Seat, StoredTable, TableStatus
+from bot.results import Ending
 from games.core.game import Game
 
 RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
@@ -31,6 +34,8 @@ class Session:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn_task: asyncio.Task[None] | None = None
     closed_by: str | None = None
+    # Set when the game has just finished, until the result message is posted.
+    ending: Ending | None = None
 
     @property
     def id(self) -> str:
@@ -88,8 +93,12 @@ class Session:
         return self.game.to_act
 
     def spawn(self, coro: Coroutine[Any, Any, None], *, name: str) -> asyncio.Task[None]:
-        """Run ``coro`` as a task owned by this session (cancelled when it closes)."""
-        task = asyncio.get_running_loop().create_task(coro, name=f"table-{self.id}-{name}")
+        """Run ``coro`` as a task owned by this session (cancelled when it closes), its log
+        lines naming the table (:mod:`bot.logs`)."""
+        context = contextvars.copy_context()
+        context.run(working_on, self.id)
+        task = asyncio.get_running_loop().create_task(coro, name=f"table-{self.id}-{name}",
+                                                      context=context)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task

@@ -18,7 +18,7 @@ import datetime as dt
 import logging
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -28,15 +28,17 @@ from bot.computer import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.context import Clock, game_context, loads, utc_now
 from bot.errors import MOVED_ELSEWHERE, NoSuchTable, TableClosed, TableError, TableMoved
 from bot.expiry import expiry_reason
+from bot.logs import about_table, working_on
 from bot.models import ComputerLevel, Seat, StoredTable, TableStatus
 from bot.seats import LOSS_WORDS, give_back, hand_to_computer, held_seat, take_back_refusal
 from bot.session import Session
 from bot.settings import Settings
 from bot.store_api import ChannelTaken, StaleTable, Store
-from bot.timers import TableTimer, table_timer
+from bot.timers import TableTimer, choice_of, table_timer
 from bot.turns import TableListener, Turns, describe, now
 from games.core.errors import SetupError
 from games.core.game import Game, Options
+from games.core.option_words import options_problem, refusal
 from games.core.records import Record
 from games.core.replay import load, split_action
 
@@ -46,6 +48,9 @@ SWEEP_SECONDS = 60.0
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
+
+PRUNED = "this game is over, or that button is not from a table I know"
+"""The answer to a button whose table the database no longer has (pruned, or never ours)."""
 
 UNRESUMABLE_NOTE = "this table could not be resumed after a restart, so it was closed"
 
@@ -72,8 +77,8 @@ def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     try:
         options: Options = cls.options_model.model_validate(dict(raw))
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise SetupError(f"bad options for {cls.title}: {problems}") from None
+        problem = options_problem(cls.options_model, exc)
+        raise SetupError(refusal(cls.title, problem)) from None
     return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
 
 
@@ -95,6 +100,7 @@ class SessionManager:
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._opening = asyncio.Lock()  # one new table at a time: see open()
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -106,7 +112,11 @@ class SessionManager:
         return session
 
     async def find(self, table_id: str) -> Session:
-        """Like :meth:`get`, but a table closed before a restart still says why it is closed."""
+        """Like :meth:`get`, but a table closed before a restart still says why it is closed.
+
+        The rest of the caller's task is about this table: its log lines name it.
+        """
+        working_on(table_id)
         session = self._by_id.get(table_id)
         if session is not None:
             refuse_unresumable(session.table)
@@ -120,12 +130,19 @@ class SessionManager:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:
             raise TableClosed("this table was closed")
-        return self.get(table_id)
+        session = self._by_id.get(table_id)  # opened while the store answered, if at all
+        if session is None:
+            # Tables pruned after TABLE_RETENTION_DAYS leave nothing behind but results.
+            raise NoSuchTable(PRUNED)
+        return session
 
     def in_channel(self, channel_id: int) -> Session | None:
         """The open table of this channel or thread, if any."""
         session = self._by_channel.get(channel_id)
-        return session if session is not None and session.is_open else None
+        if session is None or not session.is_open:
+            return None
+        working_on(session.id)  # the caller's next lines are about this table
+        return session
 
     def sessions(self) -> list[Session]:
         return list(self._by_id.values())
@@ -148,37 +165,84 @@ class SessionManager:
 
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
-                   hints: bool = False, timer: str | None = None) -> Session:
+                   hints: bool = False, timer: str | None = None,
+                   seats: Sequence[Seat] | None = None) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
         ``hints`` is the table option that adds the Hint button (the game is then not rated).
         ``timer`` is one of :data:`bot.timers.CHOICES`; None: the server's ``/settings
         timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
+        ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
+        Two opens at once (two people pressing Play again) are taken one after the other,
+        so the second finds the first's table.
         """
         self.settings.shards.require(guild_id)
-        if self.in_channel(channel_id) is not None:
-            raise TableError("there is already a table here")
-        self._check_limits(guild_id, host_id)
-        options = validate_options(game, options)
-        clock = await self.timer_for(guild_id, game, timer)
-        if pictures is None:
-            pictures = guild_id is None or await self.store.get_pictures(guild_id)
-        stamp = now()
-        table = StoredTable(
-            id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-            game=game, options=dict(options), seats=[Seat(user_id=host_id, name=host_name)],
-            pictures=pictures, hints=hints, turn_seconds=clock.seconds,
-            tournament=clock.tournament, created_at=stamp, updated_at=stamp,
-        )
-        try:
-            await self.store.save_table(table)
-        except ChannelTaken:
-            # Another process opened one here first: the schema keeps one per channel.
-            raise TableError("there is already a table here") from None
-        session = Session(table)
-        self._register(session)
-        return session
+        async with self._opening:
+            if self.in_channel(channel_id) is not None:
+                raise TableError("there is already a table here")
+            self._check_limits(guild_id, host_id)
+            options = validate_options(game, options)
+            clock = await self.timer_for(guild_id, game, timer)
+            if pictures is None:
+                pictures = guild_id is None or await self.store.get_pictures(guild_id)
+            stamp = now()
+            table = StoredTable(
+                id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id,
+                host_id=host_id, game=game, options=dict(options),
+                seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
+                pictures=pictures, hints=hints, turn_seconds=clock.seconds,
+                tournament=clock.tournament, created_at=stamp, updated_at=stamp,
+            )
+            try:
+                await self.store.save_table(table)
+            except ChannelTaken:
+                # Another process opened one here first: the schema keeps one per channel.
+                raise TableError("there is already a table here") from None
+            session = Session(table)
+            self._register(session)
+            working_on(session.id)
+            return session
+
+    async def finished_table(self, table_id: str) -> StoredTable:
+        """The finished table ``table_id``, from memory or (after a restart) the store.
+
+        :class:`NoSuchTable` for an id this bot never made, :class:`TableError` for a
+        table that did not finish with a result (still playing, or ended early).
+        """
+        session = self._by_id.get(table_id)
+        table = session.table if session is not None else await self.store.get_table(table_id)
+        if table is None:
+            raise NoSuchTable("that button is not from a table I know")
+        if table.status is not TableStatus.FINISHED or table.record is None:
+            raise TableError("that game did not finish with a result, so there is nothing to "
+                             "play again or to download")
+        return table
+
+    async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A new lobby for ``finished``'s game in its channel, hosted by ``user_id``.
+
+        The same game, options and table options; the computers keep their seats and
+        levels, ``user_id`` takes their own, and the other people confirm by joining.
+        Only a player of that game may ask; TableError if a table is open there.
+        """
+        played = {s.user_id for s in finished.seats} | {
+            s.replaced_user_id for s in finished.seats if s.replaced_because != "kicked"}
+        if user_id not in played:  # a kicked person was handed out on purpose
+            raise TableError("only the players of that game can ask for a rematch; /play "
+                             "opens a new table")
+        seats = []
+        for seat in finished.seats:
+            if user_id in (seat.user_id, seat.replaced_user_id):
+                seats.append(Seat(user_id=user_id, name=name))
+            elif seat.is_computer and seat.replaced_user_id is None:
+                seats.append(Seat(name=seat.name, level=seat.level))
+        # The table options are named one by one: a new one must be added here too, so
+        # that a rematch keeps it.
+        return await self.open(guild_id=finished.guild_id, channel_id=finished.channel_id,
+                               host_id=user_id, host_name=name, game=finished.game,
+                               options=finished.options, pictures=finished.pictures,
+                               hints=finished.hints, timer=choice_of(finished), seats=seats)
 
     async def timer_for(self, guild_id: int | None, game: str, choice: str | None
                         ) -> TableTimer:
@@ -377,10 +441,11 @@ class SessionManager:
 
         Unrated, its record kept; a closed table is never resumed.
         """
-        async with session.lock:
-            if session.is_open:
-                log.info("table %s closed: %s", session.id, note)
-                await self._close(session, note)
+        with about_table(session.id):
+            async with session.lock:
+                if session.is_open:
+                    log.info("table %s closed: %s", session.id, note)
+                    await self._close(session, note)
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
         """Look for expired tables every ``every`` seconds until :meth:`shutdown`."""
@@ -389,6 +454,7 @@ class SessionManager:
                 await asyncio.sleep(every)
                 try:
                     await self.expire_idle()
+                    await self.prune_closed()
                 except Exception:
                     log.exception("looking for expired tables failed; trying again later")
 
@@ -403,13 +469,31 @@ class SessionManager:
             reason = expiry_reason(session.table, moment, self.settings)
             if reason is None:
                 continue
-            async with session.lock:
-                if session.is_open and expiry_reason(session.table, moment,
-                                                     self.settings) is not None:
-                    log.info("table %s expired: %s", session.id, reason)
-                    await self._close(session, reason)
-                    closed += 1
+            with about_table(session.id):
+                async with session.lock:
+                    if session.is_open and expiry_reason(session.table, moment,
+                                                         self.settings) is not None:
+                        log.info("table %s expired: %s", session.id, reason)
+                        await self._close(session, reason)
+                        closed += 1
         return closed
+
+    async def prune_closed(self, moment: dt.datetime | None = None) -> int:
+        """Drop the tables closed more than ``TABLE_RETENTION_DAYS`` before ``moment`` (now)
+        from the database and from memory; how many the database dropped.
+
+        Their old buttons then say the game is over (:meth:`find`); results stay.
+        """
+        moment = moment or self.clock()
+        before = moment - dt.timedelta(days=self.settings.table_retention_days)
+        pruned = await self.store.prune_tables(before)
+        for session in [s for s in self._by_id.values()
+                        if not s.is_open and s.table.updated_at < before]:
+            del self._by_id[session.id]
+        if pruned:
+            log.info("pruned %d finished or cancelled tables last changed before %s",
+                     pruned, before.isoformat(timespec="seconds"))
+        return pruned
 
     def open_tables(self, *, guild_id: int | None = None, host_id: int | None = None
                     ) -> list[Session]:
@@ -562,7 +646,8 @@ class SessionManager:
         for table in await self.store.open_tables():
             if not shards.owns(table.guild_id):
                 continue
-            session = await self._resume(table, moment)
+            with about_table(table.id):
+                session = await self._resume(table, moment)
             if session is not None:
                 resumed.append(session)
         return resumed

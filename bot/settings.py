@@ -8,6 +8,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.logs import LogFormat
 from bot.shards import ShardPlan
 from bot.store_url import parse_database_url
 from bot.timers import DEFAULT_CHOICE, seconds_for
@@ -31,6 +32,9 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     """Sync slash commands to this one server at once (global sync can take an hour)."""
     log_level: LogLevel = "INFO"
+    log_format: LogFormat = "text"
+    """``text``: lines about a table start with ``[table <id>]``; ``json``: one JSON object
+    a line with a ``table`` key (:mod:`bot.logs`)."""
     computer_delay: float = Field(default=1.5, ge=0)
     """Seconds a computer player waits before it acts, so people can follow the play."""
     computer_workers: int = Field(default=1, ge=1, le=64)
@@ -55,6 +59,9 @@ class Settings(BaseSettings):
     lobby_idle_minutes: int = Field(default=15, ge=1)
     game_idle_hours: float = Field(default=24, gt=0)
     expiry_check_seconds: float = Field(default=60, gt=0)
+    table_retention_days: float = Field(default=30, gt=0)
+    """Days a finished or cancelled table stays in the database after its last change
+    (its result, record and ratings stay for good)."""
     """The zone of the clock that decides Fizzbin's day and night, for servers that set
     none with ``/timezone``."""
     health_file: str | None = None
@@ -116,6 +123,11 @@ class Settings(BaseSettings):
         if value is not None:
             parse_database_url(value)  # a ValueError names what is wrong with it
         return value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("timezone")
     @classmethod

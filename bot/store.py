@@ -93,6 +93,7 @@ BUSY_TIMEOUT_MS = 10_000
 
 T = TypeVar("T")
 _OPEN_STATUSES = (TableStatus.LOBBY.value, TableStatus.PLAYING.value)
+_CLOSED_STATUSES = (TableStatus.FINISHED.value, TableStatus.CANCELLED.value)
 
 
 # --------------------------------------------------------------------------- conversions
@@ -236,6 +237,16 @@ class SqliteStore:
         """The table with this id in any status, or None."""
         found = await self._run(lambda conn: read_tables(conn, "t.id = ?", (table_id,)))
         return found[0] if found else None
+
+    async def prune_tables(self, before: datetime) -> int:
+        """Delete finished and cancelled tables older than ``before``; their action rows go
+        with them (``ON DELETE CASCADE``), results and ratings stay. ``tables_status``
+        finds them."""
+        def prune(conn: sqlite3.Connection) -> int:
+            return conn.execute(
+                "DELETE FROM tables WHERE status IN (?, ?) AND updated_at < ?",
+                (*_CLOSED_STATUSES, _iso(before))).rowcount
+        return await self._write(prune)
 
     # ----------------------------------------------------------------- results
 

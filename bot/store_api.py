@@ -22,6 +22,7 @@ What every implementation owes its callers:
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
 from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable
@@ -74,6 +75,15 @@ class Store(Protocol):
         """Every table in the lobby or playing, to resume at start-up."""
 
     async def get_table(self, table_id: str) -> StoredTable | None: ...
+
+    async def prune_tables(self, before: datetime) -> int:
+        """Delete the finished and cancelled tables last changed before ``before``, with
+        their actions, in one transaction; how many were deleted.
+
+        What stays: every result (a finished game's record is its result's), the
+        ratings, and every open table whatever its age. The expiry sweep calls this
+        with now less ``TABLE_RETENTION_DAYS``.
+        """
 
     async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:
         """Write a finished game and its rating updates in one transaction.

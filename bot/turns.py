@@ -38,6 +38,7 @@ from bot.computer import HINT_LEVEL, TAKEOVER_LEVEL, Computers, Question, move_r
 from bot.context import Clock, utc_now
 from bot.errors import MOVED_ELSEWHERE, StaleMenu, TableClosed, TableError, TableMoved
 from bot.models import ComputerLevel, GameResult, ResultPlayer, StoredTable, TableStatus
+from bot.results import record_with_ratings
 from bot.seats import hand_to_computer
 from bot.session import Session
 from bot.settings import Settings
@@ -284,9 +285,10 @@ class Turns:
         (another process finished this table first): nothing is written twice.
         """
         final, result = finished(table, game)
-        if not await self.store.record_result(result, table=final):
+        ending = await record_with_ratings(self.store, result, table=final)
+        if ending is None:
             raise StaleTable(final.id, final.version, None)
-        session.game, session.table = game, final
+        session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()
 
     # --- computer seats and turn timers -------------------------------------------------

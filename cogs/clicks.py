@@ -20,11 +20,12 @@ from bot.errors import TableError
 from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
+from cogs.live_menus import LiveMenus
 from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
 from cogs.render_seat import render_take_back
 from cogs.render_table import render_details
-from cogs.rules import rules_text
+from cogs.rules import show_rules
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
 from games.core.actions import Action
 from games.core.cards import Card
@@ -56,8 +57,23 @@ def sentence(text: str) -> str:
 class Clicks:
     """The handlers behind every button of the lobby, table and hand menus."""
 
-    def __init__(self, sessions: SessionManager) -> None:
+    def __init__(self, sessions: SessionManager, live: LiveMenus | None = None) -> None:
         self.sessions = sessions
+        # The menus that follow the game (cogs.live_menus); every menu answer is kept there.
+        self.live = live
+
+    def _answering(self, session: Session, interaction: Interaction
+                   ) -> contextlib.AbstractContextManager[None]:
+        """Hold the clicker's kept menu while this click is answered (no edit races it)."""
+        if self.live is None:
+            return contextlib.nullcontext()
+        return self.live.answering(session, interaction.user.id)
+
+    def _kept(self, session: Session, seat: int, interaction: Interaction, *,
+              page: int = 0) -> None:
+        """The clicker's menu was just answered: it is the one that follows the game now."""
+        if self.live is not None:
+            self.live.keep(session, seat, interaction, page=page)
 
     @contextlib.asynccontextmanager
     async def refusing(self, interaction: Interaction) -> AsyncIterator[None]:
@@ -132,9 +148,11 @@ class Clicks:
                                                         ephemeral=True)
                 return
             seat = self.seated(session, interaction)
-            menu = render_hand(session, seat)
-            await interaction.response.send_message(menu.content, view=menu.view,
-                                                    files=menu.files(), ephemeral=True)
+            with self._answering(session, interaction):
+                menu = render_hand(session, seat)
+                await interaction.response.send_message(menu.content, view=menu.view,
+                                                        files=menu.files(), ephemeral=True)
+                self._kept(session, seat, interaction)
 
     async def take_back(self, interaction: Interaction, table_id: str) -> None:
         """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
@@ -153,7 +171,7 @@ class Clicks:
         async with self.refusing(interaction):
             session = await self.sessions.find(table_id)
             if what == "rules":
-                await say(interaction, rules_text(session.table.game))
+                await show_rules(interaction, session.table.game)
             elif session.game is None:
                 raise TableError("the game has not started yet")
             else:
@@ -173,30 +191,46 @@ class Clicks:
             session = await self.sessions.find(table_id)
             seat = self.seated(session, interaction)
             note = None if version == session.version else "the table moved on; here it is now"
-            await self._answer_menu(interaction, session, seat, page=page, note=note)
+            with self._answering(session, interaction):
+                await self._answer_menu(interaction, session, seat, page=page, note=note)
+
+    async def refresh(self, interaction: Interaction, table_id: str, page: int) -> None:
+        """A waiting menu's ``Refresh``: the menu as the game is now, on the same page."""
+        async with self.refusing(interaction):
+            session = await self.sessions.find(table_id)
+            seat = self.seated(session, interaction)
+            with self._answering(session, interaction):
+                await self._answer_menu(interaction, session, seat, page=page)
 
     async def _menu_click(self, interaction: Interaction, table_id: str, version: int, *,
                           card: str | None = None, action: str | None = None) -> None:
         async with self.refusing(interaction):
             session = await self.sessions.find(table_id)
             seat = self.seated(session, interaction)
-            note: str | None = None
-            focus: Card | None = None
-            try:
-                if session.menu_is_stale(seat, version):
-                    raise TableError("that menu was out of date; here is your hand as it is now")
-                step = self._resolve(session, seat, card, action)
-                if isinstance(step, Card):
-                    focus = step
-                else:
-                    words = await self.sessions.turns.act(session, interaction.user.id, step,
-                                                          version=version)
-                    note = "; ".join(words[:3]) or "done"
-            except (TableError, GameError) as exc:
-                note = exc.message
-                if session.game is None or not session.is_open:
-                    raise
-            await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+            with self._answering(session, interaction):
+                await self._apply_click(interaction, session, seat, version, card=card,
+                                        action=action)
+
+    async def _apply_click(self, interaction: Interaction, session: Session, seat: int,
+                           version: int, *, card: str | None, action: str | None) -> None:
+        """Apply the menu click (or find the card's second step) and answer with the menu."""
+        note: str | None = None
+        focus: Card | None = None
+        try:
+            if session.menu_is_stale(seat, version):
+                raise TableError("that menu was out of date; here is your hand as it is now")
+            step = self._resolve(session, seat, card, action)
+            if isinstance(step, Card):
+                focus = step
+            else:
+                words = await self.sessions.turns.act(session, interaction.user.id, step,
+                                                      version=version)
+                note = "; ".join(words[:3]) or "done"
+        except (TableError, GameError) as exc:
+            note = exc.message
+            if session.game is None or not session.is_open:
+                raise
+        await self._answer_menu(interaction, session, seat, focus=focus, note=note)
 
     def _resolve(self, session: Session, seat: int, card: str | None,
                  action: str | None) -> Action | Card:
@@ -232,17 +266,20 @@ class Clicks:
             seat = self.seated(session, interaction)
             question = await self.sessions.turns.hint_question(session, interaction.user.id)
             version = session.version
-            await interaction.response.defer()
-            decision = await self.sessions.turns.think(question)
-            note = "the table moved on while I thought; ask again" if session.version != version \
-                else hint_text(session, decision)
-            menu = render_hand(session, seat, note=note)
-            if is_ephemeral(interaction):
-                await interaction.edit_original_response(content=menu.content, view=menu.view,
-                                                         attachments=menu.files())
-            else:
-                await interaction.followup.send(menu.content, view=menu.view,
-                                                files=menu.files(), ephemeral=True)
+            with self._answering(session, interaction):
+                await interaction.response.defer()
+                decision = await self.sessions.turns.think(question)
+                note = "the table moved on while I thought; ask again" \
+                    if session.version != version else hint_text(session, decision)
+                menu = render_hand(session, seat, note=note)
+                if is_ephemeral(interaction):
+                    await interaction.edit_original_response(content=menu.content,
+                                                             view=menu.view,
+                                                             attachments=menu.files())
+                    self._kept(session, seat, interaction)
+                else:
+                    await interaction.followup.send(menu.content, view=menu.view,
+                                                    files=menu.files(), ephemeral=True)
 
     async def _answer_menu(self, interaction: Interaction, session: Session, seat: int, *,
                            page: int = 0, focus: Card | None = None,
@@ -254,6 +291,7 @@ class Clicks:
         else:
             await interaction.response.send_message(menu.content, view=menu.view,
                                                     files=menu.files(), ephemeral=True)
+        self._kept(session, seat, interaction, page=page)
 
     # --- anything else ------------------------------------------------------------------
 

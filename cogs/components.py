@@ -22,6 +22,8 @@ import discord
 
 from cogs import ids
 from cogs.clicks import Clicks
+from cogs.rules import show_rules
+from cogs.ui import is_ephemeral
 
 Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
@@ -105,15 +107,38 @@ class PageButton(_Item, template=ids.PAGE_TEMPLATE):
                           int(self.match["page"]))
 
 
+class RefreshButton(_Item, template=ids.REFRESH_TEMPLATE):
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await clicks.refresh(interaction, self.match["table"], int(self.match["page"]))
+
+
+class EndButton(_Item, template=ids.END_TEMPLATE):
+    """``Play again`` and ``Record`` under a result message (see :mod:`cogs.ending`)."""
+
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        cog: Any = interaction.client.get_cog("Tables")
+        await cog.endings.click(interaction, self.match["table"], self.match["what"])
+
+
+class RulesButton(_Item, template=ids.RULES_TEMPLATE):
+    """A section of a game's rules; it edits the rules message it is on (a private one)."""
+
+    async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
+        await show_rules(interaction, self.match["game"], self.match["section"],
+                         edit=is_ephemeral(interaction))
+
+
 ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
                                   TableViewButton, CardButton, ActionButton, PageButton,
-                                  TakeBackButton)
+                                  TakeBackButton, RefreshButton, EndButton,
+                                  RulesButton)
 _PATTERNS = [
     (re.compile(template), item)
     for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
                                ids.HINT_TEMPLATE, ids.TABLE_VIEW_TEMPLATE, ids.CARD_TEMPLATE,
-                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.TAKE_BACK_TEMPLATE),
-                              ITEMS, strict=True)
+                               ids.ACTION_TEMPLATE, ids.PAGE_TEMPLATE, ids.TAKE_BACK_TEMPLATE,
+                               ids.REFRESH_TEMPLATE, ids.END_TEMPLATE,
+                               ids.RULES_TEMPLATE), ITEMS, strict=True)
 ]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.models import TableStatus
+from bot.models import StoredTable, TableStatus
 from bot.session import Session
 
 # Written one deal and one action per line: readable in a text editor, and still JSON.
@@ -28,8 +28,8 @@ def is_final(session: Session) -> bool:
             and session.table.record is not None)
 
 
-def record_filename(session: Session) -> str:
-    return f"fivefold-{session.table.game}-{session.table.id}.json"
+def record_filename(table: StoredTable) -> str:
+    return f"fivefold-{table.game}-{table.id}.json"
 
 
 def record_text(record: dict[str, Any]) -> str:
@@ -51,8 +51,12 @@ def record_file(session: Session) -> discord.File | None:
     """The finished game's record as an attachment; None while the game is not over."""
     if not is_final(session):
         return None
-    assert session.table.record is not None
-    data = record_text(session.table.record).encode("utf-8")
-    title = session.table.game
-    return discord.File(io.BytesIO(data), filename=record_filename(session),
-                        description=f"The record of this {title} game, to keep or replay")
+    return finished_record_file(session.table)
+
+
+def finished_record_file(table: StoredTable) -> discord.File:
+    """The record of ``table``, a finished one (its record is set), as an attachment."""
+    assert table.record is not None
+    data = record_text(table.record).encode("utf-8")
+    return discord.File(io.BytesIO(data), filename=record_filename(table),
+                        description=f"The record of this {table.game} game, to keep or replay")

@@ -165,6 +165,10 @@ class Guard(commands.Cog):
                                       new_thread=not in_thread)
         perms = ("every permission a table needs (new threads included)" if not missing
                  else "missing " + ", ".join(missing))
+        here = (self.bot.sessions.in_channel(interaction.channel_id)
+                if interaction.channel_id is not None else None)
+        table = (f"\nThe table here is `{here.id}`: the log's lines about it say "
+                 f"`[table {here.id}]`." if here is not None else "")
         await say(interaction, (
             f"**Fivefold {version}**, up {hours} h {rest // 60} min, "
             f"in {len(self.bot.guilds)} server(s).\n"
@@ -172,7 +176,7 @@ class Guard(commands.Cog):
             f"{len(tables) - playing} in the lobby); at most "
             f"{self.bot.settings.max_tables_per_server} at once, "
             f"{self.bot.settings.max_tables_per_host} per host.\n"
-            f"Here I have {perms}."))
+            f"Here I have {perms}.{table}"))
 
 
 async def setup(bot: FivefoldBot) -> None:

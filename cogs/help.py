@@ -33,10 +33,11 @@ ABOUT = (
     "hand privately; empty seats can go to computer players."
 )
 HOW_TO_START = (
-    "`/play game:<game>` opens a lobby in this channel (add `thread:true` for a new "
-    "thread). People press **Join**, the host can **Add computer player**, then **Start**. "
-    "During the game, **Show my hand** shows your cards and your moves. `/rules` explains "
-    "a game."
+    "`/play <game>` opens a lobby in this channel, with that game's options (for example "
+    "`/play fazes fazes:1,2 timer:1m`; add `thread:true` for a new thread). People press "
+    "**Join**, the host can **Add computer player**, then **Start**. During the game, "
+    "**Show my hand** shows your cards and your moves; at the end, **Play again** opens "
+    "the same table. `/rules` explains a game in short sections."
 )
 
 
@@ -55,7 +56,7 @@ def games_text() -> str:
 
 
 def usage(command: SlashCommand) -> str:
-    """``/kick player``, ``/timezone [zone]``, ``/play game [options…]``."""
+    """``/kick player``, ``/timezone [zone]``, ``/play fazes [options…]``."""
     required = [p.display_name for p in command.parameters if p.required]
     optional = [p.display_name for p in command.parameters if not p.required]
     words = [f"/{command.qualified_name}", *required]

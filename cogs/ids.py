@@ -10,9 +10,12 @@
     ff:<table>:back                    Take my seat back (answer to a person whose seat a
                                        computer holds)
     ff:<table>:v:<details|rules>       the table's private views: Details, Rules
+    ff:<table>:end:<again|record>      the result message's Play again and Record
+    ff:rules:<game>:<section>          a section of a game's rules (ephemeral, any game)
     ff:<table>:c:<version>:<card>:<i>  a card in a hand menu (ephemeral; i keeps ids unique)
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
+    ff:<table>:r:<page>                a waiting hand menu's Refresh: the menu as it is now
     ff:lb:<game>:<offset>              turn the pages of a leaderboard (the server comes
                                        from the interaction, never from the id)
 
@@ -38,10 +41,15 @@ HINT_TEMPLATE = rf"ff:{TABLE}:hint"
 TAKE_BACK_TEMPLATE = rf"ff:{TABLE}:back"
 TABLE_VIEWS = ("details", "rules")
 TABLE_VIEW_TEMPLATE = rf"ff:{TABLE}:v:(?P<what>{'|'.join(TABLE_VIEWS)})"
+END_VERBS = ("again", "record")
+END_TEMPLATE = rf"ff:{TABLE}:end:(?P<what>{'|'.join(END_VERBS)})"
+# Table ids are 10 hex digits, so "rules" (like "lb") can never be one.
+RULES_TEMPLATE = r"ff:rules:(?P<game>[a-z]{1,20}):(?P<section>[a-z0-9]{1,20})"
 VERSION = r"(?P<version>\d{1,9})"
 CARD_TEMPLATE = rf"ff:{TABLE}:c:{VERSION}:(?P<card>[A-Za-z0-9+*#-]{{1,12}}):(?P<index>\d{{1,3}})"
 ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})"
 PAGE_TEMPLATE = rf"ff:{TABLE}:p:{VERSION}:(?P<page>\d{{1,2}})"
+REFRESH_TEMPLATE = rf"ff:{TABLE}:r:(?P<page>\d{{1,2}})"
 # Table ids are 10 hex digits, so "lb" can never be one.
 LEADERBOARD_TEMPLATE = r"ff:lb:(?P<game>[a-z]{1,20}):(?P<offset>\d{1,6})"
 
@@ -70,6 +78,14 @@ def table_view_id(table: str, what: str) -> str:
     return f"{PREFIX}:{table}:v:{what}"
 
 
+def end_id(table: str, what: str) -> str:
+    return f"{PREFIX}:{table}:end:{what}"
+
+
+def rules_id(game: str, section: str) -> str:
+    return f"{PREFIX}:rules:{game}:{section}"
+
+
 def card_id(table: str, version: int, card: str, index: int) -> str:
     return f"{PREFIX}:{table}:c:{version}:{card}:{index}"
 
@@ -80,6 +96,10 @@ def action_id(table: str, version: int, action: str) -> str:
 
 def page_id(table: str, version: int, page: int) -> str:
     return f"{PREFIX}:{table}:p:{version}:{page}"
+
+
+def refresh_id(table: str, page: int) -> str:
+    return f"{PREFIX}:{table}:r:{page}"
 
 
 def leaderboard_id(game: str, offset: int) -> str:

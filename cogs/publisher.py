@@ -11,10 +11,12 @@ Discord refuses the edit with the picture, the text alone goes out.
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
-game ends. At a timed table the person is reminded at half time
-(:meth:`Publisher.turn_reminder`): the reminder replaces their ping, so one still
-stands. Pings live in memory only; after a restart :meth:`Publisher.tidy_pings`
-removes the ones the previous run left behind.
+game ends. A person whose hand menu follows the game (:mod:`cogs.live_menus`)
+is told by that menu instead and gets no ping. At a timed table the person is
+reminded at half time (:meth:`Publisher.turn_reminder`), live menu or not: the
+reminder replaces their ping, so one still stands. Pings live in memory only;
+after a restart :meth:`Publisher.tidy_pings` removes the ones the previous run
+left behind.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from dataclasses import dataclass
 import discord
 from discord.utils import MISSING
 
+from bot.logs import working_on
 from bot.models import TableStatus
 from bot.session import Session
 from bot.timers import countdown
+from cogs.ending import announce
 from cogs.export import record_file
 from cogs.pictures import table_picture_of
 from cogs.render_lobby import render_lobby
@@ -53,6 +57,15 @@ def render(session: Session, *, pictures: bool = True) -> Rendered:
 PING_MARK = "it is your turn in"
 TOO_MANY_EDITS = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
+THREAD_ARCHIVED = 50083
+"""Discord's "Thread is archived": no edit in it until it is unarchived."""
+RETRIED_BY_DISCORD_PY = frozenset({500, 502, 504, 524})
+"""The 5xx answers discord.py's HTTP client already retries (five tries, 25 s of backoff):
+retrying them here too would multiply the tries, so they are given up at once."""
+EDIT_RETRIES = 3
+"""How many more times an edit is tried after another 5xx (a 503, say)."""
+RETRY_DELAY = 0.5
+"""Seconds before the first retry of an edit; each further retry waits twice as long."""
 
 
 @dataclass(frozen=True)
@@ -76,16 +89,22 @@ class Publisher:
 
     def __init__(self, client: discord.Client,
                  moved: Callable[[Session, int], Awaitable[None]] | None = None,
-                 gone: Callable[[Session, str], Awaitable[None]] | None = None) -> None:
+                 gone: Callable[[Session, str], Awaitable[None]] | None = None,
+                 quiet: Callable[[Session, int], bool] | None = None) -> None:
         self.client = client
+        # Whether a person needs no ping: their hand menu follows the game
+        # (cogs.live_menus), so it has just told them the turn is theirs.
+        self.quiet = quiet
         # Told the new message when the table is posted anew (the session manager keeps it).
         self.moved = moved
         # Told when the table's channel is gone for good: the table closes.
         self.gone = gone
         self._forbidden: set[str] = set()  # tables whose lost permission was logged
+        self._unarchived: set[str] = set()  # tables whose thread was just unarchived
         self._dirty: set[str] = set()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._pings: dict[str, Ping] = {}
+        self.retry_delay = RETRY_DELAY  # tests shorten it
         self._reminders: dict[str, int] = {}  # table -> the person to remind
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
@@ -111,12 +130,15 @@ class Publisher:
             self._running[session.id] = task
 
     async def _run(self, session: Session) -> None:
+        working_on(session.id)  # this task's lines (discord.py's too) name the table
         try:
             while session.id in self._dirty or session.id in self._reminders:
                 if session.id in self._dirty:
                     self._dirty.discard(session.id)
                     await self._edit(session)
                     await self._ping(session)
+                    if session.ending is not None:  # the game has just finished: say so
+                        await announce(self._channel(session), session)
                 user_id = self._reminders.pop(session.id, None)
                 if user_id is not None and user_id == person_to_act(session):
                     await self._ping(session, reminder=True)
@@ -132,13 +154,23 @@ class Publisher:
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
         try:
-            await self._send_edit(message, session, shown, with_record=with_record)
+            await self._send_retrying(session, lambda: self._send_edit(
+                message, session, shown, with_record=with_record))
             self._forbidden.discard(session.id)
+            self._unarchived.discard(session.id)
             return
         except discord.NotFound:
             await self._message_gone(session)
             return
+        except discord.DiscordServerError as exc:
+            # Discord's outage outlasted every retry: the next change edits the table again.
+            log.warning("table %s: Discord kept failing its edit (%s %s); giving up until "
+                        "the next change", session.id, exc.status, exc.text or exc.response.reason)
+            return
         except discord.HTTPException as exc:
+            if exc.code == THREAD_ARCHIVED:
+                await self._thread_archived(session)
+                return
             if exc.code == TOO_MANY_EDITS and self.moved is not None:
                 # Discord limits edits of messages older than an hour: post the table anew.
                 try:
@@ -165,6 +197,57 @@ class Publisher:
             except discord.HTTPException as exc:
                 refusal = exc
         self._refused(session, refusal)
+
+    async def _send_retrying(self, session: Session,
+                             send: Callable[[], Awaitable[None]]) -> None:
+        """``send()``, tried again after a 5xx that discord.py did not already retry.
+
+        At most :data:`EDIT_RETRIES` more tries, :attr:`retry_delay` apart and doubling.
+        A retry is dropped when the table changed meanwhile: the edit that follows
+        shows the newer state anyway (the last state wins).
+        """
+        for attempt in range(EDIT_RETRIES + 1):
+            try:
+                await send()
+                return
+            except discord.DiscordServerError as exc:
+                if exc.status in RETRIED_BY_DISCORD_PY or attempt == EDIT_RETRIES:
+                    raise
+                delay = self.retry_delay * 2**attempt
+                log.info("table %s: Discord answered %s to an edit; trying again in %.1f s",
+                         session.id, exc.status, delay)
+                await asyncio.sleep(delay)
+                if session.id in self._dirty:
+                    return
+
+    async def _thread_archived(self, session: Session) -> None:
+        """The table's thread was archived (Discord's auto-archive, or a moderator):
+        unarchive it and edit again; if Discord refuses (a locked thread, and no Manage
+        Threads), the table cannot go on there and closes."""
+        if not session.is_open:
+            log.info("table %s: its thread is archived; the closed table stays as it was",
+                     session.id)
+            return
+        if session.id in self._unarchived:  # archived again at once: not in a loop
+            log.error("table %s: its thread is still archived after unarchiving it; "
+                      "trying again at the next change", session.id)
+            self._unarchived.discard(session.id)
+            return
+        try:
+            await self.client.http.edit_channel(
+                session.channel_id, archived=False, reason="a game is being played here")
+        except discord.Forbidden:
+            log.warning("table %s: its thread was archived and I may not unarchive it; "
+                        "closing the table", session.id)
+            if self.gone is not None:
+                await self.gone(session, "the thread was archived and could not be reopened")
+            return
+        except discord.HTTPException as exc:
+            log.error("table %s: could not unarchive its thread: %s", session.id, exc)
+            return
+        log.info("table %s: its thread was archived; unarchived it", session.id)
+        self._unarchived.add(session.id)
+        self.table_changed(session)  # the edit again, with whatever the table shows now
 
     def _refused(self, session: Session, exc: discord.HTTPException) -> None:
         """An edit Discord refused even as text: a lost permission is logged once."""
@@ -239,6 +322,8 @@ class Publisher:
                 await channel.get_partial_message(old.message_id).delete()
         if user_id is None or session.table.message_id is None:
             return
+        if self.quiet is not None and self.quiet(session, user_id) and not reminder:
+            return  # their menu told them (half their time gone, they are reminded anyway)
         title = session.game.title if session.game is not None else "the game"
         link = channel.get_partial_message(session.table.message_id).jump_url
         deadline = session.table.deadline

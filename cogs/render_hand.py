@@ -77,15 +77,27 @@ def other_own_zones(session: Session, seat: int) -> list[str]:
 
 
 def _status(session: Session, seat: int) -> str:
+    """Whose turn it is, then what the rules ask now (:meth:`Game.rules_ask`), in one line."""
     game = session.game
     assert game is not None
     if game.over:
         return "The game is over."
+    if not session.is_open:
+        return "This table was ended."
+    ask = game.rules_ask(seat)
+    ask = ask[:1].upper() + ask[1:] + "."
     if game.to_act == seat:
-        return "**Your turn.**"
+        return f"**Your turn**: {ask}"
     if game.to_act is None:
-        return "Waiting."
-    return f"Waiting for {session.seats[game.to_act].name}."
+        return f"Waiting. {ask}"
+    return f"Waiting for {session.seats[game.to_act].name}. {ask}"
+
+
+def waiting(session: Session, seat: int) -> bool:
+    """Whether ``seat`` waits for another player in a game under way (its menu offers
+    ``Refresh``)."""
+    game = session.game
+    return game is not None and session.is_open and not game.over and game.to_act != seat
 
 
 def in_words(game: Game[Any], cards: list[Card]) -> str | None:
@@ -124,6 +136,7 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     if facts:
         lines.append(" · ".join(facts))
     lines.extend(table_lines(table.game, public, names))
+    lines.append(_status(session, seat))
     lines.append("**Your hand**: " + (cards_label(table.game, [c for c, up in held_cards
                                                                 if not up]) or "no cards"))
     spoken = in_words(game, [c for c, up in held_cards if not up])
@@ -133,7 +146,6 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     if face_up:
         lines.append("Face up in front of you: " + cards_label(table.game, face_up))
     lines.extend(other_own_zones(session, seat))
-    lines.append(_status(session, seat))
 
     if focus is not None and focus in by_card:
         lines.append(f"Where does {focus.text} go?")
@@ -151,6 +163,8 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     ]
     if hint:
         decision_buttons.append(button("Hint", ids.hint_id(table.id)))
+    if waiting(session, seat):
+        decision_buttons.append(button("Refresh", ids.refresh_id(table.id, page)))
     card_buttons = [
         button(card_label(table.game, card) + (" (face up)" if up else ""),
                ids.card_id(table.id, version, card.text, i),

@@ -32,7 +32,8 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
     ) or "nobody yet"
     embed = discord.Embed(
         title=f"{cls.title}: a table is open",
-        description=f"{cls.goal}\nHost: <@{table.host_id}>. {cls.title} is for "
+        description=(f"*{cls.pitch}*\n" if cls.pitch else "") +
+                    f"{cls.goal}\nHost: <@{table.host_id}>. {cls.title} is for "
                     f"{player_range(cls)}. Join, or add computer players; the host starts."
                     + (f"\n{UNRATED}" if table.hints else ""),
         colour=EMBED_COLOUR,

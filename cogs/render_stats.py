@@ -60,7 +60,7 @@ def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int
         embed.description = (
             f"Nobody is on the {title} leaderboard yet. Finish a game of {title} with at "
             "least two people (computer players may fill the other seats) to get on it: "
-            f"`/play game:{title}`."
+            f"`/play {game}`."
         )
         return Page(embed, None)
     embed.description = clip("\n".join(

@@ -22,15 +22,16 @@ from bot.errors import TableError
 from bot.models import TableStatus
 from bot.session import Session
 from bot.sessions import SessionManager, validate_options
-from bot.timers import table_timer
 from cogs import components
 from cogs.clicks import Clicks, display_name, sentence
+from cogs.ending import Endings
 from cogs.guard import missing_permissions, missing_text
+from cogs.live_menus import FollowingListener, LiveMenus
 from cogs.options import to_model_values
-from cogs.play import PLAY, game_choices
+from cogs.play import PLAY, check_timer, game_choices
 from cogs.publisher import Publisher, render
 from cogs.render_lobby import render_lobby
-from cogs.rules import rules_text
+from cogs.rules import SECTION_LABELS, show_rules
 from cogs.ui import answered_on_failure, jump_url, say
 from games.core.errors import GameError, SetupError
 
@@ -47,12 +48,16 @@ class Tables(commands.Cog):
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
         self.sessions: SessionManager = bot.sessions
+        self.live = LiveMenus()
         self.publisher = Publisher(bot, moved=self.sessions.set_message,
-                                   gone=self.sessions.close_gone)
-        self.clicks = Clicks(self.sessions)
+                                   gone=self.sessions.close_gone,
+                                   quiet=self.live.needs_no_ping)
+        self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
+        self.clicks = Clicks(self.sessions, self.live)
+        self.endings = Endings(self.sessions)
 
     async def cog_load(self) -> None:
-        self.sessions.listener = self.publisher
+        self.sessions.listener = FollowingListener(self.live, self.publisher)
         self.bot.add_dynamic_items(*components.ITEMS)
         self.bot.tree.add_command(PLAY)
 
@@ -61,6 +66,7 @@ class Tables(commands.Cog):
         self.bot.remove_dynamic_items(*components.ITEMS)
         await self.sessions.shutdown()
         self.publisher.cancel()
+        self.live.cancel()
         self.sessions.listener = None
 
     # --- opening a table ----------------------------------------------------------------
@@ -78,9 +84,10 @@ class Tables(commands.Cog):
     async def open_table(self, interaction: Interaction, game: str, *, thread: bool,
                          options: dict[str, Any], pictures: bool | None = None,
                          hints: bool = False, timer: str | None = None) -> None:
-        """``/play``: a lobby here, or in a new thread named after the game.
+        """``/play <game>``: a lobby here, or in a new thread named after the game.
 
-        ``timer``: one of :data:`bot.timers.CHOICES`; None for the server's default.
+        ``timer``: one of :data:`bot.timers.CHOICES` that ``game`` has (checked by
+        :func:`cogs.play.check_timer`); None for the server's default.
         """
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
@@ -88,10 +95,9 @@ class Tables(commands.Cog):
             return
         try:
             values = validate_options(game, to_model_values(game, options))
-            if timer is not None:
-                table_timer(timer, game)  # refused here, before a thread is opened for it
+            check_timer(game, timer)  # refused here, before a thread is opened for it
         except SetupError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, sentence(exc.message))
             return
         missing = missing_permissions(interaction.app_permissions,
                                       in_thread=isinstance(channel, discord.Thread),
@@ -234,11 +240,14 @@ class Tables(commands.Cog):
                                     name=display_name(interaction))
             await say(interaction, "The table is ended.")
 
-    @app_commands.command(name="rules", description="How a game is played")
-    @app_commands.describe(game="The game")
-    @app_commands.choices(game=game_choices())
-    async def rules(self, interaction: Interaction, game: str) -> None:
-        await interaction.response.send_message(rules_text(game), ephemeral=True)
+    @app_commands.command(name="rules", description="How a game is played, in short sections")
+    @app_commands.describe(game="The game",
+                           section="Where to start reading (default: the overview)")
+    @app_commands.choices(game=game_choices(), section=[
+        app_commands.Choice(name=label, value=value) for value, label in SECTION_LABELS.items()])
+    async def rules(self, interaction: Interaction, game: str,
+                    section: str = "overview") -> None:
+        await show_rules(interaction, game, section)
 
     # --- routing and resuming -----------------------------------------------------------
 

@@ -19,6 +19,7 @@ from bot.context import Clock
 from bot.session import Session
 from bot.settings import Settings
 from bot.store import SqliteStore
+from cogs.live_menus import LiveMenus
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeUser
 
@@ -67,6 +68,20 @@ async def until(predicate: Callable[[], bool], timeout: float = 10.0, what: str 
         await asyncio.sleep(0.005)
 
 
+def live_menus(bot: FivefoldBot) -> LiveMenus:
+    """The bot's hand menus that follow the game (:mod:`cogs.live_menus`)."""
+    cog: Any = bot.get_cog("Tables")
+    assert cog is not None
+    return cog.live  # type: ignore[no-any-return]
+
+
+def menus_never_follow(bot: FivefoldBot) -> None:
+    """Keep no hand menu up to date (as if every token had expired) and count nobody as
+    watching: the turn pings as they were before menus followed the game."""
+    live = live_menus(bot)
+    live.lifetime = live.active_for = 0
+
+
 def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
     session = bot.sessions.in_channel(channel.id)
     if session is None:
@@ -78,9 +93,10 @@ def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
 
 
 def settled(bot: FivefoldBot, session: Session) -> bool:
-    """No computer turn pending and no table edit in flight."""
+    """No computer turn pending, no table edit and no hand-menu edit in flight."""
     cog = bot.get_cog("Tables")
-    publishing = cog is not None and bool(cog.publisher._running)  # type: ignore[attr-defined]
+    publishing = cog is not None and (bool(cog.publisher._running)  # type: ignore[attr-defined]
+                                      or cog.live.busy())  # type: ignore[attr-defined]
     turn = session.turn_task
     seat = session.to_act()
     computer_to_act = seat is not None and session.seats[seat].is_computer
@@ -103,7 +119,7 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
                      options: dict[str, Any] | None = None) -> Session:
     """``/play`` by ``host``, Join by each of ``people``, computers of ``level`` (the
     chooser's button) added, then Start."""
-    result = await fake.slash(host, channel, "play", {"game": game, **(options or {})})
+    result = await fake.slash(host, channel, f"play {game}", options or {})
     assert result.message is not None and not result.ephemeral, result
     session = session_in(bot, channel)
     for person in people:

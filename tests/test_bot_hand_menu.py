@@ -68,5 +68,21 @@ async def test_only_legal_cards_are_enabled_and_other_decisions_follow():
     assert [i.label for i in decisions][:1] == ["Collect Swords"]
     other = (seat + 1) % 3
     waiting = render_hand(session, other)
-    assert all(i.disabled for i in waiting.view.children)
+    # A waiting menu plays nothing; its one live button shows the game as it is now.
+    assert [i.label for i in waiting.view.children if not i.disabled] == ["Refresh"]
     assert "Waiting for" in waiting.content
+    assert "Refresh" not in [i.label for i in claim.view.children]
+
+
+def test_the_top_of_the_menu_says_what_the_rules_ask_now():
+    session = started("fazes", 4)
+    game = session.game
+    seat = game.to_act
+    menu = render_hand(session, seat)
+    assert "**Your turn**: Lead G2: the green 2 opens every faze; red is trump." in menu.content
+    other = render_hand(session, (seat + 1) % 4)
+    assert f"Waiting for p{seat}. Waiting for the lead; red is trump." in other.content
+    # Above the hand, below the table's cards: what a player reads before choosing.
+    lines = menu.content.splitlines()
+    assert lines.index(next(x for x in lines if x.startswith("**Your turn**"))) < \
+        lines.index(next(x for x in lines if x.startswith("**Your hand**")))

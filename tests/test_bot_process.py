@@ -37,7 +37,7 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
     started = time.monotonic()
 
     async with bot_process(fake, tmp_path, "first") as proc:
-        opened = await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        opened = await fake.slash(world.alice, world.table, "play fiasco")
         table = opened.message
         assert table is not None and not opened.ephemeral, opened
         await fake.click(world.bob, table, "Join")

@@ -63,7 +63,7 @@ async def sharded() -> AsyncIterator[ShardedWorld]:
 async def open_and_start(world: ShardedWorld, shard: int) -> Table:
     """Alice opens Fiasco in shard ``shard``'s server, Bob joins, Alice starts."""
     fake, (alice, bob) = world.fake, world.people
-    opened = await fake.slash(alice, world.tables[shard], "play", {"game": "fiasco"})
+    opened = await fake.slash(alice, world.tables[shard], "play fiasco")
     assert opened.message is not None and not opened.ephemeral, opened
     await fake.click(bob, opened.message, "Join")
     await until_enabled(fake, opened.message, "Start")

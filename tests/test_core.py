@@ -37,6 +37,9 @@ def test_every_registered_game_has_the_registry_fields():
         assert cls.title and cls.summary
         assert 2 <= cls.min_players <= cls.max_players <= 8
         cls.options_model.model_validate({})  # defaults alone are valid
+        # The lobby's pitch and /play's option descriptions (Discord: 100 characters).
+        assert cls.pitch and len(cls.pitch) <= 100
+        assert all(info.description for info in cls.options_model.model_fields.values())
 
 
 def test_cards_are_immutable_hashable_values_with_their_text_form():

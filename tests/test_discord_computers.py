@@ -35,7 +35,7 @@ async def test_the_host_chooses_each_computers_level_and_lobby_and_table_show_it
 ):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path, seed_source=lambda: 3) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fumblaroo"})
+        await fake.slash(world.alice, world.table, "play fumblaroo")
         session = session_in(bot, world.table)
         stranger = await fake.click(world.carol, table_message(fake, session),
                                     "Add computer player")
@@ -110,8 +110,8 @@ async def test_the_hint_answers_only_the_player_to_act_privately_and_the_game_is
     world, fake = fake_world, fake_world.fake
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
     async with running_bot(fake, tmp_path, seed_source=lambda: 4) as bot:
-        opened = await fake.slash(world.alice, world.table, "play",
-                                  {"game": "fiasco", "hints": True})
+        opened = await fake.slash(world.alice, world.table, "play fiasco",
+                                  {"hints": True})
         assert "not rated" in opened.text
         session = session_in(bot, world.table)
         await fake.click(world.bob, table_message(fake, session), "Join")

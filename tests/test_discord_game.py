@@ -8,7 +8,7 @@ import pytest
 
 import games
 from bot.models import TableStatus
-from cogs.options import option_specs
+from cogs.options import game_specs
 from tests.botdriver import open_table, play_to_the_end, running_bot, table_message
 from tests.fakediscord.fixtures import FakeWorld
 
@@ -17,15 +17,11 @@ def shortest_options(game: str) -> dict[str, object]:
     """The options that make ``game`` shortest, found generically (the lowest number, one item),
     given as a person types them into /play."""
     options: dict[str, object] = {}
-    for name, spec in option_specs().items():
-        if game not in spec.games:
-            continue
+    for spec in game_specs(game):
         if spec.kind == "int" and spec.minimum is not None:
-            options[name] = spec.minimum
+            options[spec.name] = spec.minimum
         elif spec.kind == "list":
-            default = games.get(game).options_model.model_fields[name].get_default(
-                call_default_factory=True)
-            options[name] = str(default[0])
+            options[spec.name] = str(spec.default[0])
     return options
 
 
@@ -54,5 +50,5 @@ async def test_a_whole_game_plays_from_play_to_the_final_table(
         stats = await bot.store.stats(world.guild.id, world.alice.id)
         assert [s.game for s in stats] == [game] and stats[0].games == 1
         # The channel is free again.
-        again = await fake.slash(world.alice, world.table, "play", {"game": game})
+        again = await fake.slash(world.alice, world.table, f"play {game}")
         assert not again.ephemeral

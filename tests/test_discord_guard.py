@@ -33,15 +33,15 @@ async def test_play_names_the_permissions_missing_here(fake_world: FakeWorld,
     world.table.bot_deny = SEND_MESSAGES | EMBED_LINKS
     world.lobby.bot_deny = CREATE_PUBLIC_THREADS
     async with running_bot(fake, tmp_path) as bot:
-        refused = await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        refused = await fake.slash(world.alice, world.table, "play fiasco")
         assert refused.ephemeral
         assert "**Send Messages**" in refused.text and "**Embed Links**" in refused.text
         assert "Attach Files" not in refused.text
         assert bot.sessions.in_channel(world.table.id) is None
-        no_thread = await fake.slash(world.alice, world.lobby, "play",
-                                     {"game": "fiasco", "thread": True})
+        no_thread = await fake.slash(world.alice, world.lobby, "play fiasco",
+                                     {"thread": True})
         assert no_thread.ephemeral and "**Create Public Threads**" in no_thread.text
-        here = await fake.slash(world.alice, world.lobby, "play", {"game": "fiasco"})
+        here = await fake.slash(world.alice, world.lobby, "play fiasco")
         assert not here.ephemeral  # a lobby needs no new thread
         status = await fake.slash(world.carol, world.table, "status", {})
         assert status.ephemeral and "missing Send Messages, Embed Links" in status.text
@@ -54,18 +54,18 @@ async def test_a_host_and_a_server_have_a_limit_of_open_tables(fake_world: FakeW
     async with running_bot(fake, tmp_path, max_tables_per_host=2,
                            max_tables_per_server=3) as bot:
         for channel in channels[:2]:
-            opened = await fake.slash(world.alice, channel, "play", {"game": "fiasco"})
+            opened = await fake.slash(world.alice, channel, "play fiasco")
             assert not opened.ephemeral
-        third = await fake.slash(world.alice, channels[2], "play", {"game": "fiasco"})
+        third = await fake.slash(world.alice, channels[2], "play fiasco")
         assert third.ephemeral and "you already host 2 open tables" in third.text.lower()
-        bob = await fake.slash(world.bob, channels[2], "play", {"game": "fiasco"})
+        bob = await fake.slash(world.bob, channels[2], "play fiasco")
         assert not bob.ephemeral
-        full = await fake.slash(world.carol, channels[3], "play", {"game": "fiasco"})
+        full = await fake.slash(world.carol, channels[3], "play fiasco")
         assert full.ephemeral and "this server already has 3 open tables" in full.text.lower()
         assert len(bot.sessions.open_tables(guild_id=world.guild.id)) == 3
         # Ending one frees a place.
         await fake.click(world.bob, table_message(fake, session_in(bot, channels[2])), "Cancel")
-        again = await fake.slash(world.carol, channels[3], "play", {"game": "fiasco"})
+        again = await fake.slash(world.carol, channels[3], "play fiasco")
         assert not again.ephemeral
 
 
@@ -109,7 +109,7 @@ async def test_a_deleted_thread_or_channel_closes_its_table(fake_world: FakeWorl
                                                             tmp_path: Path) -> None:
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco", "thread": True})
+        await fake.slash(world.alice, world.table, "play fiasco", {"thread": True})
         await until(lambda: any(s.channel_id != world.table.id and s.table.message_id
                                 for s in bot.sessions.open_tables()),
                     what="the lobby in its new thread")

@@ -24,7 +24,8 @@ from tests.botdriver import open_table, play_to_the_end, running_bot, settings_f
 from tests.fakediscord.fixtures import FakeWorld
 from tests.test_discord_game import shortest_options
 
-PUBLIC_ID = re.compile(r"ff:[0-9a-f]+:(join|leave|cpu|start|cancel|hand|v:details|v:rules)")
+PUBLIC_ID = re.compile(
+    r"ff:[0-9a-f]+:(join|leave|cpu|start|cancel|hand|v:details|v:rules|end:again|end:record)")
 CARD_ID = re.compile(r"ff:[0-9a-f]+:c:(\d+):([A-Za-z0-9]+):\d+")
 
 

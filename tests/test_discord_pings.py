@@ -1,10 +1,16 @@
-"""Turn pings: an edited message notifies nobody, so the person to act gets one short ping."""
+"""Turn pings: an edited message notifies nobody, so the person to act gets one short ping.
+
+These are the people whose hand menus do not follow the game (no menu kept, or its
+token expired: :func:`tests.botdriver.menus_never_follow`); for the others see
+``tests/test_discord_live_menus.py``.
+"""
 
 from __future__ import annotations
 
 import random
 
 from tests.botdriver import (
+    menus_never_follow,
     open_table,
     running_bot,
     session_in,
@@ -26,6 +32,7 @@ async def test_the_person_to_act_is_pinged_once_and_the_old_ping_is_removed(
     world, fake = fake_world, fake_world.fake
     users = {u.id: u for u in (world.alice, world.bob)}
     async with running_bot(fake, tmp_path) as bot:
+        menus_never_follow(bot)
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
         rng = random.Random(4)
@@ -52,6 +59,7 @@ async def test_one_ping_at_a_time_when_computers_play_between_a_persons_turns(
 ):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
+        menus_never_follow(bot)
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    computers=2)
         rng = random.Random(5)
@@ -73,6 +81,7 @@ async def test_a_restart_leaves_one_ping_standing(fake_world: FakeWorld, tmp_pat
     world, fake = fake_world, fake_world.fake
     users = {u.id: u for u in (world.alice, world.bob)}
     async with running_bot(fake, tmp_path) as bot:
+        menus_never_follow(bot)
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
         rng = random.Random(6)

@@ -190,7 +190,7 @@ async def test_buttons_of_tables_closed_before_a_restart_say_why(
         await play(fake, bot, finished, world)
         assert finished.table.status is TableStatus.FINISHED
         # A lobby cancelled by its host.
-        await fake.slash(alice, world.lobby, "play", {"game": "fiasco"})
+        await fake.slash(alice, world.lobby, "play fiasco")
         cancelled = bot.sessions.in_channel(world.lobby.id)
         assert cancelled is not None
         lobby = table_message(fake, cancelled)

@@ -219,6 +219,8 @@ async def test_help_lists_every_command_and_game(servers: Servers, tmp_path: Pat
             cls = games.get(name)
             assert f"**{cls.title}**" in text
         assert "2-6 players" in text and "exactly 3 players" in text
-        assert "`/play game:<game>`" in text
+        assert "`/play <game>`" in text
+        for name in games.names():
+            assert f"`/play {name}" in text
         assert "`/kick player`" in text and "`/timezone [zone]`" in text
         assert len(text) < 6000

@@ -42,8 +42,8 @@ async def test_two_tables_in_two_channels_play_at_once(fake_world: FakeWorld, tm
 async def test_a_table_in_a_thread(fake_world: FakeWorld, tmp_path):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        opened = await fake.slash(world.alice, world.table, "play",
-                                  {"game": "fiasco", "thread": True})
+        opened = await fake.slash(world.alice, world.table, "play fiasco",
+                                  {"thread": True})
         await opened.wait_followups(1)
         threads = fake.threads(world.table)
         assert [t.name for t in threads] == ["Fiasco table"]
@@ -55,7 +55,7 @@ async def test_a_table_in_a_thread(fake_world: FakeWorld, tmp_path):
         await fake.click(world.bob, lobby, "Join")
         await wait_settled(bot, session)
         # The parent channel is still free for its own table.
-        here = await fake.slash(world.carol, world.table, "play", {"game": "fiasco"})
+        here = await fake.slash(world.carol, world.table, "play fiasco")
         assert not here.ephemeral
         await fake.click(world.alice, table_message(fake, session), "Start")
         await play_to_the_end(fake, bot, session, {world.alice.id: world.alice,
@@ -68,9 +68,9 @@ async def test_a_second_play_links_to_the_table_and_typed_commands_work(
 ):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        await fake.slash(world.alice, world.table, "play fiasco")
         session = session_in(bot, world.table)
-        again = await fake.slash(world.bob, world.table, "play", {"game": "fizzbin"})
+        again = await fake.slash(world.bob, world.table, "play fizzbin")
         assert again.ephemeral and str(session.table.message_id) in again.text
         joined = await fake.slash(world.bob, world.table, "join")
         assert joined.ephemeral and [s.name for s in session.seats] == ["alice", "bob"]
@@ -93,23 +93,20 @@ async def test_a_second_play_links_to_the_table_and_typed_commands_work(
 async def test_options_are_checked_against_the_chosen_game(fake_world: FakeWorld, tmp_path):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        wrong_game = await fake.slash(world.alice, world.table, "play",
-                                      {"game": "fiasco", "target": 7})
-        assert wrong_game.ephemeral and "length" in wrong_game.text  # names Fiasco's options
-        bad = await fake.slash(world.alice, world.table, "play",
-                               {"game": "fazes", "fazes": "1,9"})
+        bad = await fake.slash(world.alice, world.table, "play fazes",
+                               {"fazes": "1,9"})
         assert bad.ephemeral and "fazes" in bad.text.lower()
-        endless = await fake.slash(world.alice, world.table, "play",
-                                   {"game": "fazes", "fazes": ",".join(["1"] * 25)})
+        endless = await fake.slash(world.alice, world.table, "play fazes",
+                                   {"fazes": ",".join(["1"] * 25)})
         assert endless.ephemeral and "at most 24" in endless.text
         assert bot.sessions.in_channel(world.table.id) is None
-        ok = await fake.slash(world.alice, world.table, "play",
-                              {"game": "fiasco", "length": "extended"})
+        ok = await fake.slash(world.alice, world.table, "play fiasco",
+                              {"length": "extended"})
         assert not ok.ephemeral and "length: extended" in ok.text
         session = session_in(bot, world.table)
         assert session.table.options == {"length": "extended"}
         # teams need 4 or 6 players: refused at Start, nothing changes.
-        await fake.slash(world.alice, world.lobby, "play", {"game": "fiasco", "teams": True})
+        await fake.slash(world.alice, world.lobby, "play fiasco", {"teams": True})
         lobby = session_in(bot, world.lobby)
         await add_computer(fake, lobby, world.alice)
         await wait_settled(bot, lobby)
@@ -157,7 +154,7 @@ async def test_a_leaving_or_kicked_player_is_replaced_by_a_computer(
 async def test_a_lobby_fills_and_empties_with_its_buttons(fake_world: FakeWorld, tmp_path):
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fumblaroo"})
+        await fake.slash(world.alice, world.table, "play fumblaroo")
         session = session_in(bot, world.table)
         lobby = table_message(fake, session)
         assert [b.label for b in lobby.buttons] == [

@@ -246,8 +246,8 @@ async def test_fiascos_tournament_rule_plays_a_random_card_from_that_hand(
     users = {u.id: u for u in (world.alice, world.bob)}
     clock = Clock()
     async with timed_bot(fake, tmp_path, clock) as bot:
-        refused = await fake.slash(world.alice, world.table, "play",
-                                   {"game": "fumblaroo", "timer": "tournament"})
+        refused = await fake.slash(world.alice, world.table, "play fumblaroo",
+                                   {"timer": "tournament"})
         assert refused.ephemeral and "Fiasco's rule" in refused.text
         assert bot.sessions.in_channel(world.table.id) is None
 
@@ -282,7 +282,7 @@ async def test_a_lobby_and_a_computers_turn_are_never_timed(
     world, fake = fake_world, fake_world.fake
     clock = Clock()
     async with timed_bot(fake, tmp_path, clock, computer_delay=0.2) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco", "timer": "30s"})
+        await fake.slash(world.alice, world.table, "play fiasco", {"timer": "30s"})
         lobby = session_in(bot, world.table)
         assert lobby.table.deadline is None
         assert "30 seconds a turn" in table_message(fake, lobby).text

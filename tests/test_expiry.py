@@ -9,7 +9,9 @@ from pathlib import Path
 from bot.expiry import expiry_reason
 from bot.models import Seat, StoredTable, TableStatus
 from tests.botdriver import (
+    answer_text,
     open_table,
+    play_to_the_end,
     running_bot,
     session_in,
     settings_for,
@@ -57,14 +59,14 @@ async def test_an_idle_lobby_closes_and_frees_the_channel(fake_world: FakeWorld,
     moment = [dt.datetime.now(dt.UTC)]
     async with running_bot(fake, tmp_path, clock=lambda: moment[0],
                            expiry_check_seconds=0.02) as bot:
-        await fake.slash(world.alice, world.table, "play", {"game": "fiasco"})
+        await fake.slash(world.alice, world.table, "play fiasco")
         session = session_in(bot, world.table)
         await wait_settled(bot, session)
         moment[0] += dt.timedelta(minutes=16)  # the sweep looks at the clock
         await until(lambda: not session.is_open, what="the idle lobby to close")
         await wait_settled(bot, session)
         assert "15 minutes" in table_message(fake, session).text
-        again = await fake.slash(world.bob, world.table, "play", {"game": "fiasco"})
+        again = await fake.slash(world.bob, world.table, "play fiasco")
         assert not again.ephemeral  # the channel is free
 
 
@@ -91,3 +93,33 @@ async def test_an_abandoned_game_ends_unrated_and_is_not_resumed(fake_world: Fak
         assert stored is not None and stored.status is TableStatus.CANCELLED
         assert stored.record is not None and stored.record["actions"]  # the record is kept
         assert await bot.store.stats(world.guild.id, world.alice.id) == []  # unrated, no result
+
+
+async def test_closed_tables_are_pruned_after_their_retention_and_their_buttons_say_so(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    moment = [dt.datetime.now(dt.UTC)]
+    async with running_bot(fake, tmp_path, clock=lambda: moment[0], expiry_check_seconds=0.02,
+                           table_retention_days=2) as bot:
+        done = await open_table(fake, bot, world.alice, world.table, "fiasco", computers=1)
+        await play_to_the_end(fake, bot, done, {world.alice.id: world.alice}, random.Random(1))
+        await fake.slash(world.bob, world.lobby, "play fiasco", {})
+        lobby = session_in(bot, world.lobby)
+        join = table_message(fake, lobby).button("Join").custom_id
+        await fake.click(world.bob, table_message(fake, lobby), "Cancel")
+        await wait_settled(bot, lobby)
+        moment[0] += dt.timedelta(days=1)  # within the retention: both still answer
+        details = table_message(fake, done).button("Details").custom_id
+        shown = await fake.click(world.alice, table_message(fake, done), details)
+        assert answer_text(fake, shown).startswith("**Fiasco**")  # the details, as before
+        assert await bot.store.get_table(done.id) is not None
+        moment[0] += dt.timedelta(days=2)  # the sweep prunes them
+        await until(lambda: not bot.sessions.sessions(), what="closed tables pruned")
+        assert await bot.store.get_table(done.id) is None
+        assert await bot.store.get_table(lobby.id) is None
+        assert [s.games for s in await bot.store.stats(world.guild.id, world.alice.id)] == [1]
+        for user, message, button in ((world.alice, table_message(fake, done), details),
+                                      (world.bob, table_message(fake, lobby), join)):
+            old = await fake.click(user, message, button, force=True)
+            assert old.ephemeral and answer_text(fake, old).startswith("This game is over")

@@ -324,10 +324,11 @@ async def test_token_expires_after_15_minutes(fake_world: FakeWorld, bot: TinyBo
     interaction = bot.interactions[-1]
     await interaction.edit_original_response(content="still fresh")
     fake.clock.advance(15 * 60 + 1)
-    with pytest.raises(discord.NotFound) as info:
+    with pytest.raises(discord.HTTPException) as info:
         await interaction.edit_original_response(content="too old")
-    assert info.value.code == 10015
+    assert (info.value.status, info.value.code) == (401, 50027)  # Invalid Webhook Token
     assert fake.ephemerals_for(fake_world.alice)[0].content == "still fresh"
+    assert [v.kind for v in fake.take_violations()] == ["expired_token"]
 
 
 async def test_oversized_message_is_a_limits_violation(fake_world: FakeWorld, bot: TinyBot) -> None:

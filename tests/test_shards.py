@@ -174,7 +174,7 @@ async def test_a_click_naming_another_shards_table_is_answered_with_the_reason(
         alice = fake.add_user("alice")
         async with running_bot(fake, tmp_path, shard_count=2, shard_ids=(0,)) as bot:
             assert bot.sessions.open_tables() == []  # shard 1's lobby was not resumed
-            opened = await fake.slash(alice, channel, "play", {"game": "fiasco"})
+            opened = await fake.slash(alice, channel, "play fiasco")
             assert opened.message is not None
             result = await fake.click(alice, opened.message, ids.lobby_id("theirs", "join"),
                                       force=True)

@@ -32,6 +32,8 @@ from games.core.outcome import Outcome, places
 from games.core.zones import Zone, ZoneView, view_zone
 
 DealT = TypeVar("DealT")
+GAME_OVER = "the game is over"
+"""What :meth:`Game.rules_ask` says once a game has ended, in every game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class Game(ABC, Generic[DealT]):
     options_model: ClassVar[type[Options]]
     summary: ClassVar[str]
     goal: ClassVar[str] = ""  # the aim in one line, for the table message
+    pitch: ClassVar[str] = ""  # what makes the game fun, in one line, for the lobby
     lower_is_better: ClassVar[bool] = False
 
     def __init__(
@@ -268,6 +271,20 @@ class Game(ABC, Generic[DealT]):
     def facts(self) -> list[tuple[str, str]]:
         """Public facts worth showing on the table (trump, claimed suits, day or night)."""
         return []
+
+    def rules_ask(self, player: int) -> str:
+        """What the rules ask of ``player`` now, in one line ("follow Black; red is trump").
+
+        Written from ``player``'s seat (their own hand and legal actions, nothing hidden
+        from them), for the top of their hand menu, so they can choose without reading
+        the table. Each game words its own phases; this default knows only the end and
+        whose turn it is.
+        """
+        if self.over:
+            return GAME_OVER
+        if self.to_act != player:
+            return "wait for your turn"
+        return "choose one of the enabled buttons"
 
     # --- hooks for each game --------------------------------------------------
 

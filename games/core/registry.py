@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from games.core.errors import SetupError
 from games.core.game import Game, Options
+from games.core.option_words import options_problem
 
 _GAMES: dict[str, type[Game[Any]]] = {}
 
@@ -50,9 +51,7 @@ def make_options(cls: type[Game[Any]], players: int, raw: Mapping[str, Any] | No
     try:
         options = cls.options_model.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors()
-        )
+        problems = options_problem(cls.options_model, exc)
         raise SetupError(f"bad options for {cls.name}: {problems}") from None
     cls.check_options(players, options)
     return options

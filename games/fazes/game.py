@@ -12,7 +12,7 @@ from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
 from games.core.errors import SetupError
 from games.core.events import Event
-from games.core.game import Game, Options
+from games.core.game import GAME_OVER, Game, Options
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
@@ -24,6 +24,7 @@ from games.fazes.cards import (
     GREEN_TWO,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RED,
     card_name,
     deck_for_players,
     hand_size,
@@ -64,6 +65,8 @@ class Fazes(Game[FazesDeal]):
     options_model: ClassVar[type[Options]] = FazesOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Points are bad: the lowest total after the last faze wins."
+    pitch: ClassVar[str] = ("One faze of tricks at a time, each scored its own "
+                             "way: dodge the points, or take them all.")
     lower_is_better: ClassVar[bool] = True
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
@@ -294,6 +297,26 @@ class Fazes(Game[FazesDeal]):
         if self.removed:
             facts.append(("Out of play", " ".join(map(str, self.removed))))
         return facts
+
+    def rules_ask(self, player: int) -> str:
+        """Lead G2 to open a faze, follow the led colour, or (fazes 1 and 6) play red."""
+        if self.over:
+            return GAME_OVER
+        trump = "red is trump" if self.trump else "no trump"
+        led = COLOUR_NAMES[self.plays[0][1].suit] if self.plays else None
+        if self.to_act != player:
+            return f"{led} was led; {trump}" if led else f"waiting for the lead; {trump}"
+        if self.opening_lead:
+            return f"lead G2: the green 2 opens every faze; {trump}"
+        if not self.plays:
+            return f"lead any card; {trump}"
+        colour = self.plays[0][1].suit
+        hand = self.hands[player]
+        if any(c.suit == colour for c in hand):
+            return f"follow {led}; {trump}"
+        if self.trump and any(c.suit == RED for c in hand):
+            return f"no {led}: you must play red (red is trump)"
+        return f"no {led}: play any card; {trump}"
 
     def seat_notes(self) -> list[str]:
         points = self.points_taken()

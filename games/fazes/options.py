@@ -19,4 +19,5 @@ class FazesOptions(Options):
     Any non-empty list: the rules set no maximum length.
     """
 
-    fazes: list[FazeNumber] = Field(default_factory=lambda: list(ALL_FAZES), min_length=1)
+    fazes: list[FazeNumber] = Field(default_factory=lambda: list(ALL_FAZES), min_length=1,
+                                    description="The fazes to play, in order; repeats allowed")

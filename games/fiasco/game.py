@@ -13,7 +13,7 @@ from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
 from games.core.errors import SetupError
 from games.core.events import Event
-from games.core.game import Game, Options
+from games.core.game import GAME_OVER, Game, Options
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
@@ -53,6 +53,8 @@ class Fiasco(Game[FiascoDeal]):
     options_model: ClassVar[type[Options]] = FiascoOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Win pots to collect your suit and the Kings; most points wins."
+    pitch: ClassVar[str] = ("Claim a suit, then throw cards into the pot: "
+                             "the highest wins it, but every Fiasco costs a card.")
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FiascoOptions, options)
@@ -328,6 +330,28 @@ class Fiasco(Game[FiascoDeal]):
 
     def facts(self) -> list[tuple[str, str]]:
         return [("Stock", f"{len(self.stock)} cards")]
+
+    def rules_ask(self, player: int) -> str:
+        """Claim a suit, or play any card: no suit to follow, the highest rank takes the pot."""
+        if self.over:
+            return GAME_OVER
+        mine = " and ".join(SUIT_NAMES[s] for s in self.claims[player])
+        if self.game_phase is Phase.CLAIMING:
+            if self.to_act != player:
+                return (f"you collect {mine}; the others are claiming suits" if mine
+                        else "suits are being claimed; yours comes in turn")
+            suit = "another suit" if mine else "a suit"
+            return f"claim {suit}: you collect its cards and the Kings all game"
+        goal = f"you collect {mine} and Kings"
+        if self.to_act != player:
+            return f"no suit to follow, the highest rank takes the pot; {goal}"
+        if not self.current:
+            lead = ("tie for high: play again, the newest cards decide" if self.pot
+                    else "lead any card")
+            return f"{lead}; the highest rank takes the pot; {goal}"
+        high = max((c for _, c in self.current), key=lambda c: c.rank)
+        return (f"play any card (no suit to follow); highest so far: {self.card_name(high)}; "
+                f"{goal}")
 
     def seat_notes(self) -> list[str]:
         return [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from games.core.errors import SetupError
 from games.core.game import Options
 
@@ -11,9 +13,13 @@ from games.core.game import Options
 class FiascoOptions(Options):
     """``length``: one Counting Round or play to 42; ``teams`` at 4 or 6; 2-player ``suits``."""
 
-    length: Literal["quick", "extended"] = "quick"
-    teams: bool = False
-    suits: Literal["six", "four", "double"] = "six"
+    length: Literal["quick", "extended"] = Field(
+        "quick", description="Quick: one Counting Round; extended: play on until someone has 42")
+    teams: bool = Field(False, description="Partners sit across and add up their scores (4 or 6 "
+                                           "players)")
+    suits: Literal["six", "four", "double"] = Field(
+        "six", description="Two players only: six suits, four (the two claimed and two more), or "
+                           "double (two each)")
 
     def check(self, players: int) -> None:
         """Raise :class:`SetupError` if these options do not fit ``players``."""

@@ -11,7 +11,7 @@ from games.core.actions import Action, Grammar, Param
 from games.core.cards import Card, Deck
 from games.core.errors import SetupError
 from games.core.events import Event
-from games.core.game import Game, Options
+from games.core.game import GAME_OVER, Game, Options
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
@@ -45,6 +45,8 @@ class Fibonachos(Game[FibonachosDeal]):
     options_model: ClassVar[type[Options]] = FibonachosOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Win tricks for their Spicy prizes; the highest total at the end wins."
+    pitch: ClassVar[str] = ("Follow suit to win spicy prizes, unless "
+                             "two Fibonacci numbers turn the trick upside down.")
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FibonachosOptions, options)
@@ -246,6 +248,24 @@ class Fibonachos(Game[FibonachosDeal]):
         if self.trick:
             facts.append(("Lead suit", SUIT_NAMES[self.trick[0][1].suit]))
         return facts
+
+    def rules_ask(self, player: int) -> str:
+        """Follow the lead suit if you can; two Fibonachos in a trick make the highest win."""
+        if self.over:
+            return GAME_OVER
+        prize = f"Spicy {self.prize[0].rank}" if self.prize else "no prize"
+        led = self._led()
+        if self.to_act != player:
+            return (f"{SUIT_NAMES[led]} was led; the winner takes {prize}" if led
+                    else f"waiting for the lead; the winner takes {prize}")
+        if led is None:
+            return f"lead any card; the winner takes {prize}"
+        fibonachos = sum(1 for _, c in self.trick if is_fibonacho(c))
+        trump = ("; Fibonacho trump is on: the highest Fibonacho wins" if fibonachos >= 2
+                 else "; one more Fibonacho turns trump on" if fibonachos == 1 else "")
+        if any(c.suit == led for c in self.hands[player]):
+            return f"follow {SUIT_NAMES[led]}{trump}"
+        return f"no {SUIT_NAMES[led]}: play any card{trump}"
 
     def seat_notes(self) -> list[str]:
         notes = []

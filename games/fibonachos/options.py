@@ -15,4 +15,5 @@ MAX_ROUNDS = 5
 class FibonachosOptions(Options):
     """``rounds``: how many rounds the game lasts (1 to 5, three by default)."""
 
-    rounds: Annotated[int, Field(ge=MIN_ROUNDS, le=MAX_ROUNDS)] = 3
+    rounds: Annotated[int, Field(ge=MIN_ROUNDS, le=MAX_ROUNDS)] = Field(
+        3, description="How many rounds the game lasts")

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Self, cast
 from games.core.actions import STACK, Action, Grammar, Param
 from games.core.cards import Card, Deck, standard_card_name
 from games.core.events import Event
-from games.core.game import Game, Options
+from games.core.game import GAME_OVER, Game, Options
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.zones import Visibility, Zone, ZoneKind
@@ -73,6 +73,8 @@ class Fizzbin(Game[FizzbinDeal]):
     options_model: ClassVar[type[Options]] = FizzbinOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Draw and discard toward a Fizzbin; most points after the last hand wins."
+    pitch: ClassVar[str] = ("Draw from the stack or anyone's pile toward "
+                             "a Fizzbin, where day and night change the cards.")
 
     def __init__(
         self,
@@ -373,6 +375,23 @@ class Fizzbin(Game[FizzbinDeal]):
             ("Forced", " and ".join(RANK_NAMES[r] for r in forced)),
             ("Stack", f"{len(self.stack)} cards"),
         ]
+
+    def rules_ask(self, player: int) -> str:
+        """Draw (again after a special card), then discard one card onto any pile."""
+        if self.over:
+            return GAME_OVER
+        special = [RANK_NAMES[r] for r in sorted(special_ranks(night=self.night), reverse=True)]
+        if self.to_act != player:
+            return (f"wait for your turn: draw, then discard one card; {' and '.join(special)} "
+                    f"are special by {self._time_word()}")
+        if self.step is Step.DRAW:
+            return (f"draw from the stack or take a pile's top card; a special card "
+                    f"({' or '.join(special)}) lets you draw again")
+        if self.step is Step.DRAW_AGAIN:
+            return "you drew a special card: draw again, or discard one card to end your turn"
+        taken = ", ".join(map(self.card_name, self.taken))
+        kept = f" (not {taken}: taken from a pile this turn)" if taken else ""
+        return f"discard one card onto any pile{kept}"
 
     def seat_notes(self) -> list[str]:
         """Per player (not per seat): their seat now, and who deals."""

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self, cast
 from games.core.actions import Action, Grammar, Param
 from games.core.cards import Card, Deck, standard_card_name
 from games.core.events import Event
-from games.core.game import Game, Options
+from games.core.game import GAME_OVER, Game, Options
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import must_follow, winning_play
@@ -56,6 +56,8 @@ class Fumblaroo(Game[FumblarooDeal]):
     options_model: ClassVar[type[Options]] = FumblarooOptions
     summary: ClassVar[str] = SUMMARY
     goal: ClassVar[str] = "Make trump and take tricks; the first to the target alone wins."
+    pitch: ClassVar[str] = ("Euchre for three: make trump, take tricks "
+                             "and be the first alone at the target.")
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FumblarooOptions, options)
@@ -390,6 +392,44 @@ class Fumblaroo(Game[FumblarooDeal]):
             facts.append(("Turned down", self.turned_down[0].text))
         facts.append(("Target", str(self.opts.target)))
         return facts
+
+    def rules_ask(self, player: int) -> str:
+        """Order up or pass, pick up or turn down, discard, call trump, or follow suit."""
+        if self.over:
+            return GAME_OVER
+        if self.to_act != player:
+            return self._waiting_ask()
+        stage, up = self.stage, self.up_card
+        if stage is Stage.BIDDING and up is not None:
+            return (f"order up {self.card_name(up)} to make {SUIT_NAMES[up.suit]} trump, "
+                    "or pass")
+        if stage is Stage.DEALER and up is not None:
+            return (f"pick up {self.card_name(up)} to make {SUIT_NAMES[up.suit]} trump, "
+                    "or turn it down")
+        if stage is Stage.DISCARD:
+            return "discard one card face down (the card you took up may go too)"
+        if stage is Stage.CALLING:
+            return (f"call trump: any suit but {SUIT_NAMES[self._turned_suit()]}; "
+                    "you may not pass")
+        trump = f"{SUIT_NAMES[self.trump or 'S']} are trump"
+        led = self._led()
+        if led is None:
+            return f"lead any card; {trump}"
+        if any(self._suit_of(c) == led for c in self.hands[player]):
+            return f"follow {SUIT_NAMES[led]}; {trump}"
+        return f"no {SUIT_NAMES[led]}: play any card; {trump}"
+
+    def _waiting_ask(self) -> str:
+        """What is going on while another player decides."""
+        if self.stage in (Stage.BIDDING, Stage.DEALER) and self.up_card is not None:
+            return f"bidding on the up-card {self.card_name(self.up_card)}"
+        if self.stage is Stage.DISCARD:
+            return "the dealer discards one card"
+        if self.stage is Stage.CALLING:
+            return "trump is being called"
+        trump = f"{SUIT_NAMES[self.trump or 'S']} are trump"
+        led = self._led()
+        return f"{SUIT_NAMES[led]} were led; {trump}" if led else f"waiting for the lead; {trump}"
 
     def seat_notes(self) -> list[str]:
         notes = []

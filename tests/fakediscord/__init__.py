@@ -7,7 +7,7 @@ Typical use (see `fixtures.py` for the ready-made `fake_discord` fixture)::
         table = fake.add_channel(guild, "table")
         alice = fake.add_user("alice")
         async with fake.run_client(bot):        # bot.start(token) until on_ready
-            result = await fake.slash(alice, table, "play", {"game": "fiasco"})
+            result = await fake.slash(alice, table, "play fiasco")
             assert result.ephemeral
             await fake.click(alice, fake.last_message(table), "Join")
     fake.assert_no_violations()

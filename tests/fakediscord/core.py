@@ -31,7 +31,8 @@ class Violation:
     """Something the bot did that Discord forbids or would reject (see `FakeDiscord.violations`).
 
     kind is one of: "limits", "openapi", "late_response", "double_response",
-    "unanswered", "unknown_route", "bad_request".
+    "unanswered", "unknown_route", "bad_request", "expired_token" (a followup or edit
+    through an interaction token older than 15 minutes).
     """
 
     kind: str
@@ -84,6 +85,7 @@ UNKNOWN_GUILD = 10004
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
+INVALID_WEBHOOK_TOKEN = 50027
 UNKNOWN_INTERACTION = 10062
 UNKNOWN_APPLICATION_COMMAND = 10063
 CANNOT_SEND_EMPTY = 50006
@@ -96,3 +98,4 @@ MISSING_ACCESS = 50001
 TOO_MANY_OLD_EDITS = 30046
 ALREADY_ACKNOWLEDGED = 40060
 THREAD_ALREADY_CREATED = 160004
+THREAD_ARCHIVED = 50083

@@ -159,7 +159,9 @@ class RestAPI:
         try:
             body, files = await _read_body(request)
             record.body, record.files = body, [(f[0], f[1], f[3]) for f in files]
-            response = await self._route(request, path, body, files)
+            fault = fake.faults.take(record)
+            response = (fault.response() if fault is not None
+                        else await self._route(request, path, body, files))
         except DiscordAPIError as exc:
             record.status, record.error_code = exc.status, exc.code
             fake.errors.append(record)
@@ -312,14 +314,25 @@ class RestAPI:
     async def edit_channel(self, req: RestRequest) -> JSON:
         channel = self.fake.get_channel(req.int_param("channel_id"))
         body = req.json
+        self._check_unarchive(channel, body)
         for key in ("name", "topic", "archived", "locked", "auto_archive_duration", "invitable"):
             if key in body and body[key] is not None:
                 setattr(channel, key, body[key])
         payload = channel.payload(bot_user_id=self.fake.bot_user.id)
-        await self.fake.dispatch(
+        await self.fake.dispatch_if_connected(
             "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", payload
         )
         return payload
+
+    def _check_unarchive(self, channel: FakeChannel, body: JSON) -> None:
+        """An archived thread takes only its unarchiving, which a locked one allows only
+        with Manage Threads (403 Missing Permissions otherwise)."""
+        if not (channel.is_thread and channel.archived):
+            return
+        if body.get("archived") is not False:
+            raise DiscordAPIError(400, core.THREAD_ARCHIVED, "Thread is archived")
+        if not self.fake.may_unarchive(channel):
+            raise DiscordAPIError(403, core.MISSING_PERMISSIONS, "Missing Permissions")
 
     async def delete_channel(self, req: RestRequest) -> JSON:
         channel = self.fake.get_channel(req.int_param("channel_id"))
@@ -564,12 +577,19 @@ class RestAPI:
     def _webhook_record(self, req: RestRequest) -> InteractionRecord:
         fake = self.fake
         record = fake.interactions_by_token.get(req.params["token"])
-        if (
-            record is None
-            or req.int_param("app_id") != fake.application_id
-            or fake.clock.now() - record.dispatched_at > fake.token_lifetime
-        ):
+        if record is None or req.int_param("app_id") != fake.application_id:
             raise unknown("Webhook", core.UNKNOWN_WEBHOOK)
+        age = fake.clock.now() - record.dispatched_at
+        if age > fake.token_lifetime:
+            # What Discord answers for a token past its 15 minutes; a bot should never try.
+            fake.record_violation(
+                "expired_token",
+                f"interaction {record.id}'s token used {age:.0f}s after it was issued "
+                f"(it lives {fake.token_lifetime:.0f}s)",
+                req.method,
+                req.path,
+            )
+            raise DiscordAPIError(401, core.INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         if not record.acknowledged:
             # Discord refuses followups and edits before the interaction is acknowledged.
             raise unknown("Webhook", core.UNKNOWN_WEBHOOK)

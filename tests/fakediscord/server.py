@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import re
 import secrets
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
@@ -17,6 +18,7 @@ from aiohttp import web
 
 from . import core
 from .core import DiscordAPIError, FakeClock, RequestRecord, Violation, unknown
+from .faults import Fault, FaultPlan, path_pattern
 from .gateway import GatewayConnection, GatewaySession, handle_gateway
 from .limits import check_message
 from .messages import EPHEMERAL, StoredAttachment, StoredMessage, apply_edit, summarize
@@ -41,6 +43,7 @@ from .world import (
     EVERYONE_PERMISSIONS,
     GUILD_TEXT,
     JSON,
+    MANAGE_THREADS,
     PRIVATE_THREAD,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -59,6 +62,12 @@ ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 MAX_UPLOAD_BYTES = ATTACHMENT_SIZE_LIMIT
 MAX_ATTACHMENTS = 10
 MAX_ATTACHMENT_DESCRIPTION = 1024
+
+
+def refuse_if_archived(channel: FakeChannel) -> None:
+    """Discord's 400 for a change in an archived thread (editing a message, say)."""
+    if channel.is_thread and channel.archived:
+        raise DiscordAPIError(400, core.THREAD_ARCHIVED, "Thread is archived")
 
 
 class FakeDiscord:
@@ -109,6 +118,8 @@ class FakeDiscord:
         # (30046); on: every such edit is refused, as if the limit were reached.
         self.limit_old_message_edits: bool = False
         self.spec: OpenAPISpec = load_spec(spec_path)
+        self.faults = FaultPlan()
+        """Rate limits and 5xx answers a test asked for (:meth:`rate_limit`, :meth:`fail`)."""
 
         # Gateway.
         self.shard_count: int = 1
@@ -277,6 +288,19 @@ class FakeDiscord:
         for problem in self.spec.validate(method, path, body):
             self.record_violation("openapi", problem, method, path)
 
+    # Rate limits and outages -------------------------------------------------------------
+
+    def rate_limit(self, method: str, path: str | re.Pattern[str], *, retry_after: float = 0.5,
+                   times: int = 1, is_global: bool = False, scope: str = "user") -> Fault:
+        """Answer the next ``times`` matching requests with a 429 (route, or global)."""
+        return self.faults.add(Fault(method, path_pattern(path), 429, times,
+                                     retry_after=retry_after, is_global=is_global, scope=scope))
+
+    def fail(self, method: str, path: str | re.Pattern[str], *, status: int = 503,
+             times: int = 1) -> Fault:
+        """Answer the next ``times`` matching requests with ``status`` (500, 502, 503...)."""
+        return self.faults.add(Fault(method, path_pattern(path), status, times))
+
     # World -------------------------------------------------------------------------------
 
     def next_id(self) -> int:
@@ -418,6 +442,32 @@ class FakeDiscord:
         channel = FakeChannel(self.next_id(), None, "", DM, recipient=user)
         self.channels[channel.id] = channel
         return channel
+
+    async def archive_thread(self, thread: FakeChannel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as Discord's auto-archive does once ``auto_archive_duration``
+        minutes pass without a message (``locked``: as a moderator may, so that only
+        Manage Threads can unarchive it), and tell the bot (THREAD_UPDATE)."""
+        assert thread.is_thread, "only threads are archived"
+        thread.archived, thread.locked = True, locked
+        await self.dispatch_if_connected(
+            "THREAD_UPDATE", thread.payload(bot_user_id=self.bot_user.id))
+
+    async def _post_in_archived(self, channel: FakeChannel) -> None:
+        """A message posted in an archived thread unarchives it, as on Discord, unless the
+        thread is locked (then 50083 "Thread is archived")."""
+        if not (channel.is_thread and channel.archived):
+            return
+        if channel.locked:
+            refuse_if_archived(channel)
+        channel.archived = False
+        await self.dispatch_if_connected(
+            "THREAD_UPDATE", channel.payload(bot_user_id=self.bot_user.id))
+
+    def may_unarchive(self, thread: FakeChannel) -> bool:
+        """Whether the bot may unarchive ``thread``: anyone who can send in it, but a locked
+        thread takes Manage Threads."""
+        needed = SEND_MESSAGES_IN_THREADS | (MANAGE_THREADS if thread.locked else 0)
+        return self.bot_permissions_in(thread) & needed == needed
 
     def get_guild(self, guild_id: int) -> FakeGuild:
         guild = self.guilds.get(guild_id)
@@ -573,6 +623,7 @@ class FakeDiscord:
         if source == "channel":  # a message the bot posts itself (not an interaction's)
             self.require_bot_permissions(channel, VIEW_CHANNEL | (
                 SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES))
+            await self._post_in_archived(channel)
         attachments = self._attachments(channel, body, files, public=visible_to is None)
         if not (
             allow_empty
@@ -625,6 +676,8 @@ class FakeDiscord:
             raise unknown("Channel", core.UNKNOWN_CHANNEL)
         if not message.ephemeral and not self.bot_permissions_in(channel) & VIEW_CHANNEL:
             raise DiscordAPIError(403, core.MISSING_ACCESS, "Missing Access")
+        if not message.ephemeral:
+            refuse_if_archived(channel)
         if (self.limit_old_message_edits and not message.ephemeral
                 and dt.datetime.now(dt.UTC) - message.created_at > dt.timedelta(hours=1)):
             raise DiscordAPIError(400, core.TOO_MANY_OLD_EDITS, "Maximum number of edits to "
@@ -771,6 +824,22 @@ class FakeDiscord:
         """Close the bot's websocket abruptly (as a network failure would)."""
         if self.session is not None and self.session.connection is not None:
             await self.session.connection.close(code, "dropped by test")
+
+    async def end_session(self, code: int = 4009) -> None:
+        """Close the websocket as Discord does when a session cannot go on (4009 "Session
+        timed out"): discord.py tries to RESUME, is answered INVALID_SESSION (the session
+        is unknown from now on) and IDENTIFYs anew. Events sent in between are lost, as
+        on Discord; a bot finds its guilds again in the new READY."""
+        if self.session is not None:
+            self.session.session_id = f"ended-{secrets.token_hex(8)}"
+            if self.session.connection is not None:
+                await self.session.connection.close(code, "session timed out")
+
+    async def invalidate_session(self) -> None:
+        """Send op 9 INVALID_SESSION (not resumable) on the live connection: discord.py
+        closes it and IDENTIFYs anew."""
+        if self.session is not None and self.session.connection is not None:
+            await self.session.connection.send({"op": 9, "d": False, "s": None, "t": None})
 
     # Simulated users ---------------------------------------------------------------------
 
