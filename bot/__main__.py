@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import sqlite3
 import sys
@@ -12,7 +13,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from bot import logs
+from bot import gctune, logs
 from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
 from bot.store_api import StoreError
@@ -23,6 +24,7 @@ HOW_TO_GET_A_TOKEN = (
     "and press Reset Token; then cp .env.example .env (if there is no .env yet) and put the "
     "token after DISCORD_TOKEN="
 )
+log = logging.getLogger("bot")
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
 
@@ -32,9 +34,28 @@ def fail(message: str) -> int:
     return EXIT_CONFIG
 
 
-async def run(settings: Settings, *, bot: FivefoldBot | None = None) -> int:
-    """Run the bot until it stops or SIGINT/SIGTERM arrives; the exit status."""
+def log_collections() -> None:
+    """The garbage collections since start-up: how many, and the longest pause."""
+    meter = gctune.METER
+    log.info("garbage collection: %d collections, the longest %.1f ms (%.1f ms of CPU)",
+             meter.collections, meter.longest * 1000, meter.longest_cpu * 1000)
+
+
+async def freeze_when_ready(bot: FivefoldBot) -> None:
+    """Once connected (tables resumed, caches filled): start-up's objects leave the GC's scans."""
+    await bot.wait_until_ready()
+    log.info("%d objects alive after start-up frozen out of garbage collection",
+             gctune.freeze_after_start())
+
+
+async def run(settings: Settings, *, bot: FivefoldBot | None = None,
+              tune_gc: bool = False) -> int:
+    """Run the bot until it stops or SIGINT/SIGTERM arrives; the exit status.
+
+    ``tune_gc`` (``python -m bot`` only) freezes start-up's objects once ready.
+    """
     bot = bot or create_bot(settings)
+    freezer = asyncio.create_task(freeze_when_ready(bot)) if tune_gc else None
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -46,6 +67,9 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None) -> int:
         await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stopper.cancel()
+        if freezer is not None:
+            freezer.cancel()
+            log_collections()  # while running: closing frees everything at once
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(sig)
@@ -92,10 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         return fail(f"DISCORD_TOKEN is not set. {HOW_TO_GET_A_TOKEN}")
     logs.configure(settings.log_level, settings.log_format)
+    gctune.tune()
+    meter = gctune.METER
+    meter.install()
     try:
-        return asyncio.run(run(settings))
+        return asyncio.run(run(settings, tune_gc=True))
     except KeyboardInterrupt:
         return 130
+    finally:
+        meter.uninstall()
 
 
 if __name__ == "__main__":

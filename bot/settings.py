@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     """Scales the hard computer's search (1: 20,000 simulated moves a decision, a few
     hundred milliseconds at most). Lower is quicker and weaker; the same value replays
     the same moves, so keep it across restarts."""
+    table_edit_interval: float = Field(default=1.0, ge=0)
+    """Seconds between two edits of one table message at most: faster play is shown
+    several moves at a time (Discord allows 5 edits in 5 s in a channel)."""
     turn_timeout: float = Field(default=seconds_for(DEFAULT_CHOICE), ge=0)
     """The turn timer of tables whose server chose none (``/settings timer:``) and that
     chose none themselves (``/play ... timer:``): seconds before a computer plays a

@@ -5,6 +5,9 @@ holds the session's lock, applies, saves) and answers exactly once. A
 ``TableError`` or the rules core's ``GameError`` is caught here, in
 :meth:`Clicks.refusing`, and answered with its message: on a hand menu by
 updating that menu (so its token renews), elsewhere by an ephemeral message.
+Work that may wait (an action, a lobby change) runs through
+:func:`cogs.deadline.in_time`, which defers the interaction if the work is still
+running near Discord's deadline; the answer then edits the deferred menu.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from bot.errors import TableError
 from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
+from cogs.deadline import defer, edit_menu, in_time, send_menu
 from cogs.live_menus import LiveMenus
 from cogs.render_hand import render_hand
 from cogs.render_lobby import render_computer_chooser
@@ -34,6 +38,8 @@ from games.players import Decision
 
 Interaction = discord.Interaction[Any]
 UNKNOWN = "that button is not from a table I know"
+UNANSWERED_KEPT = 1000
+"""Moves whose answer Discord refused, remembered until their player next opens a hand."""
 
 
 
@@ -61,6 +67,8 @@ class Clicks:
         self.sessions = sessions
         # The menus that follow the game (cogs.live_menus); every menu answer is kept there.
         self.live = live
+        # (table, seat) -> what was played, for moves Discord showed as failed.
+        self._unanswered: dict[tuple[str, int], str] = {}
 
     def _answering(self, session: Session, interaction: Interaction
                    ) -> contextlib.AbstractContextManager[None]:
@@ -75,6 +83,21 @@ class Clicks:
         if self.live is not None:
             self.live.keep(session, seat, interaction, page=page)
 
+    def _remember_unanswered(self, session: Session, seat: int, words: str) -> None:
+        """A move was applied but its answer never reached the player: say so next time."""
+        self._unanswered.pop((session.id, seat), None)
+        self._unanswered[(session.id, seat)] = words
+        while len(self._unanswered) > UNANSWERED_KEPT:
+            del self._unanswered[next(iter(self._unanswered))]
+
+    def _went_through(self, session: Session, seat: int) -> str | None:
+        """The note for a move whose answer was lost, once (then forgotten)."""
+        words = self._unanswered.pop((session.id, seat), None)
+        if words is None:
+            return None
+        return (f"your last move went through ({words}), though Discord may have shown "
+                "it as failed")
+
     @contextlib.asynccontextmanager
     async def refusing(self, interaction: Interaction) -> AsyncIterator[None]:
         """Answer a refusal ephemerally with its reason; nothing has changed."""
@@ -83,9 +106,9 @@ class Clicks:
             try:
                 yield
             except (TableError, GameError) as exc:
-                if is_ephemeral(interaction) and not interaction.response.is_done():
-                    await interaction.response.edit_message(content=exc.message, view=None,
-                                                            attachments=[])
+                if is_ephemeral(interaction):
+                    await edit_menu(interaction, content=exc.message, view=None,
+                                    attachments=[])
                 else:
                     await say(interaction, sentence(exc.message))
 
@@ -96,19 +119,19 @@ class Clicks:
             session = await self.sessions.find(table_id)
             user, name = interaction.user.id, display_name(interaction)
             if verb == "join":
-                await self.sessions.join(session, user, name)
+                await in_time(interaction, self.sessions.join(session, user, name))
             elif verb == "leave":
-                await self.sessions.leave(session, user)
+                await in_time(interaction, self.sessions.leave(session, user))
             elif verb == "cpu":
                 self.sessions.check_add_computer(session, user)
                 content, view = render_computer_chooser(session)
                 await interaction.response.send_message(content, view=view, ephemeral=True)
                 return
             elif verb == "start":
-                await self.sessions.start(session, user)
+                await in_time(interaction, self.sessions.start(session, user))
             elif verb == "cancel":
-                await self.sessions.cancel(session, user, name=name)
-            await interaction.response.defer()
+                await in_time(interaction, self.sessions.cancel(session, user, name=name))
+            await defer(interaction)
 
     async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
         """A level chosen in the chooser: that computer joins, and the chooser stays open."""
@@ -149,7 +172,7 @@ class Clicks:
                 return
             seat = self.seated(session, interaction)
             with self._answering(session, interaction):
-                menu = render_hand(session, seat)
+                menu = render_hand(session, seat, note=self._went_through(session, seat))
                 await interaction.response.send_message(menu.content, view=menu.view,
                                                         files=menu.files(), ephemeral=True)
                 self._kept(session, seat, interaction)
@@ -213,9 +236,14 @@ class Clicks:
 
     async def _apply_click(self, interaction: Interaction, session: Session, seat: int,
                            version: int, *, card: str | None, action: str | None) -> None:
-        """Apply the menu click (or find the card's second step) and answer with the menu."""
+        """Apply the menu click (or find the card's second step) and answer with the menu.
+
+        The action waits at most until the interaction must be acknowledged
+        (:func:`cogs.deadline.in_time`); a move whose answer Discord then refused is
+        remembered, and the player's next menu says it went through."""
         note: str | None = None
         focus: Card | None = None
+        acted = False
         try:
             if session.menu_is_stale(seat, version):
                 raise TableError("that menu was out of date; here is your hand as it is now")
@@ -223,14 +251,20 @@ class Clicks:
             if isinstance(step, Card):
                 focus = step
             else:
-                words = await self.sessions.turns.act(session, interaction.user.id, step,
-                                                      version=version)
+                words = await in_time(interaction, self.sessions.turns.act(
+                    session, interaction.user.id, step, version=version))
                 note = "; ".join(words[:3]) or "done"
+                acted = True
         except (TableError, GameError) as exc:
             note = exc.message
             if session.game is None or not session.is_open:
                 raise
-        await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+        try:
+            await self._answer_menu(interaction, session, seat, focus=focus, note=note)
+        except discord.HTTPException:
+            if acted and note is not None:
+                self._remember_unanswered(session, seat, note)
+            raise
 
     def _resolve(self, session: Session, seat: int, card: str | None,
                  action: str | None) -> Action | Card:
@@ -286,11 +320,13 @@ class Clicks:
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await interaction.response.edit_message(content=menu.content, view=menu.view,
-                                                    attachments=menu.files())
+            await edit_menu(interaction, content=menu.content, view=menu.view,
+                            attachments=menu.files())
         else:
-            await interaction.response.send_message(menu.content, view=menu.view,
-                                                    files=menu.files(), ephemeral=True)
+            deferred = interaction.response.is_done()
+            await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
+            if deferred:  # a followup, not the interaction's original response: not kept
+                return
         self._kept(session, seat, interaction, page=page)
 
     # --- anything else ------------------------------------------------------------------

@@ -108,6 +108,10 @@ class LiveMenus:
         """Hold ``user_id``'s menu while a click of theirs is answered (see the module)."""
         key = (session.id, user_id)
         self._held.add(key)
+        # They are clicking now, so they are watching: a turn that reaches them while
+        # this click is answered (the action may run in a task of its own, see
+        # cogs.deadline.in_time) needs no ping, whether or not their token is still fresh.
+        self._used.setdefault(session.id, {})[user_id] = self.clock()
         try:
             yield
         finally:

@@ -3,7 +3,11 @@
 The session manager calls :meth:`Publisher.table_changed` after every change;
 the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
-becomes at most two edits and the latest state always wins. The edit that shows
+becomes at most two edits and the latest state always wins. Edits of one table
+are also paced, at most one per ``min_interval`` seconds: a table played faster
+than that (people who click at once, computers without delay) gets one edit
+showing several moves instead of one per move, and stays within Discord's
+limit on edits in a channel (5 in 5 s). The edit that shows
 a finished game attaches its record (:mod:`cogs.export`). A table with pictures on
 carries the drawing of its cards (:mod:`cogs.pictures`), replaced on every edit; if
 Discord refuses the edit with the picture, the text alone goes out.
@@ -90,11 +94,14 @@ class Publisher:
     def __init__(self, client: discord.Client,
                  moved: Callable[[Session, int], Awaitable[None]] | None = None,
                  gone: Callable[[Session, str], Awaitable[None]] | None = None,
-                 quiet: Callable[[Session, int], bool] | None = None) -> None:
+                 quiet: Callable[[Session, int], bool] | None = None, *,
+                 min_interval: float = 0.0) -> None:
         self.client = client
         # Whether a person needs no ping: their hand menu follows the game
         # (cogs.live_menus), so it has just told them the turn is theirs.
         self.quiet = quiet
+        self.min_interval = min_interval
+        self._last_edit: dict[str, float] = {}  # table -> when its last edit started
         # Told the new message when the table is posted anew (the session manager keeps it).
         self.moved = moved
         # Told when the table's channel is gone for good: the table closes.
@@ -134,6 +141,7 @@ class Publisher:
         try:
             while session.id in self._dirty or session.id in self._reminders:
                 if session.id in self._dirty:
+                    await self._pace(session.id)
                     self._dirty.discard(session.id)
                     await self._edit(session)
                     await self._ping(session)
@@ -144,6 +152,18 @@ class Publisher:
                     await self._ping(session, reminder=True)
         finally:
             self._running.pop(session.id, None)
+
+    async def _pace(self, table_id: str) -> None:
+        """Wait until ``min_interval`` has passed since this table's last edit began."""
+        loop = asyncio.get_running_loop()
+        last = self._last_edit.get(table_id)
+        if last is not None and (wait := last + self.min_interval - loop.time()) > 0:
+            await asyncio.sleep(wait)
+        self._last_edit[table_id] = loop.time()
+        if len(self._last_edit) > 2 * len(self._running) + 1024:
+            # Only tables edited within the interval still need their time.
+            recent = loop.time() - self.min_interval
+            self._last_edit = {t: at for t, at in self._last_edit.items() if at > recent}
 
     async def _edit(self, session: Session) -> None:
         message_id = session.table.message_id

@@ -51,7 +51,8 @@ class Tables(commands.Cog):
         self.live = LiveMenus()
         self.publisher = Publisher(bot, moved=self.sessions.set_message,
                                    gone=self.sessions.close_gone,
-                                   quiet=self.live.needs_no_ping)
+                                   quiet=self.live.needs_no_ping,
+                                   min_interval=bot.settings.table_edit_interval)
         self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
         self.clicks = Clicks(self.sessions, self.live)
         self.endings = Endings(self.sessions)

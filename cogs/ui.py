@@ -13,6 +13,8 @@ EMBED_COLOUR = discord.Colour(0x2B7A4B)
 FIELD_LIMIT = 1024
 NO_MENTIONS = discord.AllowedMentions.none()
 APOLOGY = "Something went wrong on my side."
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction that expired (or was answered) before the call."""
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,14 @@ async def answered_on_failure(interaction: discord.Interaction[Any], what: str, 
     """
     try:
         yield
+    except discord.NotFound as exc:
+        if exc.code != UNKNOWN_INTERACTION:
+            log.exception("%s could not be answered", what)
+        else:
+            # Expired before the answer reached Discord: the bot is behind. One line, no
+            # traceback: under load these come in bursts, and formatting a traceback
+            # for each cost more CPU than answering a click.
+            log.warning("%s was answered after Discord's deadline", what)
     except discord.HTTPException:
         log.exception("%s could not be answered", what)
     except Exception:

@@ -31,6 +31,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "computer_delay": 0,
         "computer_budget": 0.01,  # 200 simulated moves: hard computers decide in milliseconds
         "turn_timeout": 0,
+        "table_edit_interval": 0,  # tests wait for each edit (tests/test_table_edit_pacing)
         "dev_guild_id": None,
         "commands_per_minute": 0,  # tests type commands faster than people; test_discord_guard
     }

@@ -1,0 +1,92 @@
+"""The garbage collector tuned for one long-running bot process with many tables.
+
+CPython's cyclic collector runs when allocations outnumber deallocations by 700
+(generation 0); every tenth of those also scans generation 1, and generation 2 (every
+object that survived, start-up included) is scanned when it has grown by a quarter.
+A busy bot allocates thousands of short-lived objects per interaction (payloads,
+views, embeds), so the young collections run hundreds of times a second, and every
+full one walks the whole heap (discord.py's caches, the modules, every open table)
+while no interaction is answered. Three things keep those pauses short:
+
+- :func:`tune` raises the young threshold, so short-lived objects mostly die by
+  reference counting before a collection looks at them;
+- :func:`freeze_after_start` moves everything alive once the bot is ready (modules,
+  caches, resumed tables) into the permanent generation, which no collection walks;
+- :class:`PauseMeter` times every collection and logs a warning for one that held the
+  event loop longer than :data:`SLOW_PAUSE`, so an operator sees it happen.
+
+Only ``python -m bot`` calls these (not the tests, which run many bots in one process).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+YOUNG_THRESHOLD = 10_000
+"""Allocations before a generation-0 collection (CPython's default is 700)."""
+SLOW_PAUSE = 0.1
+"""Seconds: a collection longer than this is logged."""
+
+
+def tune() -> None:
+    """Collect the young generation less often; the older ones as CPython does."""
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_THRESHOLD, middle, old)
+
+
+def freeze_after_start() -> int:
+    """Collect once, then exempt every surviving object from later collections.
+
+    Called once the bot is connected and its tables resumed; returns how many objects
+    were frozen. Objects freed later are still freed by reference counting. The
+    collection made here, before any table is played, is not one :data:`METER` counts.
+    """
+    gc.collect()
+    gc.freeze()
+    METER.reset()
+    return gc.get_freeze_count()
+
+
+class PauseMeter:
+    """Times each collection through :data:`gc.callbacks`; keeps the longest.
+
+    Two clocks: the wall clock (how long the event loop was held) and the thread's CPU
+    time (the collector's own work, which a busy machine does not stretch).
+    """
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.longest_cpu = 0.0
+        self.collections = 0
+        self._started = (0.0, 0.0)
+
+    def reset(self) -> None:
+        self.longest, self.longest_cpu, self.collections = 0.0, 0.0, 0
+
+    def install(self) -> None:
+        gc.callbacks.append(self)
+
+    def uninstall(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = (time.perf_counter(), time.thread_time())
+            return
+        pause = time.perf_counter() - self._started[0]
+        self.collections += 1
+        self.longest = max(self.longest, pause)
+        self.longest_cpu = max(self.longest_cpu, time.thread_time() - self._started[1])
+        if pause > SLOW_PAUSE:
+            log.warning("a garbage collection (generation %s) held the bot for %.0f ms",
+                        info.get("generation"), pause * 1000)
+
+
+METER = PauseMeter()
+"""The process's one meter (installed by ``python -m bot``)."""
