@@ -239,12 +239,13 @@ class PostgresStore:
         return found[0] if found else None
 
     async def prune_tables(self, before: datetime) -> int:
-        """Delete finished and cancelled tables last changed before ``before``; their action
-        rows go with them (``ON DELETE CASCADE``), results and ratings stay."""
-        done = await self._transaction(lambda conn: conn.execute(
+        """Delete finished and cancelled tables last changed before ``before``; their
+        action rows go with them (``ON DELETE CASCADE``), results and ratings stay. The
+        partial index ``tables_closed`` finds them."""
+        deleted = await self._transaction(lambda conn: conn.execute(
             "DELETE FROM tables WHERE status IN ('finished', 'cancelled') AND updated_at < $1",
-            before))
-        return int(done.rpartition(" ")[2])  # the command tag: "DELETE <count>"
+            utc(before)))
+        return _updated(deleted)
 
     # ----------------------------------------------------------------- results
 

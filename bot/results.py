@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.models import GameResult, StoredTable
-from bot.store_api import Store
+from bot.store_api import StaleTable, Store
 
 log = logging.getLogger(__name__)
 
@@ -59,19 +59,19 @@ async def _ratings(store: Store, result: GameResult, people: list[int]
 
 
 async def record_with_ratings(store: Store, result: GameResult, *,
-                              table: StoredTable | None = None) -> Ending | None:
+                              table: StoredTable | None = None) -> Ending:
     """``store.record_result(result, table=table)``, and every person's rating around it.
 
     The result is written exactly as ``record_result`` writes it (one transaction);
     the readings before and after are outside it, so a game of the same person
     finishing at another table at that very moment would show in the difference.
-    None when the store already had this table's result (another process finished
-    it first): nothing was written.
+    :class:`StaleTable` when the store already had the result (another process
+    finished this table first): nothing was written.
     """
     people = list(dict.fromkeys(p.user_id for p in result.players if p.user_id is not None))
     before = await _ratings(store, result, people) if result.rated else None
     if not await store.record_result(result, table=table):
-        return None
+        raise StaleTable(result.table_id, 0 if table is None else table.version, None)
     if not result.rated:
         return Ending(rated=False)
     after = await _ratings(store, result, people) if before is not None else None

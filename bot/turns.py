@@ -286,8 +286,6 @@ class Turns:
         """
         final, result = finished(table, game)
         ending = await record_with_ratings(self.store, result, table=final)
-        if ending is None:
-            raise StaleTable(final.id, final.version, None)
         session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()
 

@@ -9,10 +9,12 @@ end once, with one result, and no "database is locked".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import itertools
 import logging
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -86,8 +88,9 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
             assert stored.record == session.table.record
             assert stored.record["actions"] == session.game.record()["actions"]
         assert await store.open_tables() == []
-        [[results, tables]] = await store._run(lambda conn: conn.execute(
-            "SELECT COUNT(*), COUNT(DISTINCT table_id) FROM results").fetchall())
+        with contextlib.closing(sqlite3.connect(tmp_path / "fivefold.db")) as conn:
+            [[results, tables]] = conn.execute(
+                "SELECT COUNT(*), COUNT(DISTINCT table_id) FROM results").fetchall()
         assert results == tables == TABLES
         wins = 0
         for user in (ALICE, BOB):

@@ -11,7 +11,9 @@ exit status 0 and a sound database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+import sqlite3
 import time
 from pathlib import Path
 
@@ -72,11 +74,11 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
         assert time.monotonic() - stopping < 5
     assert "Traceback" not in (tmp_path / "second.log").read_text()
 
+    with contextlib.closing(sqlite3.connect(tmp_path / "fivefold.db")) as conn:
+        [[check]] = conn.execute("PRAGMA integrity_check").fetchall()
+    assert check == "ok"
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        [[check]] = await store._run(
-            lambda conn: conn.execute("PRAGMA integrity_check").fetchall())
-        assert check == "ok"
         [saved] = await store.open_tables()
     finally:
         await store.close()

@@ -678,6 +678,32 @@ async def test_the_server_timer_is_stored_and_a_bad_one_refused(
         await backend.execute("UPDATE guild_settings SET timer = '3m' WHERE guild_id = 7")
 
 
+async def test_pruning_drops_old_closed_tables_and_keeps_results_and_open_tables(
+    store: Store, backend: Backend,
+) -> None:
+    old, new = T0, T0 + timedelta(days=40)
+    for table_id, status, at in [("open-old", TableStatus.PLAYING, old),
+                                 ("lobby-old", TableStatus.LOBBY, old),
+                                 ("gone-old", TableStatus.CANCELLED, old),
+                                 ("gone-new", TableStatus.CANCELLED, new)]:
+        await store.save_table(make_table(table_id, status=status, created_at=at))
+    result = make_result("done-old", [(1, 1), (2, 2)])
+    finished = make_table("done-old", status=TableStatus.FINISHED, created_at=old)
+    finished.record = result.record
+    assert await store.record_result(result, table=finished)
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 3  # open, gone-*
+
+    cutoff = T0 + timedelta(days=30)
+    assert await store.prune_tables(cutoff) == 2  # gone-old, done-old
+    assert await store.get_table("gone-old") is None and await store.get_table("done-old") is None
+    for kept in ("open-old", "lobby-old", "gone-new"):
+        assert await store.get_table(kept) is not None, kept
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 2
+    assert await backend.count("SELECT COUNT(*) FROM results WHERE table_id = 'done-old'") == 1
+    assert [s.games for s in await store.stats(GUILD, 1)] == [1]
+    assert await store.prune_tables(cutoff) == 0  # nothing twice
+
+
 async def test_pictures_per_server(store: Store) -> None:
     assert await store.get_pictures(GUILD) is True  # on unless turned off
     await store.set_timezone(GUILD, "Europe/Paris")
@@ -907,33 +933,3 @@ async def test_one_players_games_finishing_at_once_in_two_stores_both_rate(
     finally:
         await first.close()
         await second.close()
-
-
-
-# --------------------------------------------------------------------------- retention
-
-
-async def test_pruning_drops_old_closed_tables_and_keeps_results_and_open_tables(
-    store: Store, backend: Backend,
-) -> None:
-    old, new = T0, T0 + timedelta(days=40)
-    for table_id, status, at in [("open-old", TableStatus.PLAYING, old),
-                                 ("lobby-old", TableStatus.LOBBY, old),
-                                 ("gone-old", TableStatus.CANCELLED, old),
-                                 ("gone-new", TableStatus.CANCELLED, new)]:
-        await store.save_table(make_table(table_id, status=status, created_at=at))
-    result = make_result("done-old", [(1, 1), (2, 2)])
-    finished = make_table("done-old", status=TableStatus.FINISHED, created_at=old)
-    finished.record = result.record
-    assert await store.record_result(result, table=finished)
-    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 3  # open, gone-*
-
-    cutoff = T0 + timedelta(days=30)
-    assert await store.prune_tables(cutoff) == 2  # gone-old, done-old
-    assert await store.get_table("gone-old") is None and await store.get_table("done-old") is None
-    for kept in ("open-old", "lobby-old", "gone-new"):
-        assert await store.get_table(kept) is not None, kept
-    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 2
-    assert await backend.count("SELECT COUNT(*) FROM results WHERE table_id = 'done-old'") == 1
-    assert [s.games for s in await store.stats(GUILD, 1)] == [1]
-    assert await store.prune_tables(cutoff) == 0  # nothing twice

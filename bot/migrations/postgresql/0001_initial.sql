@@ -28,6 +28,9 @@ CREATE TABLE tables (
 -- The tables to resume at start-up, without reading the finished ones.
 CREATE INDEX tables_open ON tables (created_at, id) WHERE status IN ('lobby', 'playing');
 
+-- The closed tables by age, for the retention sweep (prune_tables).
+CREATE INDEX tables_closed ON tables (updated_at) WHERE status IN ('finished', 'cancelled');
+
 -- At most one open table per channel, whichever process opens it.
 CREATE UNIQUE INDEX tables_open_channel ON tables (channel_id)
 WHERE status IN ('lobby', 'playing');
