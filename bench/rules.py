@@ -17,11 +17,12 @@ spread:
   ratio to Hearts dealt; a game without a fast path says so.
 * **per 300 ms**: random playouts on the fast path from mid-game (halfway through the
   first horizon at default options), what a computer player's search can afford.
-* **calls**: the cost of one ``clone``, ``legal_actions``, ``apply`` and ``view_for`` of
-  the validating core, and of ``copy``, ``moves`` and ``play`` on the fast path, from
-  that same mid-game state.
+* **calls**: the cost of one ``clone``, ``legal_actions``, ``apply``, ``view_for`` and
+  ``record`` (the caller's own copy) of the validating core, and of ``copy``, ``moves``
+  and ``play`` on the fast path, from that same mid-game state.
 
-Figures depend on the machine (noted in the output) and on what else it runs; compare
+Figures depend on the machine (noted in the output, with the load average at the start
+and the end) and on what else it runs; compare
 them within one run. ``--quick`` takes a few seconds (one player count per game, short
 rounds), for a smoke test of the output's shape.
 """
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -168,6 +170,7 @@ def call_costs(game: Game[Any], repeat: int) -> dict[str, float]:
         "clone": _per_call(game.clone, repeat),
         "legal_actions": _per_call(game.legal_actions, repeat),
         "view_for": _per_call(lambda: game.view_for(game.to_act), repeat),
+        "record": _per_call(game.record, repeat),
     }
     action = game.legal_actions()[0]
     copies = [game.clone() for _ in range(repeat)]
@@ -258,6 +261,7 @@ def mid_game_players(name: str) -> int:
 
 def run(runs: int, seconds: float, quick: bool) -> dict[str, Any]:
     """Every measurement, interleaved round by round (see the module docstring)."""
+    load_at_start = os.getloadavg()
     names = games.names()
     reference = {mode: hearts_playouts(dealt=mode == "dealt") for mode in ("dealt", "deal")}
     core: dict[tuple[str, int, str], Case] = {}
@@ -298,6 +302,8 @@ def run(runs: int, seconds: float, quick: bool) -> dict[str, Any]:
         calls[name] = {k: asdict(Spread.of([s[k] for s in samples])) for k in samples[0]}
     return {
         "machine": machine(),
+        # 1, 5 and 15 minutes, at the start and the end: how busy the machine was.
+        "load_average": {"start": load_at_start, "end": os.getloadavg()},
         "settings": {"runs": runs, "seconds": seconds, "quick": quick, "reference": REFERENCE},
         "reference": {
             "available": all(reference.values()),
@@ -342,8 +348,10 @@ def _mid_or_dealt(name: str) -> Game[Any]:
 def print_table(result: dict[str, Any]) -> None:
     m = result["machine"]
     s = result["settings"]
+    load = result["load_average"]
     print(f"{m['cpu']}, {m['implementation']} {m['python']}; median (min-max) of {s['runs']} "
-          f"rounds of {s['seconds']} s")
+          f"rounds of {s['seconds']} s; load average {load['start'][0]:.1f} at the start, "
+          f"{load['end'][0]:.1f} at the end")
     ref = result["reference"]
     if ref["available"]:
         print(f"reference OpenSpiel {REFERENCE}: dealt {Spread(**ref['dealt']).text()}/s, "

@@ -21,6 +21,7 @@ def run_quick(tmp_path, capsys) -> tuple[dict, str]:
 
 def check_shape(result: dict) -> None:
     assert {"cpu", "python"} <= set(result["machine"])
+    assert set(result["load_average"]) == {"start", "end"}
     assert result["settings"]["quick"] is True
     cases = {(r["game"], r["mode"]) for r in result["playouts"]}
     assert cases == {(name, mode) for name in games.names() for mode in ("dealt", "deal")}
@@ -34,7 +35,7 @@ def check_shape(result: dict) -> None:
         assert row["status"] in {"ok", rules.NO_FAST_PATH}
     for name in games.names():
         costs = result["calls_us"][name]
-        assert {"clone", "legal_actions", "apply", "view_for"} <= set(costs)
+        assert {"clone", "legal_actions", "apply", "view_for", "record"} <= set(costs)
     assert {"fast copy", "fast moves", "fast play"} <= set(result["calls_us"]["fazes"])
 
 

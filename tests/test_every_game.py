@@ -126,3 +126,51 @@ def test_a_clone_taken_half_way_is_independent_of_the_original(name):
     for line in rest:
         original.apply(*split_action(line, original.players))
     assert original.record() == record, "the original plays on as if never cloned"
+
+
+def _texts(data: Any) -> list[str]:
+    """Every string inside ``data``, in order."""
+    if isinstance(data, dict):
+        return [t for value in data.values() for t in _texts(value)]
+    if isinstance(data, list):
+        return [t for value in data for t in _texts(value)]
+    return [data] if isinstance(data, str) else []
+
+
+def _vandalise(data: Any) -> None:
+    """Change every list and dict inside ``data`` (a record) in place."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _vandalise(value)
+            data[key] = None
+        data["vandal"] = True
+    elif isinstance(data, list):
+        for value in data:
+            _vandalise(value)
+        data.clear()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_record_is_the_callers_own_to_change(name):
+    """Editing what ``record()`` handed out, down to a deal's card lists, changes neither
+    the game nor the next record; the game plays on as its untouched record replays."""
+    cls = games.get(name)
+    whole = random_playout(new(name, cls.min_players, {}) or pytest.fail("defaults"), seed=5,
+                           probe_every=10_000)
+    record = whole.record()
+    half = len(record["actions"]) // 2
+    game = replay(Record.from_data({**record, "actions": record["actions"][:half]}),
+                  **context(name)).game
+    before, state = json.dumps(game.record()), snapshot(game)
+    assert json.loads(before)["deals"], "a deal to tamper with"
+    one, two = game.record()["deals"], game.record()["deals"]
+    assert one == two and one[0] is not two[0]
+    # ...yet two copies share their card texts (interned): a copy costs lists, not strings.
+    assert all(a is b for a, b in zip(_texts(one), _texts(two), strict=True))
+    _vandalise(game.record())
+    _vandalise(whole.record())
+    assert json.dumps(game.record()) == before
+    assert snapshot(game) == state
+    for line in record["actions"][half:]:
+        game.apply(*split_action(line, game.players))
+    assert game.record() == record

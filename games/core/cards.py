@@ -15,6 +15,7 @@ Card('S4')
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,11 @@ class Card:
     text: str
     suit: str
     rank: int
+
+    def __post_init__(self) -> None:
+        # Interned, so that a copy of a record (copy_json) shares its card texts with the
+        # game instead of holding a string of its own for every card of every deal.
+        object.__setattr__(self, "text", sys.intern(self.text))
 
     def __str__(self) -> str:
         return self.text

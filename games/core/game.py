@@ -29,6 +29,7 @@ from games.core.cards import Card, Deck
 from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
 from games.core.outcome import Outcome, places
+from games.core.records import copy_json
 from games.core.zones import Zone, ZoneView, view_zone
 
 DealT = TypeVar("DealT")
@@ -185,14 +186,15 @@ class Game(ABC, Generic[DealT]):
         )
 
     def record(self) -> dict[str, Any]:
-        """This game as a record (``docs/rules/README.md``) that replays it exactly."""
+        """This game as a record (``docs/rules/README.md``) that replays it exactly: the
+        caller's own copy, down to the deals' card lists, to keep or change at will."""
         return {
             "game": self.name,
             "players": self.players,
             "options": self.options.model_dump(mode="json"),
             "seed": self.seed,
             "dealer": self.first_dealer,
-            "deals": list(self.deals_played),
+            "deals": copy_json(self.deals_played),
             "actions": list(self.history),
         }
 

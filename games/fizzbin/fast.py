@@ -15,6 +15,12 @@ Cards are their index in :data:`~games.fizzbin.cards.DECK` (``rank - 1 + 13 * su
 Moves are integers: ``0`` draws the stack, ``1 + q`` draws the top of ``q``'s pile,
 ``64 + 8 * card + t`` discards ``card`` onto ``t``'s pile.
 
+A random playout from mid-hand is some 150 moves to the hand's end, so the cost of a move
+is what counts: the state keeps a bitmask of the sources one may draw from (``sources``)
+so that the draw moves are a shared tuple looked up, not built; a card's kind (plain,
+special, forced) is one table lookup; and whether a drawer may still discard is a count
+(the cards taken from a pile this turn are all still in the hand), not a scan.
+
 >>> import games
 >>> from games.fizzbin.fast import FastFizzbin
 >>> game = games.new_game("fizzbin", 4, {"time": "day"}, seed=3)
@@ -37,7 +43,7 @@ from typing import Any, Self
 
 from games.core.actions import STACK, Action
 from games.core.cards import Card
-from games.fizzbin.cards import DECK, forced_ranks, is_red, special_ranks
+from games.fizzbin.cards import DECK, forced_ranks, special_ranks
 from games.fizzbin.history import split_hands, turn_flags
 from games.fizzbin.scoring import PAIR_RANKS, THREE_QUARTER_RANKS, HandRank, judge
 from games.fizzbin.tactics import Tactics, tactics_for
@@ -47,8 +53,11 @@ DRAW_STACK = 0
 DRAW_PILE = 1
 DISCARD_BASE = 64
 
-# Steps of a turn, as in :class:`games.fizzbin.game.Step`.
-DRAW, DRAW_AGAIN, DISCARD, OVER = 0, 1, 2, 3
+# Steps of a turn, as in :class:`games.fizzbin.game.Step`; HORIZON: the search's horizon
+# came before the hand's end (done, but not over).
+DRAW, DRAW_AGAIN, DISCARD, OVER, HORIZON = 0, 1, 2, 3, 4
+# A card's kind by day or by night (see _kinds).
+PLAIN, SPECIAL, FORCED = 0, 1, 2
 
 CARD_ID: dict[Card, int] = {c: i for i, c in enumerate(DECK.cards)}
 RANK: tuple[int, ...] = tuple(c.rank for c in DECK.cards)
@@ -57,7 +66,7 @@ RANK: tuple[int, ...] = tuple(c.rank for c in DECK.cards)
 _BY_STRENGTH = {r.strength: r for r in HandRank}
 #: How sharply :meth:`FastFizzbin.values` favours a better-ranked hand before the end.
 SOFTNESS = 1.5
-_WEIGHT = {s: math.exp(SOFTNESS * s) for s in _BY_STRENGTH}
+_WEIGHT = tuple(math.exp(SOFTNESS * s) for s in range(len(_BY_STRENGTH)))
 
 
 def discard_move(card: int, target: int) -> int:
@@ -83,41 +92,47 @@ def _draw_moves(players: int) -> tuple[tuple[int, ...], ...]:
 
 
 @cache
-def _flags(night: bool) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """Per card: (is special, is forced) by day or by night."""
+def _kinds(night: bool) -> tuple[int, ...]:
+    """Per card: PLAIN, SPECIAL (draw again) or FORCED (onto one's own pile), by day or
+    by night."""
     special, forced = special_ranks(night=night), forced_ranks(night=night)
-    return tuple(r in special for r in RANK), tuple(r in forced for r in RANK)
+    return tuple(SPECIAL if r in special else FORCED if r in forced else PLAIN for r in RANK)
 
 
-@cache
-def _three_quarter_pairs(night: bool) -> tuple[int, ...]:
-    """For each Three-Quarters rank, the bitmask of its two cards of the right colour."""
-    masks = []
-    for rank in THREE_QUARTER_RANKS:
-        masks.append(sum(1 << i for i, c in enumerate(DECK.cards)
-                         if c.rank == rank and is_red(c) != night))
-    return tuple(masks)
+# Hand ranking on a bitmask of cards: the deck is four 13-bit suits (spades, hearts,
+# diamonds, clubs), each bit a rank (ace lowest), so a rank's bits line up across suits.
+_SUIT = (1 << 13) - 1
+_PAIR_BITS = sum(1 << (r - 1) for r in PAIR_RANKS)
+_THREE_QUARTER_BITS = sum(1 << (r - 1) for r in THREE_QUARTER_RANKS)
+_SPECIAL_BITS = {night: sum(1 << (r - 1) for r in special_ranks(night=night))
+                 for night in (False, True)}
+_ROYAL, _FULL, _THREE_QUARTERS, _HALF, _NOTHING, _SHRONK = (
+    HandRank.ROYAL.strength, HandRank.FULL.strength, HandRank.THREE_QUARTERS.strength,
+    HandRank.HALF.strength, HandRank.NOTHING.strength, HandRank.SHRONK.strength)
 
 
 def rank_strength(hand: Sequence[int], night: bool) -> int:
-    """:func:`games.fizzbin.scoring.rank_hand` on integer cards, as a strength (5 best)."""
-    counts = [0] * 14
+    """:func:`games.fizzbin.scoring.rank_hand` on integer cards, as a strength (5 best).
+
+    The search scores a hand at the end of every playout, so this counts ranks with a
+    few operations on the suits' bitmasks instead of card by card: ``two`` holds the
+    ranks present in at least two suits, ``three`` in at least three.
+    """
     mask = 0
     for c in hand:
-        counts[RANK[c]] += 1
         mask |= 1 << c
-    if max(counts) >= 3:
-        return HandRank.SHRONK.strength
-    pairs = sum(1 for r in PAIR_RANKS if counts[r] == 2)
-    s1, s2 = special_ranks(night=night)
-    if counts[s1] and counts[s2]:
-        if pairs >= 2:
-            return HandRank.ROYAL.strength
-        if pairs == 1:
-            return HandRank.FULL.strength
-    if all(mask & m for m in _three_quarter_pairs(night)):
-        return HandRank.THREE_QUARTERS.strength
-    return HandRank.HALF.strength if pairs else HandRank.NOTHING.strength
+    s, h, d, c = mask & _SUIT, mask >> 13 & _SUIT, mask >> 26 & _SUIT, mask >> 39
+    sh, dc = s & h, d & c
+    if sh & (d | c) or dc & (s | h):
+        return _SHRONK
+    pairs = ((sh | dc | (s | h) & (d | c)) & _PAIR_BITS).bit_count()  # exactly two now
+    special = _SPECIAL_BITS[night]
+    if pairs and (s | h | d | c) & special == special:
+        return _ROYAL if pairs >= 2 else _FULL
+    right = s | c if night else h | d  # black by night, red by day
+    if right & _THREE_QUARTER_BITS == _THREE_QUARTER_BITS:
+        return _THREE_QUARTERS
+    return _HALF if pairs else _NOTHING
 
 
 class FastFizzbin:
@@ -128,12 +143,14 @@ class FastFizzbin:
     card ``p`` holds, the face-up one included. ``pile_turn[p]`` says that ``p``'s last
     turn drew nothing from the stack: the computer players never take two such turns in
     a row (so a hand between computers always ends), and :meth:`values` scores a seat
-    that did with 0, so no search can prefer it.
+    that did with 0, so no search can prefer it. ``sources`` is the bitmask of what may
+    be drawn from: bit 0 the stack, bit ``1 + q`` ``q``'s pile (kept up to date by
+    :meth:`play`, so that listing the draws is one lookup).
     """
 
-    __slots__ = ("_after", "_flags", "_tactics", "drew_stack", "holding", "night",
-                 "pile_turn", "piles", "players", "stack", "stalled", "step", "taken",
-                 "turn", "turns_left")
+    __slots__ = ("_after", "_discards", "_draws", "_kinds", "_tactics", "drew_stack",
+                 "holding", "night", "pile_turn", "piles", "players", "sources", "stack",
+                 "stalled", "step", "taken", "turn", "turns_left")
 
     def __init__(self, *, night: bool, holding: list[list[int]], piles: list[list[int]],
                  stack: list[int], to_act: int, after: Sequence[int], step: int = DRAW,
@@ -149,15 +166,18 @@ class FastFizzbin:
         self.holding = holding
         self.piles = piles
         self.stack = stack
+        self.sources = (1 if stack else 0) | sum(2 << q for q, pile in enumerate(piles) if pile)
         self.turn = to_act
         self._after = tuple(after)
-        self.step = step
+        self.turns_left = turns if turns is not None else 1 << 30
+        self.step = HORIZON if self.turns_left <= 0 and step != OVER else step
         self.taken = taken
         self.pile_turn = list(pile_turn) if pile_turn is not None else [False] * n
         self.drew_stack = drew_stack
         self.stalled = [False] * n
-        self.turns_left = turns if turns is not None else 1 << 30
-        self._flags = _flags(night)
+        self._kinds = _kinds(night)
+        self._draws = _draw_moves(n)
+        self._discards = _discard_moves(n)
         self._tactics = tactics_for(night)
 
     @classmethod
@@ -187,39 +207,34 @@ class FastFizzbin:
     # --- the protocol ----------------------------------------------------------
 
     def to_act(self) -> int:
-        return -1 if self.done() else self.turn
+        return -1 if self.step >= OVER else self.turn
 
     def done(self) -> bool:
-        return self.step == OVER or self.turns_left <= 0
+        return self.step >= OVER
 
     def hand_over(self) -> bool:
         """Whether the hand has ended (the horizon may come sooner)."""
         return self.step == OVER
 
-    def moves(self) -> list[int]:
+    def moves(self) -> Sequence[int]:
+        """The draws (a shared tuple), or a new list with the discards: per free card in
+        the order of the hand, onto every pile in player order."""
         step = self.step
-        if self.turns_left <= 0:
-            return []
         if step == DRAW:
-            return list(_draw_moves(self.players)[self._draw_mask()])
-        if step == OVER:
-            return []
-        out = list(_draw_moves(self.players)[self._draw_mask()]) if step == DRAW_AGAIN else []
-        table = _discard_moves(self.players)
+            return self._draws[self.sources]
+        if step >= OVER:
+            return ()
+        out = list(self._draws[self.sources]) if step == DRAW_AGAIN else []
+        table = self._discards
         taken = self.taken
-        for c in self.holding[self.turn]:
-            if not taken >> c & 1:
+        if taken:
+            for c in self.holding[self.turn]:
+                if not taken >> c & 1:
+                    out += table[c]
+        else:
+            for c in self.holding[self.turn]:
                 out += table[c]
         return out
-
-    def _draw_mask(self) -> int:
-        mask = 1 if self.stack else 0
-        bit = 2
-        for pile in self.piles:
-            if pile:
-                mask |= bit
-            bit <<= 1
-        return mask
 
     def play(self, move: int) -> None:
         p = self.turn
@@ -227,37 +242,39 @@ class FastFizzbin:
             card, target = (move >> 3) - (DISCARD_BASE >> 3), move & 7
             self.holding[p].remove(card)
             self.piles[target].append(card)
+            self.sources |= 2 << target
             self._end_turn(p)
             return
         if move == DRAW_STACK:
-            card = self.stack.pop()
+            stack = self.stack
+            card = stack.pop()
+            if not stack:
+                self.sources &= ~1
             self.drew_stack = True
-            from_pile = False
+            taken = 0
         else:
             if self.step == DRAW and self.pile_turn[p]:
                 self.stalled[p] = True
-            card = self.piles[move - DRAW_PILE].pop()
-            from_pile = True
-        special, forced = self._flags
-        if forced[card]:
+            pile = self.piles[move - DRAW_PILE]
+            card = pile.pop()
+            if not pile:
+                self.sources &= ~(1 << move)  # pile q's bit is 1 << (1 + q), and move is 1 + q
+            taken = 1 << card
+        kind = self._kinds[card]
+        hand = self.holding[p]
+        if kind == FORCED:
             self.piles[p].append(card)
-            self.step = DISCARD
+            self.sources |= 2 << p
+            step = DISCARD
         else:
-            self.holding[p].append(card)
-            if from_pile:
-                self.taken |= 1 << card
-            self.step = DRAW_AGAIN if special[card] else DISCARD
-        if self.taken or not self.holding[p]:
-            self._after_draw(p)
-
-    def _after_draw(self, p: int) -> None:
-        """End the turn at once when ``p`` may neither discard nor draw again."""
-        taken = self.taken
-        if any(not taken >> c & 1 for c in self.holding[p]):
-            return
-        if self.step == DRAW_AGAIN and self._draw_mask():
-            return
-        self._end_turn(p)
+            hand.append(card)
+            self.taken |= taken
+            step = DRAW_AGAIN if kind == SPECIAL else DISCARD
+        self.step = step
+        # Every card taken from a pile this turn is still in the hand, so none is free to
+        # discard when the counts agree. Then the turn ends, unless ``p`` may draw again.
+        if len(hand) <= self.taken.bit_count() and not (step == DRAW_AGAIN and self.sources):
+            self._end_turn(p)
 
     def _end_turn(self, p: int) -> None:
         self.taken = 0
@@ -267,7 +284,7 @@ class FastFizzbin:
         if not self.stack:
             self.step = OVER
             return
-        self.step = DRAW
+        self.step = DRAW if self.turns_left > 0 else HORIZON
         self.turn = self._after[p]
 
     def copy(self) -> Self:
@@ -277,6 +294,7 @@ class FastFizzbin:
         new.holding = [h[:] for h in self.holding]
         new.piles = [p[:] for p in self.piles]
         new.stack = self.stack[:]
+        new.sources = self.sources
         new.turn = self.turn
         new._after = self._after
         new.step = self.step
@@ -285,7 +303,9 @@ class FastFizzbin:
         new.drew_stack = self.drew_stack
         new.stalled = self.stalled[:]
         new.turns_left = self.turns_left
-        new._flags = self._flags
+        new._kinds = self._kinds
+        new._draws = self._draws
+        new._discards = self._discards
         new._tactics = self._tactics
         return new
 
@@ -311,8 +331,12 @@ class FastFizzbin:
         """
         n = self.players
         strengths = self.strengths()
-        winner, _ = judge([_BY_STRENGTH[s] for s in strengths])
-        raw = [1.0 / n] * n if winner is None else [float(p == winner) for p in range(n)]
+        best = max(strengths)  # judge()'s winner, on strengths
+        if best >= _HALF and strengths.count(best) == 1:
+            winner = strengths.index(best)
+            raw = [float(p == winner) for p in range(n)]
+        else:
+            raw = [1.0 / n] * n
         if self.step != OVER:
             weights = [_WEIGHT[s] for s in strengths]
             total = sum(weights)

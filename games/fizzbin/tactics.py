@@ -31,7 +31,7 @@ from functools import cache
 from typing import Any
 
 from games.fizzbin.cards import DECK, RANK_NAMES, forced_ranks, is_red, special_ranks
-from games.fizzbin.scoring import PAIR_RANKS, THREE_QUARTER_RANKS
+from games.fizzbin.scoring import PAIR_RANKS
 
 _RANK = tuple(c.rank for c in DECK.cards)
 _TEXT = tuple(c.text for c in DECK.cards)
@@ -86,12 +86,14 @@ class Tactics:
         whether the hand holds a pair of aces, jacks or sevens."""
         counts = [0] * 14
         right = [0] * 14
+        covered = 0
+        three = self.three
         for c in hand:
             r = _RANK[c]
             counts[r] += 1
-            if self.three[c]:
+            if three[c]:  # only Three-Quarters ranks
+                covered += not right[r]
                 right[r] += 1
-        covered = sum(1 for r in THREE_QUARTER_RANKS if right[r])
         paired = counts[1] == 2 or counts[11] == 2 or counts[7] == 2
         return counts, right, covered, paired
 
@@ -159,7 +161,7 @@ class Tactics:
                             best, best_gain = q, g
                 if best >= 0:
                     return _PILE + best
-            free = any(not taken >> c & 1 for c in hand)
+            free = any(not taken >> c & 1 for c in hand) if taken else bool(hand)
             if stack and (step == _DRAW or len(hand) < BIG_HAND or not free):
                 return _STACK
             if not free:

@@ -4,13 +4,15 @@ validating game, for every player count and option, from states taken anywhere i
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from games.core.registry import new_game
 from games.fizzbin import Fizzbin
+from games.fizzbin.cards import is_red
 from games.fizzbin.fast import CARD_ID, DRAW, FastFizzbin, rank_strength
-from games.fizzbin.scoring import rank_hand
+from games.fizzbin.scoring import THREE_QUARTER_RANKS, HandRank, rank_hand
 
 CASES = [(players, time) for players in range(2, 7) for time in ("clock", "day", "night")]
 
@@ -43,7 +45,7 @@ def _lockstep(g: Fizzbin, rng: random.Random) -> int:
     winner, loser, ranks = s.result()
     assert g.results[-1] == {"winner": winner, "loser": loser,
                              "ranks": [r.value for r in ranks]}
-    assert s.to_act() == -1 and s.moves() == []
+    assert s.to_act() == -1 and s.moves() == ()
     return played
 
 
@@ -72,13 +74,24 @@ def test_fast_state_plays_like_the_game_from_anywhere_in_a_match(players, time):
 
 
 def test_rank_strength_is_the_rules_hand_rank():
+    """Random hands, and hands from the cards that make the good ranks (so that every rank
+    comes up often, by day and by night)."""
     rng = random.Random(5)
-    deck = list(range(52))
-    for _ in range(400):
-        hand = rng.sample(deck, rng.randrange(0, 10))
-        for night in (False, True):
-            cards = [Fizzbin.deck_for(4, None).cards[c] for c in hand]  # type: ignore[arg-type]
-            assert rank_strength(hand, night) == rank_hand(cards, night=night).strength
+    deck = Fizzbin.deck_for(4, None).cards  # type: ignore[arg-type]
+    fizzbins = {1, 11, 7, 13, 2, 12, 4}  # the pairs and both times' special ranks
+    seen: Counter[tuple[bool, HandRank]] = Counter()
+    for night in (False, True):
+        three_quarters = [i for i, c in enumerate(deck)  # and the colour that counts
+                          if c.rank in THREE_QUARTER_RANKS and is_red(c) != night]
+        pools = [list(range(52)), [i for i, c in enumerate(deck) if c.rank in fizzbins],
+                 three_quarters + [i for i, c in enumerate(deck) if c.rank in (1, 7)]]
+        for _ in range(1000):
+            for pool in pools:
+                hand = rng.sample(pool, rng.randrange(0, 11))
+                rank = rank_hand([deck[c] for c in hand], night=night)
+                assert rank_strength(hand, night) == rank.strength, (hand, night)
+                seen[night, rank] += 1
+    assert all(seen[night, rank] >= 10 for night in (False, True) for rank in HandRank), seen
 
 
 def test_copy_is_independent():

@@ -277,7 +277,7 @@ def test_a_sampled_world_looks_one_round_of_turns_ahead():
     while not world.done():
         movers.append(world.to_act())
         world.play(world.rollout_move(rng))
-    assert not world.hand_over() and world.moves() == [] and world.to_act() == -1
+    assert not world.hand_over() and world.moves() == () and world.to_act() == -1
     turns_taken = [m for i, m in enumerate(movers) if i == 0 or movers[i - 1] != m]
     assert len(turns_taken) == 6  # the turn under way and one more for each of the five
     assert all(0.0 < v <= 1.0 for v in world.values())
