@@ -31,7 +31,7 @@ from multiprocessing.context import BaseContext
 from bot.models import ComputerLevel
 from bot.settings import Settings
 from games.players import Decision, Perspective, decide
-from games.players.hard import DEFAULT_BUDGET, HardPlayer
+from games.players.hard import HardPlayer, budget_for
 
 log = logging.getLogger(__name__)
 
@@ -89,12 +89,13 @@ def think(question: Question, budget: float) -> Decision:
         return decide(question.level, p, question.rng)
     if not p.legal:
         raise ValueError(f"seat {p.seat} has no legal action")
-    return HardPlayer(budget=hard_budget(budget)).decide(p, question.rng)
+    return HardPlayer(budget=hard_budget(budget, p.game)).decide(p, question.rng)
 
 
-def hard_budget(scale: float) -> int:
-    """The hard search's simulated moves for the ``COMPUTER_BUDGET`` scale (at least 1)."""
-    return max(1, round(DEFAULT_BUDGET * scale))
+def hard_budget(scale: float, game: str) -> int:
+    """The hard search's simulated moves in ``game`` for the ``COMPUTER_BUDGET`` scale:
+    the game's own budget (:func:`games.players.hard.budget_for`) scaled, at least 1."""
+    return max(1, round(budget_for(game) * scale))
 
 
 def _untouched(question: Question) -> Question:

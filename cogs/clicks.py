@@ -24,8 +24,9 @@ from bot.session import Session
 from bot.sessions import SessionManager
 from cogs import ids
 from cogs.deadline import defer, edit_menu, in_time, send_menu
+from cogs.hand_pictures import HandPictures
 from cogs.live_menus import LiveMenus
-from cogs.render_hand import render_hand
+from cogs.render_hand import Menu, render_hand
 from cogs.render_lobby import render_computer_chooser
 from cogs.render_seat import render_take_back
 from cogs.render_table import render_details
@@ -64,6 +65,7 @@ class Clicks:
     """The handlers behind every button of the lobby, table and hand menus."""
 
     def __init__(self, sessions: SessionManager, live: LiveMenus | None = None) -> None:
+        self.pictures = HandPictures()  # hand pictures: in time, or after the text
         self.sessions = sessions
         # The menus that follow the game (cogs.live_menus); every menu answer is kept there.
         self.live = live
@@ -173,8 +175,12 @@ class Clicks:
             seat = self.seated(session, interaction)
             with self._answering(session, interaction):
                 menu = render_hand(session, seat, note=self._went_through(session, seat))
-                await interaction.response.send_message(menu.content, view=menu.view,
-                                                        files=menu.files(), ephemeral=True)
+
+                async def send(menu: Menu) -> None:
+                    await interaction.response.send_message(menu.content, view=menu.view,
+                                                            files=menu.files(), ephemeral=True)
+
+                await self.pictures.answer(interaction, session, seat, menu, send)
                 self._kept(session, seat, interaction)
 
     async def take_back(self, interaction: Interaction, table_id: str) -> None:
@@ -305,7 +311,7 @@ class Clicks:
                 decision = await self.sessions.turns.think(question)
                 note = "the table moved on while I thought; ask again" \
                     if session.version != version else hint_text(session, decision)
-                menu = render_hand(session, seat, note=note)
+                menu = await render_hand(session, seat, note=note).painted()
                 if is_ephemeral(interaction):
                     await interaction.edit_original_response(content=menu.content,
                                                              view=menu.view,
@@ -320,13 +326,19 @@ class Clicks:
                            note: str | None = None) -> None:
         menu = render_hand(session, seat, page=page, focus=focus, note=note)
         if is_ephemeral(interaction):
-            await edit_menu(interaction, content=menu.content, view=menu.view,
-                            attachments=menu.files())
+            async def send(menu: Menu) -> None:
+                await edit_menu(interaction, content=menu.content, view=menu.view,
+                                attachments=menu.files())
         else:
             deferred = interaction.response.is_done()
-            await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
             if deferred:  # a followup, not the interaction's original response: not kept
+                await send_menu(interaction, menu.content, view=menu.view,
+                                files=(await menu.painted()).files())
                 return
+
+            async def send(menu: Menu) -> None:
+                await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
+        await self.pictures.answer(interaction, session, seat, menu, send)
         self._kept(session, seat, interaction, page=page)
 
     # --- anything else ------------------------------------------------------------------

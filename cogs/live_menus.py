@@ -197,7 +197,8 @@ class LiveMenus:
         if state == menu.shown:
             return
         recent = list(session.recent)[-RECENT_IN_NOTE:]
-        shown = render_hand(session, seat, page=menu.page, note="; ".join(recent) or None)
+        shown = await render_hand(session, seat, page=menu.page,
+                                  note="; ".join(recent) or None).painted()
         try:
             await menu.interaction.edit_original_response(content=shown.content,
                                                           view=shown.view,

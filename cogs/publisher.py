@@ -9,7 +9,8 @@ than that (people who click at once, computers without delay) gets one edit
 showing several moves instead of one per move, and stays within Discord's
 limit on edits in a channel (5 in 5 s). The edit that shows
 a finished game attaches its record (:mod:`cogs.export`). A table with pictures on
-carries the drawing of its cards (:mod:`cogs.pictures`), replaced on every edit; if
+carries the drawing of its cards (:mod:`cogs.pictures`, drawn in the painter's threads,
+never on the event loop), replaced on every edit; if
 Discord refuses the edit with the picture, the text alone goes out.
 
 Editing a message never notifies anyone, so when the turn passes to another
@@ -40,7 +41,8 @@ from bot.session import Session
 from bot.timers import countdown
 from cogs.ending import announce
 from cogs.export import record_file
-from cogs.pictures import table_picture_of
+from cogs.pictures import TABLE_FILE, table_scene_for
+from cogs.pictures.painter import PAINTER
 from cogs.render_lobby import render_lobby
 from cogs.render_table import Rendered, render_closed_lobby, render_table
 
@@ -48,14 +50,26 @@ log = logging.getLogger(__name__)
 
 
 def render(session: Session, *, pictures: bool = True) -> Rendered:
-    """The public message of ``session`` in its current state (with its picture, if on)."""
+    """The public message of ``session`` in its current state, text only.
+
+    With ``pictures`` (and the table's pictures on) it also says what its picture
+    shows; :func:`painted` draws it, off the event loop.
+    """
     if session.game is not None:
         shown = render_table(session)
-        return shown.with_picture(table_picture_of(session)) if pictures else shown
+        shown.scene = table_scene_for(session) if pictures else None
+        return shown
     if session.table.status is TableStatus.LOBBY:
         embed, view = render_lobby(session)
         return Rendered(None, embed, view, discord.AllowedMentions.none())
     return render_closed_lobby(session)
+
+
+async def painted(shown: Rendered) -> Rendered:
+    """``shown`` with its picture drawn in the painter's threads (the event loop goes on)."""
+    if shown.scene is not None:
+        shown.with_picture(await PAINTER.picture(shown.scene, TABLE_FILE))
+    return shown
 
 
 PING_MARK = "it is your turn in"
@@ -78,6 +92,7 @@ class Ping:
 
     user_id: int
     message_id: int
+    reminder: bool = False  # half their time gone: it stands until the turn moves on
 
 
 def person_to_act(session: Session) -> int | None:
@@ -169,7 +184,7 @@ class Publisher:
         message_id = session.table.message_id
         if message_id is None:
             return
-        shown = render(session)
+        shown = await painted(render(session))
         message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
@@ -312,7 +327,7 @@ class Publisher:
 
         For ``/table``, and when Discord refuses more edits of the old message (30046).
         """
-        shown = render(session)
+        shown = await painted(render(session))
         record = record_file(session)
         channel = self._channel(session)
         sent = await channel.send(content=shown.content, embed=shown.embed,
@@ -333,8 +348,13 @@ class Publisher:
         """
         user_id = person_to_act(session)
         old = self._pings.get(session.id)
-        if old is not None and old.user_id == user_id and not reminder:
+        quiet = user_id is not None and self.quiet is not None and self.quiet(session, user_id)
+        if old is not None and old.user_id == user_id and not reminder and (
+                not quiet or old.reminder):
             return  # still their turn (or their turn again): they have been told
+        # Otherwise the ping goes, even when the turn is theirs again: one who has used a
+        # menu since (the edit that would have taken it down came after the computers
+        # brought the turn back, its picture being drawn) needs it no longer.
         channel = self._channel(session)
         if old is not None:
             del self._pings[session.id]
@@ -342,7 +362,7 @@ class Publisher:
                 await channel.get_partial_message(old.message_id).delete()
         if user_id is None or session.table.message_id is None:
             return
-        if self.quiet is not None and self.quiet(session, user_id) and not reminder:
+        if quiet and not reminder:
             return  # their menu told them (half their time gone, they are reminded anyway)
         title = session.game.title if session.game is not None else "the game"
         link = channel.get_partial_message(session.table.message_id).jump_url
@@ -359,7 +379,7 @@ class Publisher:
         except discord.HTTPException:
             log.warning("table %s: could not ping the player to act", session.id)
             return
-        self._pings[session.id] = Ping(user_id, sent.id)
+        self._pings[session.id] = Ping(user_id, sent.id, reminder)
 
     async def tidy_pings(self, session: Session, *, look_back: int = 50) -> int:
         """Delete this table's turn pings left by an earlier run; how many were deleted.

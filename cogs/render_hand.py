@@ -18,7 +18,9 @@ import discord
 from bot.session import Session
 from cogs import ids
 from cogs.cardtext import card_label, cards_label
-from cogs.pictures import Picture, as_file, hand_picture
+from cogs.pictures import HAND_FILE, Picture, as_file, hand_scene_of
+from cogs.pictures.painter import PAINTER
+from cogs.pictures.scene import Scene
 from cogs.render_table import table_lines
 from cogs.ui import button, clip, static_view
 from games.core.actions import Action
@@ -37,10 +39,17 @@ class Menu:
     content: str
     view: discord.ui.View
     picture: Picture | None = None  # the hand drawn, when the table has pictures on
+    scene: Scene | None = None  # what the picture is to show, until it is drawn
 
     def files(self) -> list[discord.File]:
         """The attachments of the menu: the hand's picture, or none (an edit clears it)."""
         return [as_file(self.picture)] if self.picture is not None else []
+
+    async def painted(self) -> Menu:
+        """The menu with its picture drawn, in the painter's threads (not on the loop)."""
+        if self.scene is not None and self.picture is None:
+            self.picture = await PAINTER.picture(self.scene, HAND_FILE)
+        return self
 
 
 OWN_KINDS = (ZoneKind.HAND, ZoneKind.FACE_UP)
@@ -192,8 +201,8 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         items.append(button(f"Next ({page + 1}/{pages})",
                             ids.page_id(table.id, version, min(page + 1, pages - 1)),
                             disabled=page + 1 >= pages, row=nav_row))
-    picture = hand_picture(game, seat, hand, legal) if table.pictures else None
-    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), picture)
+    scene = hand_scene_of(game, seat, hand, legal) if table.pictures else None
+    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), scene=scene)
 
 
 def _place(items: list[discord.ui.Button[discord.ui.View]],

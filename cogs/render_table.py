@@ -25,6 +25,7 @@ from bot.timers import countdown
 from cogs import ids
 from cogs.cardtext import card_label, cards_label
 from cogs.pictures import Picture, as_file
+from cogs.pictures.scene import Scene
 from cogs.ui import EMBED_COLOUR, button, clip, fit, static_view
 from games.core.game import View
 from games.core.zones import ZoneKind, ZoneView
@@ -42,6 +43,7 @@ class Rendered:
     view: discord.ui.View | None
     mentions: discord.AllowedMentions
     picture: Picture | None = None  # the table drawn, shown as the embed's image
+    scene: Scene | None = None  # what the picture is to show, until it is drawn
 
     def with_picture(self, picture: Picture | None) -> Self:
         """The same message showing ``picture`` as its embed's image."""

@@ -28,8 +28,9 @@ from cogs.ending import Endings
 from cogs.guard import missing_permissions, missing_text
 from cogs.live_menus import FollowingListener, LiveMenus
 from cogs.options import to_model_values
+from cogs.pictures.painter import PAINTER
 from cogs.play import PLAY, check_timer, game_choices
-from cogs.publisher import Publisher, render
+from cogs.publisher import Publisher, painted, render
 from cogs.render_lobby import render_lobby
 from cogs.rules import SECTION_LABELS, show_rules
 from cogs.ui import answered_on_failure, jump_url, say
@@ -68,6 +69,7 @@ class Tables(commands.Cog):
         await self.sessions.shutdown()
         self.publisher.cancel()
         self.live.cancel()
+        PAINTER.close()  # the picture workers: started again if the cog is loaded again
         self.sessions.listener = None
 
     # --- opening a table ----------------------------------------------------------------
@@ -201,7 +203,7 @@ class Tables(commands.Cog):
     async def table(self, interaction: Interaction) -> None:
         async with self._command(interaction):
             session = self._here(interaction)
-            shown = render(session)
+            shown = await painted(render(session))
             old = session.table.message_id
             sent = await interaction.response.send_message(
                 content=shown.content, embed=shown.embed, files=shown.files(),
@@ -281,7 +283,7 @@ class Tables(commands.Cog):
                 log.warning("table %s: its message could not be checked", session.id)
                 return
         try:
-            shown = render(session)
+            shown = await painted(render(session))
             message = await channel.send(content=shown.content, embed=shown.embed,
                                          files=shown.files(),
                                          view=shown.view or discord.utils.MISSING,

@@ -32,6 +32,7 @@ from bot.settings import Settings
 from bot.store import SqliteStore
 from bot.turns import now
 from games.players import Decision, perspective
+from games.players.hard import DEFAULT_BUDGET, budget_for
 from tests.botdriver import settings_for, until
 
 GUILD, ALICE, BOB = 77, 1001, 1002
@@ -500,7 +501,8 @@ def test_the_computer_settings_come_from_the_environment(monkeypatch: pytest.Mon
     monkeypatch.setenv("COMPUTER_BUDGET", "0.5")
     computers = Computers.from_settings(Settings())
     assert computers.workers == 3 and computers.budget == 0.5
-    assert hard_budget(0.5) == 10_000 and hard_budget(1e-9) == 1
+    assert hard_budget(0.5, "fiasco") == 10_000 and hard_budget(1e-9, "fiasco") == 1
+    assert hard_budget(1.0, "fizzbin") == budget_for("fizzbin") > DEFAULT_BUDGET
 
 
 @pytest.mark.parametrize(("name", "value"), [("COMPUTER_WORKERS", "0"),

@@ -4,13 +4,15 @@
 seat's hand in the order of its menu's buttons. Each returns a :class:`Picture`: PNG
 bytes, the alt text that names every card shown (the attachment's description), and
 the file name. Both are drawn from a :class:`~cogs.pictures.scene.Scene`, cached by
-content, so a table that did not change is never drawn twice.
+content, so a table that did not change is never drawn twice. The bot draws them in
+threads (:mod:`cogs.pictures.painter`), never on the event loop; the ``*_picture``
+functions here draw at once, for tests, samples and benchmarks.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,26 +64,38 @@ def player_lines(view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _picture(scene: Scene, filename: str) -> Picture | None:
-    png = render_png(scene)
+def picture_of(scene: Scene, filename: str,
+               draw: Callable[[Scene], bytes] = render_png) -> Picture | None:
+    """``scene`` drawn (None if it cannot be sent: too large)."""
+    png = draw(scene)
     if len(png) > MAX_BYTES:
         return None
     return Picture(png, scene.alt_text(), filename)
 
 
-def table_picture(game: Game[Any], names: Sequence[str]) -> Picture | None:
-    """The public table of ``game`` (None if it cannot be sent: too large)."""
+def table_scene_of(game: Game[Any], names: Sequence[str]) -> Scene:
+    """What the public table of ``game`` shows (cheap: drawing it is the cost)."""
     view = game.view_for(None)
-    scene = table_scene(game.name, f"{game.title}: {view.phase}", view, names,
-                        game.card_name, player_lines(view, names))
-    return _picture(scene, TABLE_FILE)
+    return table_scene(game.name, f"{game.title}: {view.phase}", view, names,
+                       game.card_name, player_lines(view, names))
+
+
+def table_picture(game: Game[Any], names: Sequence[str]) -> Picture | None:
+    """The public table of ``game``, drawn here and now (None if too large)."""
+    return picture_of(table_scene_of(game, names), TABLE_FILE)
+
+
+def table_scene_for(session: Session) -> Scene | None:
+    """The scene of ``session``'s table message, when the table has pictures on."""
+    if not session.table.pictures or session.game is None:
+        return None
+    return table_scene_of(session.game, session.names())
 
 
 def table_picture_of(session: Session) -> Picture | None:
-    """The picture for ``session``'s table message, when the table has pictures on."""
-    if not session.table.pictures or session.game is None:
-        return None
-    return table_picture(session.game, session.names())
+    """The picture for ``session``'s table message, drawn here and now, if pictures are on."""
+    scene = table_scene_for(session)
+    return picture_of(scene, TABLE_FILE) if scene is not None else None
 
 
 def as_file(picture: Picture) -> discord.File:
@@ -90,14 +104,22 @@ def as_file(picture: Picture) -> discord.File:
                         description=picture.alt)
 
 
-def hand_picture(game: Game[Any], seat: int, cards: Sequence[Card],
-                 legal: Sequence[Action]) -> Picture | None:
-    """``seat``'s ``cards`` as the menu lists them, the unplayable ones dimmed."""
+def hand_scene_of(game: Game[Any], seat: int, cards: Sequence[Card],
+                  legal: Sequence[Action]) -> Scene | None:
+    """What ``seat``'s hand picture shows: its ``cards`` as the menu lists them, the
+    unplayable ones dimmed (None for no cards)."""
     if not cards:
         return None
-    scene = hand_scene(game.name, game.view_for(seat), cards, legal, game.card_name)
-    return _picture(scene, HAND_FILE)
+    return hand_scene(game.name, game.view_for(seat), cards, legal, game.card_name)
 
 
-__all__ = ["HAND_FILE", "TABLE_FILE", "Picture", "as_file", "hand_picture", "player_lines",
-           "table_picture", "table_picture_of"]
+def hand_picture(game: Game[Any], seat: int, cards: Sequence[Card],
+                 legal: Sequence[Action]) -> Picture | None:
+    """``seat``'s hand picture, drawn here and now."""
+    scene = hand_scene_of(game, seat, cards, legal)
+    return picture_of(scene, HAND_FILE) if scene is not None else None
+
+
+__all__ = ["HAND_FILE", "TABLE_FILE", "Picture", "as_file", "hand_picture", "hand_scene_of",
+           "picture_of", "player_lines", "table_picture", "table_picture_of", "table_scene_for",
+           "table_scene_of"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from cogs.pictures.faces import CARD_H, CARD_W, GOLD, back_image, card_image, font
+from cogs.pictures.faces import CARD_H, CARD_W, GOLD, back_image, card_image, font, text_length
 from cogs.pictures.scene import TURN_MARK, Row, Scene
 
 WIDTH = 720
@@ -50,7 +50,7 @@ def _block_size(row: Row) -> tuple[int, int, int]:
     """(width, height, cards per line) of ``row`` drawn as one block."""
     per_line = max(1, min(len(row.slots), PER_LINE))
     lines = max(1, -(-len(row.slots) // per_line))
-    label_w = min(WIDTH - 2 * MARGIN, int(font(LABEL_SIZE).getlength(_label(row))) + GAP)
+    label_w = min(WIDTH - 2 * MARGIN, int(text_length(_label(row), LABEL_SIZE)) + GAP)
     width = max(per_line * (CARD_W + GAP) - GAP, label_w)
     line_h = CARD_H + (CAPTION_H if _captioned(row) else 0) + GAP
     return width, LABEL_SIZE + 6 + lines * line_h, per_line
@@ -75,23 +75,22 @@ def layout(scene: Scene) -> tuple[list[Block], int]:
     return blocks, y + line_h
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+def _fit(text: str, size: int, width: float) -> str:
     """``text`` cut with an ellipsis to ``width`` pixels."""
-    face = font(size)
-    if draw.textlength(text, font=face) <= width:
+    if text_length(text, size) <= width:
         return text
-    while text and draw.textlength(text + "…", font=face) > width:
+    while text and text_length(text + "…", size) > width:
         text = text[:-1]
     return text + "…"
 
 
-def _right_edge(scene: Scene, blocks: list[Block], draw: ImageDraw.ImageDraw) -> int:
+def _right_edge(scene: Scene, blocks: list[Block]) -> int:
     """Where the content ends on the right: a small scene makes a small picture."""
-    right = MARGIN + int(draw.textlength(scene.title, font=font(TITLE_SIZE)))
+    right = MARGIN + int(text_length(scene.title, TITLE_SIZE))
     if scene.facts:
-        right = max(right, MARGIN + int(draw.textlength(scene.facts, font=font(LABEL_SIZE))))
+        right = max(right, MARGIN + int(text_length(scene.facts, LABEL_SIZE)))
     for line in scene.players:
-        right = max(right, MARGIN + 16 + int(draw.textlength(line, font=font(PLAYER_SIZE))))
+        right = max(right, MARGIN + 16 + int(text_length(line, PLAYER_SIZE)))
     for block in blocks:
         width, _, _ = _block_size(block.row)
         right = max(right, block.x + width)
@@ -100,7 +99,7 @@ def _right_edge(scene: Scene, blocks: list[Block], draw: ImageDraw.ImageDraw) ->
 
 def _draw_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: Block) -> None:
     row = block.row
-    draw.text((block.x, block.y), _fit(draw, _label(row), LABEL_SIZE, WIDTH - MARGIN - block.x),
+    draw.text((block.x, block.y), _fit(_label(row), LABEL_SIZE, WIDTH - MARGIN - block.x),
               font=font(LABEL_SIZE), fill=SOFT)
     top = block.y + LABEL_SIZE + 6
     line_h = CARD_H + (CAPTION_H if _captioned(row) else 0) + GAP
@@ -111,7 +110,7 @@ def _draw_block(image: Image.Image, draw: ImageDraw.ImageDraw, block: Block) -> 
         image.alpha_composite(card, (x, y))
         if slot.caption:
             draw.text((x + CARD_W / 2, y + CARD_H + 2),
-                      _fit(draw, slot.caption, CAPTION_SIZE, CARD_W + GAP - 2),
+                      _fit(slot.caption, CAPTION_SIZE, CARD_W + GAP - 2),
                       font=font(CAPTION_SIZE), fill=TEXT, anchor="ma")
 
 
@@ -122,11 +121,11 @@ def render_png(scene: Scene) -> bytes:
     height = bottom + len(scene.players) * (PLAYER_SIZE + 6) + MARGIN
     image = Image.new("RGBA", (WIDTH, height), (*FELT, 255))
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN), _fit(draw, scene.title, TITLE_SIZE, WIDTH - 2 * MARGIN),
+    draw.text((MARGIN, MARGIN), _fit(scene.title, TITLE_SIZE, WIDTH - 2 * MARGIN),
               font=font(TITLE_SIZE), fill=TEXT)
     if scene.facts:
         draw.text((MARGIN, MARGIN + TITLE_SIZE + 6),
-                  _fit(draw, scene.facts, LABEL_SIZE, WIDTH - 2 * MARGIN),
+                  _fit(scene.facts, LABEL_SIZE, WIDTH - 2 * MARGIN),
                   font=font(LABEL_SIZE), fill=SOFT)
     for block in blocks:
         _draw_block(image, draw, block)
@@ -137,10 +136,10 @@ def render_png(scene: Scene) -> bytes:
         if turn:
             draw.polygon([(MARGIN, top + 2), (MARGIN, top + PLAYER_SIZE - 2),
                           (MARGIN + 10, top + PLAYER_SIZE / 2)], fill=GOLD)
-        draw.text((MARGIN + 16, top), _fit(draw, text, PLAYER_SIZE, WIDTH - 2 * MARGIN - 16),
+        draw.text((MARGIN + 16, top), _fit(text, PLAYER_SIZE, WIDTH - 2 * MARGIN - 16),
                   font=font(PLAYER_SIZE), fill=GOLD if turn else TEXT)
         top += PLAYER_SIZE + 6
-    image = image.crop((0, 0, _right_edge(scene, blocks, draw), height))
+    image = image.crop((0, 0, _right_edge(scene, blocks), height))
     out = io.BytesIO()
     image.convert("RGB").save(out, format="PNG", compress_level=1)
     return out.getvalue()

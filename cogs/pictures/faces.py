@@ -107,6 +107,16 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+@functools.lru_cache(maxsize=4096)
+def text_length(text: str, size: int) -> float:
+    """How wide ``text`` is at ``size`` pixels (as ``ImageDraw.textlength`` measures it).
+
+    Measuring is a seventh of a picture's drawing, and the same labels, names and
+    captions come back on every picture of a table: each is measured once.
+    """
+    return font(size).getlength(text, "L")
+
+
 def shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     """The outline of a regular polygon shape centred on (cx, cy) with radius r."""
     sides = {"triangle": 3, "square": 4, "diamond": 4, "pentagon": 5, "hexagon": 6,
@@ -203,4 +213,4 @@ def _back(count: int) -> Image.Image:
     return image
 
 
-__all__ = ["CARD_H", "CARD_W", "Face", "back_image", "card_image", "face_of", "font"]
+__all__ = ["CARD_H", "CARD_W", "Face", "back_image", "card_image", "face_of", "font", "text_length"]
