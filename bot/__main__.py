@@ -110,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(map(str, first["loc"])).upper()
-        return fail(f"bad setting {where}: {first['msg']}")
+        message = first["msg"].removeprefix("Value error, ")
+        # A rule between settings (SHARD_IDS needs SHARD_COUNT) has no one field to name.
+        return fail(f"bad setting {where}: {message}" if where else f"bad settings: {message}")
     if not settings.token:
         return fail(f"DISCORD_TOKEN is not set. {HOW_TO_GET_A_TOKEN}")
     logs.configure(settings.log_level, settings.log_format)

@@ -51,14 +51,33 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class FivefoldBot(commands.Bot):
-    """The Fivefold bot. ``store`` may be given (tests); otherwise the one DATABASE_URL names."""
+def shard_options(settings: Settings) -> dict[str, object]:
+    """``shard_count`` and ``shard_ids`` for :class:`~discord.ext.commands.AutoShardedBot`.
+
+    Neither set: discord.py asks Discord for its recommended count and connects all
+    of them. ``SHARD_COUNT`` alone: that many, all here; with ``SHARD_IDS``: only those.
+    """
+    options: dict[str, object] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+    if settings.shard_ids is not None:
+        options["shard_ids"] = list(settings.shard_ids)
+    return options
+
+
+class FivefoldBot(commands.AutoShardedBot):
+    """The Fivefold bot. ``store`` may be given (tests); otherwise the one DATABASE_URL names.
+
+    Always auto-sharded: one process holds Discord's recommended shards, or those of
+    ``SHARD_IDS`` when several processes split them (:mod:`bot.shards`).
+    """
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  seed_source: Callable[[], int] | None = None, clock: Clock | None = None,
                  **options: object) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None, **options)  # type: ignore[arg-type]
+                         help_command=None,
+                         **(shard_options(settings) | options))  # type: ignore[arg-type]
         self.settings = settings
         self._given_store = store
         self.store: Store | None = store
@@ -117,10 +136,16 @@ class FivefoldBot(commands.Bot):
         scope = (f"to server {self.settings.dev_guild_id}" if self.settings.dev_guild_id
                  else "globally")
         log.info("%s (id %s) is ready: %d server(s), %d table(s) resumed, %s command(s) synced "
-                 "%s, database %s. Invite it: %s", self.user, self.user.id, len(self.guilds),
+                 "%s, database %s, %s. Invite it: %s", self.user, self.user.id, len(self.guilds),
                  self._resumed, "no" if self._synced is None else self._synced, scope,
-                 parse_database_url(self.settings.store_url),
+                 parse_database_url(self.settings.store_url), self.shard_words(),
                  invite_url(self.application_id or self.user.id))
+
+    def shard_words(self) -> str:
+        """This process's shards in words: the plan, with the count discord.py settled on."""
+        if self.settings.shard_count is None:
+            return f"shards: all {self.shard_count} Discord recommends"
+        return self.settings.shards.describe()
 
     async def heartbeat(self, path: Path) -> None:
         """Touch ``path`` every :data:`bot.health.BEAT_SECONDS` while connected to Discord."""
@@ -133,8 +158,9 @@ class FivefoldBot(commands.Bot):
             await asyncio.sleep(health.BEAT_SECONDS)
 
     def ws_closed(self) -> bool:
-        """Whether the gateway connection is down right now (reconnecting, or never up)."""
-        return self.ws is None or not self.ws.open
+        """Whether a gateway connection of this process is down (reconnecting, or never up)."""
+        shards = self.shards.values()
+        return not shards or any(shard.is_closed() for shard in shards)
 
     async def close(self) -> None:
         if self._heartbeat is not None:

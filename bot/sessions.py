@@ -124,6 +124,8 @@ class SessionManager:
         stored = await self.store.get_table(table_id)
         if stored is not None:
             refuse_unresumable(stored)
+            if stored.status in (TableStatus.LOBBY, TableStatus.PLAYING):
+                self.settings.shards.require(stored.guild_id)
         if stored is not None and stored.status is TableStatus.FINISHED:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:
@@ -205,6 +207,7 @@ class SessionManager:
         Two opens at once (two people pressing Play again) are taken one after the other,
         so the second finds the first's table.
         """
+        self.settings.shards.require(guild_id)
         async with self._opening:
             if self.in_channel(channel_id) is not None:
                 raise TableError("there is already a table here")
@@ -658,15 +661,21 @@ class SessionManager:
     # --- after a restart ----------------------------------------------------------------
 
     async def resume_all(self) -> list[Session]:
-        """Rebuild every open table from the store by replaying its record.
+        """Rebuild every open table of this process's shards from the store by replaying
+        its record.
 
+        Tables of servers on other shards are another process's (:mod:`bot.shards`):
+        left untouched, neither resumed nor expired, whatever their state.
         A table that expired while the bot was away (:mod:`bot.expiry`) is closed instead.
         One table that cannot be rebuilt, whatever the exception, never stops the others:
         it is logged with its id and closed as unresumable (see :meth:`_resume`).
         """
         resumed = []
         moment = self.clock()
+        shards = self.settings.shards
         for table in await self.store.open_tables():
+            if not shards.owns(table.guild_id):
+                continue
             with about_table(table.id):
                 session = await self._resume(table, moment)
             if session is not None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import zoneinfo
-from typing import Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.logs import LogFormat
+from bot.shards import ShardPlan
 from bot.store_url import parse_database_url
 from bot.timers import DEFAULT_CHOICE, seconds_for
 
@@ -70,8 +71,47 @@ class Settings(BaseSettings):
     health_file: str | None = None
     """A file the bot touches while connected to Discord, for ``fivefold-health``
     (the Docker image's health check); None: no heartbeat."""
+    shard_count: int | None = Field(default=None, ge=1, le=10_000)
+    """How many gateway shards the whole bot has, across all its processes; None: as
+    many as Discord recommends, all in this process."""
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    """The shards this process connects (``0,1``), needs SHARD_COUNT; None: all of them.
+    This process then plays only the tables of those shards' servers."""
 
-    @field_validator("dev_guild_id", "health_file", "database_url", mode="before")
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """``SHARD_IDS=0,1`` (or ``0 1``) from the environment; empty: all shards."""
+        if isinstance(value, int):
+            return (value,)
+        if not isinstance(value, str):
+            return value
+        parts = value.replace(",", " ").split()
+        if not all(part.isdigit() for part in parts):
+            raise ValueError(f"{value!r} is not a list of shard numbers like 0,1")
+        return tuple(int(part) for part in parts) or None
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the bot's shards in all)")
+        outside = sorted(i for i in set(self.shard_ids) if not 0 <= i < self.shard_count)
+        if outside:
+            raise ValueError(f"SHARD_IDS {outside} are not shards of SHARD_COUNT="
+                             f"{self.shard_count} (0 to {self.shard_count - 1})")
+        self.shard_ids = tuple(sorted(set(self.shard_ids)))
+        return self
+
+    @property
+    def shards(self) -> ShardPlan:
+        """Which servers' tables this process plays (:mod:`bot.shards`)."""
+        ids = None if self.shard_ids is None else frozenset(self.shard_ids)
+        return ShardPlan(count=self.shard_count, ids=ids)
+
+    @field_validator("dev_guild_id", "health_file", "database_url", "shard_count",
+                     mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value
@@ -87,6 +127,7 @@ class Settings(BaseSettings):
         if value is not None:
             parse_database_url(value)  # a ValueError names what is wrong with it
         return value
+
     @field_validator("log_format", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:

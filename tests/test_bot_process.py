@@ -12,57 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import sqlite3
-import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.models import StoredTable, TableStatus
 from bot.store import SqliteStore
-from cogs import ids
-from tests.botdriver import enabled_choices
-from tests.fakediscord import FakeDiscord, StoredMessage
+from tests.botprocess import STOP_TIMEOUT, bot_process, in_words, move, until_enabled
 from tests.fakediscord.fixtures import FakeWorld
-from tests.fakediscord.world import FakeUser
-
-ROOT = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 20.0
-STOP_TIMEOUT = 10.0
-
-
-@asynccontextmanager
-async def bot_process(fake: FakeDiscord, tmp_path: Path,
-                      name: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """``python -m bot`` (through the test runner) connected to ``fake``; killed if left running."""
-    env = {**os.environ, "DISCORD_TOKEN": fake.token,
-           "DATABASE_PATH": str(tmp_path / "fivefold.db"), "COMPUTER_DELAY": "0",
-           "TURN_TIMEOUT": "0", "DEV_GUILD_ID": "", "LOG_LEVEL": "INFO",
-           "PYTHONPATH": str(ROOT)}
-    identified = fake.identify_count
-    with open(tmp_path / f"{name}.log", "wb") as log:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.run_bot_against_fake", str(fake.port),
-            cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
-    try:
-        def ready() -> bool:
-            if proc.returncode is not None:
-                raise AssertionError(f"the bot exited with {proc.returncode}: "
-                                     f"{(tmp_path / f'{name}.log').read_text()}")
-            session = fake.session
-            # READY and every GUILD_CREATE sent on this process's connection.
-            return (fake.identify_count > identified and fake.connected
-                    and session is not None and session.seq >= 1 + len(fake.guilds))
-
-        await fake.wait_for(ready, START_TIMEOUT)
-        yield proc
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
 
 
 async def stored_tables(tmp_path: Path) -> list[StoredTable]:
@@ -71,35 +29,6 @@ async def stored_tables(tmp_path: Path) -> list[StoredTable]:
         return await store.open_tables()
     finally:
         await store.close()
-
-
-async def until_enabled(fake: FakeDiscord, message: StoredMessage, label: str) -> None:
-    def enabled() -> bool:
-        return any(b.label == label and not b.disabled for b in message.buttons)
-    await fake.wait_for(enabled, 5)
-
-
-async def move(fake: FakeDiscord, table: StoredMessage,
-               people: list[FakeUser]) -> tuple[FakeUser, str]:
-    """Whoever has a move opens their hand and clicks its first choice; (who, custom id).
-
-    Returns once the fake saw the click acknowledged (the menu updated, type 7).
-    """
-    for user in people:
-        shown = await fake.click(user, table, "Show my hand")
-        assert shown.ephemeral and shown.message is not None, shown
-        choices = enabled_choices(shown.message)
-        if choices:
-            result = await fake.click(user, shown.message, choices[0])
-            assert result.response_type == 7 and result.record.acknowledged, result
-            return user, choices[0]
-    raise AssertionError("nobody has a move")
-
-
-def in_words(custom_id: str) -> str:
-    """The part of a hand-menu custom id that the record's action line holds."""
-    parts = custom_id.split(":")
-    return parts[4] if parts[2] == "c" else ids.action_text(parts[4])
 
 
 async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from .shards import CLOSE_INVALID_SHARD, holds, identify_shard
 from .world import JSON
 
 if TYPE_CHECKING:
@@ -102,6 +103,8 @@ class GatewaySession:
     buffer: list[JSON] = field(default_factory=list)
     connection: GatewayConnection | None = None
     identify: JSON = field(default_factory=dict)
+    shard: tuple[int, int] = (0, 1)
+    """``(id, count)`` from IDENTIFY: the servers whose events this session gets."""
 
     def frame(self, event: str, data: JSON) -> JSON:
         self.seq += 1
@@ -145,9 +148,9 @@ async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSock
                 break
             await _on_frame(fake, conn, json.loads(msg.data))
     finally:
-        session = fake.session
-        if session is not None and session.connection is conn:
-            session.connection = None
+        for session in fake.sessions.values():
+            if session.connection is conn:
+                session.connection = None
         if conn in fake.gateway_connections:
             fake.gateway_connections.remove(conn)
     return ws
@@ -173,16 +176,22 @@ async def _on_frame(fake: FakeDiscord, conn: GatewayConnection, frame: JSON) -> 
 
 
 async def _identify(fake: FakeDiscord, conn: GatewayConnection, data: JSON) -> None:
+    shard = identify_shard(data)
+    if shard is None:
+        await conn.close(CLOSE_INVALID_SHARD, "Invalid shard.")
+        return
     session = GatewaySession(
-        session_id=secrets.token_hex(16), intents=int(data.get("intents", 0)), identify=data
+        session_id=secrets.token_hex(16), intents=int(data.get("intents", 0)), identify=data,
+        shard=shard,
     )
     session.connection = conn
-    fake.session = session
+    fake.add_session(session)
     fake.identify_count += 1
+    guilds = [g for g in fake.guilds.values() if holds(session, g.id)]
     ready: JSON = {
         "v": 10,
         "user": fake.bot_user.client_payload(),
-        "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds.values()],
+        "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
         "session_id": session.session_id,
         "session_type": "normal",
         "resume_gateway_url": fake.gateway_url,
@@ -199,17 +208,15 @@ async def _identify(fake: FakeDiscord, conn: GatewayConnection, data: JSON) -> N
     if "shard" in data:
         ready["shard"] = data["shard"]
     await conn.send(session.frame("READY", ready))
-    for guild in fake.guilds.values():
+    for guild in guilds:
         await conn.send(session.frame("GUILD_CREATE", fake.guild_create_payload(guild)))
 
 
 async def _resume(fake: FakeDiscord, conn: GatewayConnection, data: JSON) -> None:
-    session = fake.session
-    if (
-        session is None
-        or data.get("session_id") != session.session_id
-        or data.get("token") != fake.token
-    ):
+    session = next(
+        (s for s in fake.sessions.values() if s.session_id == data.get("session_id")), None
+    )
+    if session is None or data.get("token") != fake.token:
         await conn.send({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
         return
     fake.resume_count += 1

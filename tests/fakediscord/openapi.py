@@ -109,6 +109,26 @@ class OpenAPISpec:
         errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
         return [f"{op.operation_id}: {_describe(e)}" for e in errors]
 
+    def validate_response(self, method: str, path: str, body: Any, status: int = 200) -> list[str]:
+        """Problems with a response the fake gives (``body``, JSON) for this request.
+
+        The fake's own answers, checked against the operation's ``responses``
+        schema; an unknown route or one without a JSON schema is a problem too.
+        """
+        op = self.match(method, path)
+        if op is None:
+            return [f"{method} {path}: no such operation"]
+        escaped = op.template.replace("~", "~0").replace("/", "~1")
+        pointer = (f"/paths/{escaped}/{method.lower()}/responses/{status}"
+                   "/content/application~1json/schema")
+        ref = SPEC_URI + "#" + urllib.parse.quote(pointer, safe="/~")
+        validator = Draft202012Validator({"$ref": ref}, registry=self._registry)
+        try:
+            errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
+        except Exception as exc:  # the pointer resolves to nothing: no such response
+            return [f"{op.operation_id}: no JSON schema for a {status} response ({exc})"]
+        return [f"{op.operation_id} response: {_describe(e)}" for e in errors]
+
 
 def _is_discriminator_miss(error: ValidationError) -> bool:
     """True for "this union branch is for another kind of value".

@@ -228,7 +228,7 @@ class RestAPI:
     async def get_gateway_bot(self, req: RestRequest) -> JSON:
         return {
             "url": self.fake.gateway_url,
-            "shards": 1,
+            "shards": self.fake.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 999,

@@ -24,6 +24,7 @@ from .limits import check_message
 from .messages import EPHEMERAL, StoredAttachment, StoredMessage, apply_edit, summarize
 from .openapi import DEFAULT_SPEC_PATH, OpenAPISpec, load_spec
 from .rest import API_PREFIX, RestAPI
+from .shards import guild_of, session_for, shard_of
 from .users import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
@@ -121,7 +122,13 @@ class FakeDiscord:
         """Rate limits and 5xx answers a test asked for (:meth:`rate_limit`, :meth:`fail`)."""
 
         # Gateway.
+        self.shard_count: int = 1
+        """The shard count `/gateway/bot` recommends (what an unsharded AutoShardedBot uses)."""
         self.session: GatewaySession | None = None
+        """The session identified last (the only one unless the bot is sharded)."""
+        self.sessions: dict[tuple[int, int], GatewaySession] = {}
+        """Every live session by its ``(shard id, shard count)``; a new IDENTIFY for a shard
+        replaces the old session of that shard."""
         self.gateway_connections: list[GatewayConnection] = []
         self.gateway_received: list[JSON] = []
         self.identify_count = 0
@@ -300,10 +307,19 @@ class FakeDiscord:
         return self._ids.next()
 
     def add_guild(
-        self, name: str = "Fivefold Test Guild", *, owner: FakeUser | None = None
+        self,
+        name: str = "Fivefold Test Guild",
+        *,
+        owner: FakeUser | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """A guild the bot is in (with @everyone and a bot role). Call before connecting."""
+        """A guild the bot is in (with @everyone and a bot role). Call before connecting.
+
+        ``shard=(id, count)``: its id is drawn so that the guild lives on that shard.
+        """
         gid = self.next_id()
+        while shard is not None and shard_of(gid, shard[1]) != shard[0]:
+            gid = self.next_id()
         guild = FakeGuild(id=gid, name=name, owner_id=owner.id if owner else self.app_owner.id)
         guild.roles[gid] = FakeRole(gid, gid, "@everyone", EVERYONE_PERMISSIONS)
         bot_role = FakeRole(self.next_id(), gid, self.bot_user.name, self.bot_permissions, 1)
@@ -767,17 +783,36 @@ class FakeDiscord:
     def connected(self) -> bool:
         return self.session is not None and self.session.connection is not None
 
+    def add_session(self, session: GatewaySession) -> None:
+        """A new IDENTIFY: ``session`` now gets its shard's events (replacing an older one)."""
+        self.sessions.pop(session.shard, None)
+        self.sessions[session.shard] = session
+        self.session = session
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The session whose shard holds ``guild_id`` (None: direct messages, shard 0)."""
+        return session_for(self.sessions.values(), guild_id)
+
+    def connected_to(self, guild: FakeGuild | None) -> bool:
+        """Whether the session holding ``guild``'s shard is connected right now."""
+        session = self.session_for(guild.id if guild is not None else None)
+        return session is not None and session.connection is not None
+
     async def dispatch(self, event: str, data: JSON) -> None:
-        """Send a dispatch (op 0) to the bot; buffered for RESUME if it is reconnecting."""
-        if self.session is None:
-            raise RuntimeError("no bot has identified with the fake gateway")
-        frame = self.session.frame(event, data)
-        if self.session.connection is not None:
-            await self.session.connection.send(frame)
+        """Send a dispatch (op 0) to the session whose shard holds its server (see
+        :mod:`.shards`); buffered for RESUME if that session is reconnecting."""
+        guild_id = guild_of(event, data)
+        session = self.session_for(guild_id)
+        if session is None:
+            raise RuntimeError(f"no bot has identified with the fake gateway for the shard "
+                               f"of guild {guild_id} ({event})")
+        frame = session.frame(event, data)
+        if session.connection is not None:
+            await session.connection.send(frame)
         await self.notify()
 
     async def dispatch_if_connected(self, event: str, data: JSON) -> None:
-        if self.session is not None:
+        if self.session_for(guild_of(event, data)) is not None:
             await self.dispatch(event, data)
 
     async def request_reconnect(self) -> None:
@@ -1036,8 +1071,8 @@ class FakeDiscord:
         wait: bool,
         timeout: float | None,
     ) -> InteractionResult:
-        if not self.connected:
-            raise RuntimeError("the bot is not connected to the fake gateway")
+        if not self.connected_to(record.guild):
+            raise RuntimeError("the bot is not connected to the fake gateway for this guild")
         record.dispatched_at = self.clock.now()
         await self.dispatch("INTERACTION_CREATE", self.interaction_payload(record, data, message))
         result = InteractionResult(self, record)

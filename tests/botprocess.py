@@ -1,0 +1,128 @@
+"""The bot as a real process (``python -m bot``) against the fake Discord, and moves by people.
+
+The fake runs in the test process; each bot runs in a subprocess through
+``tests.run_bot_against_fake``, which points discord.py at the fake and then calls
+``bot.__main__.main()``. Used by ``tests/test_bot_process.py`` (one process, SIGKILL
+and SIGTERM) and ``tests/test_bot_shards.py`` (two processes splitting the shards).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from cogs import ids
+from tests.botdriver import enabled_choices
+from tests.fakediscord import FakeDiscord, StoredMessage
+from tests.fakediscord.gateway import GatewaySession
+from tests.fakediscord.shards import holds
+from tests.fakediscord.world import FakeUser
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 20.0
+STOP_TIMEOUT = 10.0
+
+
+def bot_env(fake: FakeDiscord, tmp_path: Path, extra: Mapping[str, str] = {}) -> dict[str, str]:
+    """The environment of a bot process: the fake's token, a database in ``tmp_path``."""
+    return {**os.environ, "DISCORD_TOKEN": fake.token,
+            "DATABASE_PATH": str(tmp_path / "fivefold.db"), "DATABASE_URL": "",
+            "COMPUTER_DELAY": "0", "TURN_TIMEOUT": "0", "DEV_GUILD_ID": "",
+            "LOG_LEVEL": "INFO", "PYTHONPATH": str(ROOT), **extra}
+
+
+def shard_ready(fake: FakeDiscord, shard: tuple[int, int] | None,
+                before: GatewaySession | None) -> Callable[[], bool]:
+    """Whether a session newer than ``before`` for ``shard`` (None: unsharded, the last one)
+    is connected and has been sent READY and a GUILD_CREATE for each of its guilds."""
+    def ready() -> bool:
+        session = fake.session if shard is None else fake.sessions.get(shard)
+        if session is None or session is before or session.connection is None:
+            return False
+        guilds = sum(1 for g in fake.guilds.values() if holds(session, g.id))
+        return session.seq >= 1 + guilds
+    return ready
+
+
+@asynccontextmanager
+async def bot_process(fake: FakeDiscord, tmp_path: Path, name: str, *,
+                      env: Mapping[str, str] = {},
+                      shard: tuple[int, int] | None = None,
+                      ) -> AsyncIterator[asyncio.subprocess.Process]:
+    """``python -m bot`` (through the test runner) connected to ``fake``; killed if left running.
+
+    ``env`` adds settings (``SHARD_COUNT``, ``SHARD_IDS``, ``DATABASE_URL``); ``shard``
+    says which shard's session to wait for, when the process connects one.
+    Its output goes to ``tmp_path / f"{name}.log"``.
+    """
+    before = fake.session if shard is None else fake.sessions.get(shard)
+    log_path = tmp_path / f"{name}.log"
+    with open(log_path, "wb") as log:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.run_bot_against_fake", str(fake.port),
+            cwd=tmp_path, env=bot_env(fake, tmp_path, env), stdin=asyncio.subprocess.DEVNULL,
+            stdout=log, stderr=log)
+    try:
+        connected = shard_ready(fake, shard, before)
+
+        def ready() -> bool:
+            if proc.returncode is not None:
+                raise AssertionError(f"the bot exited with {proc.returncode}: "
+                                     f"{log_path.read_text()}")
+            return connected()
+
+        await fake.wait_for(ready, START_TIMEOUT)
+        yield proc
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
+
+
+async def until_enabled(fake: FakeDiscord, message: StoredMessage, label: str) -> None:
+    def enabled() -> bool:
+        return any(b.label == label and not b.disabled for b in message.buttons)
+    await fake.wait_for(enabled, 5)
+
+
+async def try_move(fake: FakeDiscord, table: StoredMessage,
+                   people: list[FakeUser]) -> tuple[FakeUser, str] | None:
+    """Whoever has a move opens their hand and clicks its first choice; (who, custom id).
+
+    Returns once the fake saw the click acknowledged (the menu updated, type 7);
+    None when nobody has a move (the game is over, or the table is not playing).
+    """
+    for user in people:
+        if not any(b.label == "Show my hand" and not b.disabled for b in table.buttons):
+            return None  # the game ended (the table message no longer offers hands)
+        shown = await fake.click(user, table, "Show my hand")
+        assert shown.ephemeral and shown.message is not None, shown
+        choices = enabled_choices(shown.message)
+        if choices:
+            result = await fake.click(user, shown.message, choices[0])
+            assert result.response_type == 7 and result.record.acknowledged, result
+            return user, choices[0]
+    return None
+
+
+async def move(fake: FakeDiscord, table: StoredMessage,
+               people: list[FakeUser]) -> tuple[FakeUser, str]:
+    """:func:`try_move`, when someone must have a move."""
+    moved = await try_move(fake, table, people)
+    if moved is None:
+        raise AssertionError("nobody has a move")
+    return moved
+
+
+def in_words(custom_id: str) -> str:
+    """The part of a hand-menu custom id that the record's action line holds."""
+    parts = custom_id.split(":")
+    return parts[4] if parts[2] == "c" else ids.action_text(parts[4])
+
+
+__all__ = ["STOP_TIMEOUT", "bot_env", "bot_process", "in_words", "move", "shard_ready",
+           "try_move", "until_enabled"]
