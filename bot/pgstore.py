@@ -51,7 +51,7 @@ from bot.models import (
 from bot.ratings import Standing, display_rating, humans, rate_game
 from bot.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from bot.store_api import ChannelTaken, StaleTable, StoreError
-from bot.store_tables import dump, rebuild, split_record, utc
+from bot.store_tables import rebuild, result_record, split_record, utc
 from bot.store_url import redact
 from bot.timers import SERVER_CHOICES
 
@@ -255,9 +255,7 @@ class PostgresStore:
         Exactly once per ``table_id``: a second call, concurrent or later, from
         any process, writes nothing and returns False.
         """
-        if table is not None and table.record != result.record:
-            raise ValueError(f"table {table.id}'s record is not the result's record")
-        record = dump(result.model_dump(mode="json")["record"])
+        record = result_record(result, table)
         return await self._transaction(lambda conn: _insert_result(conn, result, record, table))
 
     # ----------------------------------------------------------------- queries

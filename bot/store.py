@@ -64,7 +64,7 @@ from bot.schema import (
     split_statements,
 )
 from bot.store_api import StoreError
-from bot.store_tables import delete_actions, dump, read_tables, write_table
+from bot.store_tables import delete_actions, read_tables, result_record, write_table
 from bot.store_tables import iso as _iso
 from bot.store_tables import utc as _utc
 from bot.store_thread import GroupCommitError, StoreThread
@@ -261,9 +261,7 @@ class SqliteStore:
         column, so a second call, concurrent or later, even from another
         process, writes nothing and returns False.
         """
-        if table is not None and table.record != result.record:
-            raise ValueError(f"table {table.id}'s record is not the result's record")
-        record = dump(result.model_dump(mode="json")["record"])
+        record = result_record(result, table)
         return await self._write(lambda conn: _insert_result(conn, result, record, table))
 
     # ----------------------------------------------------------------- queries

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.models import StoredTable, TableStatus
+from bot.models import GameResult, StoredTable, TableStatus
 from bot.store_api import ChannelTaken, StaleTable
 
 INSERT_HEAD = """
@@ -80,6 +80,16 @@ def iso(moment: datetime) -> str:
 def dump(value: Any) -> str:
     """Compact JSON, as every document and action is stored."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def result_record(result: GameResult, table: StoredTable | None) -> str:
+    """A finished game's record as stored once with its result (``Store.record_result``).
+
+    ValueError when ``table``, saved in the same transaction, holds another record.
+    """
+    if table is not None and table.record != result.record:
+        raise ValueError(f"table {table.id}'s record is not the result's record")
+    return dump(result.model_dump(mode="json")["record"])
 
 
 def split_record(table: StoredTable, *, record_in_results: bool = False
