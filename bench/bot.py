@@ -750,8 +750,8 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     """
     import tracemalloc
 
-    from bot.sessions import SessionManager
-    from bot.store import SqliteStore
+    from bot.store.sqlite.store import SqliteStore
+    from bot.tables.sessions import SessionManager
     from tests.botdriver import settings_for
 
     rng = random.Random(seed)

@@ -6,7 +6,7 @@
 Durable actions
     Each action is one ``save_table`` of a table whose record gained one action,
     awaited until SQLite has fsynced it (WAL, ``synchronous=FULL``), exactly as
-    :meth:`bot.turns.Turns._commit` saves. The records are a real Fizzbin game's
+    :meth:`bot.tables.turns.Turns._commit` saves. The records are a real Fizzbin game's
     (1,154 actions), prepared before timing. *short* saves actions 1 to 50 of
     it, *long* actions 1,001 to 1,050: the goal is the same cost for both
     (ratio long/short near 1). *tables N* runs N tables at once, each saving
@@ -61,13 +61,13 @@ from typing import Any
 import asyncpg
 
 import games
-from bot.migrate_db import migrate
 from bot.models import Seat, StoredTable, TableStatus
-from bot.store import SqliteStore
-from bot.store_api import Store
-from bot.store_tables import iso
-from bot.store_url import parse_database_url
-from bot.stores import open_url
+from bot.store.api import Store
+from bot.store.connect import open_url
+from bot.store.migrate import migrate
+from bot.store.rows import iso
+from bot.store.sqlite.store import SqliteStore
+from bot.store.url import parse_database_url
 
 # How the store saved a table before migration 5 (the reference of the durable actions):
 # the whole document upserted, with no version compared.

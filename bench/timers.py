@@ -25,10 +25,10 @@ from typing import Any
 
 import games
 from bot.models import Seat, StoredTable, TableStatus
-from bot.session import Session
 from bot.settings import Settings
-from bot.timers import deadline_after, table_timer
-from bot.turns import Turns
+from bot.tables.session import Session
+from bot.tables.timers import deadline_after, table_timer
+from bot.tables.turns import Turns
 
 
 def timed_tables(count: int, moment: dt.datetime) -> list[Session]:

@@ -18,16 +18,17 @@ import discord
 from discord.ext import commands
 
 from bot import health
-from bot.context import Clock
-from bot.sessions import SessionManager
 from bot.settings import Settings
-from bot.store_api import Store
-from bot.store_url import parse_database_url
-from bot.stores import open_store
+from bot.store.api import Store
+from bot.store.connect import open_store
+from bot.store.url import parse_database_url
+from bot.tables.context import Clock
+from bot.tables.sessions import SessionManager
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help", "cogs.guard")
+EXTENSIONS = ("cogs.commands.tables", "cogs.commands.stats", "cogs.commands.settings",
+              "cogs.commands.help", "cogs.upkeep.guard")
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import FivefoldBot, create_bot
-from bot.context import Clock
-from bot.session import Session
 from bot.settings import Settings
-from bot.store import SqliteStore
-from cogs.live_menus import LiveMenus
+from bot.store.sqlite.store import SqliteStore
+from bot.tables.context import Clock
+from bot.tables.session import Session
+from cogs.upkeep.live_menus import LiveMenus
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeUser
 
@@ -70,7 +70,7 @@ async def until(predicate: Callable[[], bool], timeout: float = 10.0, what: str 
 
 
 def live_menus(bot: FivefoldBot) -> LiveMenus:
-    """The bot's hand menus that follow the game (:mod:`cogs.live_menus`)."""
+    """The bot's hand menus that follow the game (:mod:`cogs.upkeep.live_menus`)."""
     cog: Any = bot.get_cog("Tables")
     assert cog is not None
     return cog.live  # type: ignore[no-any-return]

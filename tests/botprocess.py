@@ -2,8 +2,8 @@
 
 The fake runs in the test process; each bot runs in a subprocess through
 ``tests.run_bot_against_fake``, which points discord.py at the fake and then calls
-``bot.__main__.main()``. Used by ``tests/test_bot_process.py`` (one process, SIGKILL
-and SIGTERM) and ``tests/test_bot_shards.py`` (two processes splitting the shards).
+``bot.__main__.main()``. Used by ``tests/bot/test_bot_process.py`` (one process, SIGKILL
+and SIGTERM) and ``tests/bot/test_bot_shards.py`` (two processes splitting the shards).
 """
 
 from __future__ import annotations

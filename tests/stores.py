@@ -24,8 +24,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store_api import Store
-from bot.stores import open_url
+from bot.store.api import Store
+from bot.store.connect import open_url
 
 POSTGRES_URL = os.environ.get("FIVEFOLD_TEST_POSTGRES_URL", "").strip()
 NO_POSTGRES = ("no PostgreSQL server: FIVEFOLD_TEST_POSTGRES_URL is unset (./scripts/test "

@@ -22,7 +22,7 @@ from games.fibonachos.deal import FibonachosDeal, deal_json, parse_deal, shuffle
 from games.fibonachos.options import FibonachosOptions
 from games.fibonachos.rules_text import SUMMARY
 from games.fibonachos.scoring import round_score, spicy_sum
-from games.fibonachos.trick import trick_winner, trump_active
+from games.fibonachos.tricks import trick_winner, trump_active
 
 TWO_PLAYER_TRICK = 4
 TWO_PLAYER_TRICKS = 8

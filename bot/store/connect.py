@@ -1,0 +1,41 @@
+"""``open_store(settings)``: the store ``DATABASE_URL`` names, opened and migrated.
+
+One registry keyed by the URL's scheme (as Red-DiscordBot keys its storage
+drivers by configuration): ``sqlite:///...`` opens :class:`bot.store.sqlite.store.SqliteStore`,
+``postgresql://...`` :class:`bot.store.postgres.store.PostgresStore`. Each backend's module
+is imported only when it is used, so a SQLite deployment never loads asyncpg.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.store.api import Store
+from bot.store.url import DatabaseUrl, parse_database_url
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+
+async def open_store(settings: Settings) -> Store:
+    """The store of ``settings.store_url`` (``DATABASE_URL``, else ``DATABASE_PATH``)."""
+    return await open_url(settings.store_url)
+
+
+async def open_url(url: str | DatabaseUrl) -> Store:
+    """Open (creating and migrating if needed) the database ``url`` names.
+
+    Raises ValueError for a URL that names no database, and
+    :class:`bot.store.api.StoreError` when the database cannot be opened or used.
+    """
+    where = url if isinstance(url, DatabaseUrl) else parse_database_url(url)
+    if where.backend == "sqlite":
+        from bot.store.sqlite.store import SqliteStore
+
+        return await SqliteStore.open(where.target)
+    from bot.store.postgres.store import PostgresStore
+
+    return await PostgresStore.open(where.target)
+
+
+__all__ = ["open_store", "open_url"]

@@ -1,0 +1,468 @@
+"""The PostgreSQL store: one database shared by several bot processes.
+
+:class:`PostgresStore` implements :class:`bot.store.api.Store` with asyncpg on
+a pool of connections, in the layout of the SQLite store (a head row per
+table, one row per action, a finished game stored once; see
+:mod:`bot.store.rows` and ``bot/store/postgres/migrations/``), so
+``python -m bot migrate-db`` copies one into the other as it is.
+
+Durability
+    Every write is one transaction, and PostgreSQL (``synchronous_commit`` on,
+    its default) returns from COMMIT once the WAL is flushed: an acknowledged
+    action survives a crash of the bot or of the server.
+
+Group commit
+    PostgreSQL flushes the WAL of every transaction waiting to commit at once,
+    so tables saving concurrently on the pool's connections already share
+    flushes; the store adds no batching of its own (the figures are in
+    ``docs/performance.md``).
+
+Several processes
+    A save compares versions (compare and set: version ``n`` is written only
+    over ``n - 1``, else :class:`StaleTable`), the partial unique index
+    ``tables_open_channel`` keeps one open table per channel
+    (:class:`ChannelTaken`), a result is written once (``ON CONFLICT DO
+    NOTHING`` on ``results.table_id``), and one board's ratings are recomputed
+    by one transaction at a time (an advisory lock per server and game), so two
+    games finishing at once for one player both count and the leaderboard's
+    buckets never deadlock. A transaction PostgreSQL aborts for a deadlock or a
+    serialization failure anyway is retried.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import asyncpg
+
+from bot.models import (
+    GameResult,
+    GameStats,
+    LeaderRow,
+    RecentGame,
+    StoredTable,
+    TableStatus,
+)
+from bot.store.api import ChannelTaken, StaleTable, StoreError
+from bot.store.ratings import Standing, display_rating, humans, rate_game
+from bot.store.rows import rebuild, result_record, split_record, utc
+from bot.store.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
+from bot.store.url import redact
+from bot.tables.timers import SERVER_CHOICES
+
+if TYPE_CHECKING:
+    from bot.store.schema import PgConnection as Connection
+
+T = TypeVar("T")
+NO_GUILD = 0
+"""The ``guild_id`` stored in key columns for "no guild", as in the SQLite store."""
+
+POOL_SIZE = 10
+"""Connections per process: enough for tables saving at once to share WAL flushes."""
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for the server when opening the store before saying it is unreachable."""
+RETRIES = 3
+"""Attempts of a transaction that PostgreSQL aborted for a deadlock or serialization."""
+
+_OPEN = ("lobby", "playing")
+# The head, its result's record and its actions in one statement: one snapshot, so a save
+# committing meanwhile can never show a head counting actions the read does not see.
+_SELECT = """
+SELECT t.id, t.doc::text AS doc, t.status, r.record::text AS final,
+       ARRAY(SELECT a.action FROM table_actions AS a WHERE a.table_id = t.id ORDER BY a.n)
+           AS actions
+FROM tables AS t LEFT JOIN results AS r ON r.table_id = t.id
+"""
+_UPDATE = """
+UPDATE tables SET guild_id = $2, channel_id = $3, message_id = $4, host_id = $5, game = $6,
+                  status = $7, doc = $8::jsonb, created_at = $9, updated_at = $10,
+                  version = $11
+WHERE id = $1 AND version = $11 - 1
+"""
+_INSERT = """
+INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game, status, doc,
+                    created_at, updated_at, version)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
+ON CONFLICT (id) DO NOTHING
+"""
+# One page of the leaderboard and the board's size in one statement (one round trip, one
+# snapshot): the buckets, added up from the top, say where the page starts; the page is read
+# from the ratings_board index from that bucket on. Every row carries the total; a page
+# past the end is one row with the total and no player.
+_BOARD_PAGE = """
+WITH b AS (
+    SELECT bucket, players, SUM(players) OVER (ORDER BY bucket DESC) - players AS above
+    FROM board_buckets WHERE guild_id = $1 AND game = $2 AND players > 0
+), start AS (
+    SELECT bucket, above FROM b WHERE above + players > $3 ORDER BY bucket DESC LIMIT 1
+)
+SELECT (SELECT COALESCE(SUM(players), 0) FROM b) AS total,
+       page.user_id, page.mu, page.sigma, page.games, page.wins
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+    SELECT r.* FROM start, LATERAL (
+        SELECT user_id, mu, sigma, games, wins FROM ratings
+        WHERE guild_id = $1 AND game = $2 AND mu IS NOT NULL
+          AND floor((mu - 3.0 * sigma) * 20)::integer <= start.bucket
+        ORDER BY floor((mu - 3.0 * sigma) * 20)::integer DESC, (mu - 3.0 * sigma) DESC,
+                 wins DESC, games DESC, user_id
+        LIMIT $4 OFFSET $3 - start.above
+    ) AS r
+) AS page ON true
+ORDER BY floor((page.mu - 3.0 * page.sigma) * 20)::integer DESC,
+         (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
+"""
+_RECENT = """
+SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place,
+       (array_agg(p.score ORDER BY p.place, p.seat))[1] AS score,
+       (SELECT COUNT(*) FROM result_players AS q WHERE q.result_id = r.id) AS players
+FROM (SELECT DISTINCT result_id, finished_at FROM result_players
+      WHERE user_id = $1 AND guild_id = $2
+      ORDER BY finished_at DESC, result_id DESC
+      LIMIT $3) AS latest
+JOIN results AS r ON r.id = latest.result_id
+JOIN result_players AS p ON p.result_id = r.id AND p.user_id = $1
+GROUP BY r.id
+ORDER BY r.finished_at DESC, r.id DESC
+"""
+
+
+def _guild_key(guild_id: int | None) -> int:
+    return NO_GUILD if guild_id is None else guild_id
+
+
+def _updated(status: str) -> int:
+    """How many rows an INSERT, UPDATE or DELETE status string (``"UPDATE 1"``) says."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+class PostgresStore:
+    """The :class:`bot.store.api.Store` protocol on PostgreSQL; create it with :meth:`open`."""
+
+    def __init__(self, pool: asyncpg.Pool, where: str) -> None:
+        """Wrap an open pool on a migrated database; use :meth:`open` rather than this."""
+        self._pool = pool
+        self.where = where
+        """The database, its password hidden (for messages)."""
+        self._closed = False
+
+    # ----------------------------------------------------------------- lifecycle
+
+    @classmethod
+    async def open(cls, dsn: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
+        """Connect to the database ``dsn`` names and bring its schema up to date.
+
+        Raises :class:`StoreError` (naming the server, never the password) when
+        the server cannot be reached or refuses the connection, and
+        :class:`bot.store.schema.SchemaTooNewError` / :class:`bot.store.schema.MigrationError`
+        like the SQLite store.
+        """
+        where = redact(dsn)
+        try:
+            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size,
+                                             timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"cannot connect to {where}: {exc or type(exc).__name__}") from exc
+        store = cls(pool, where)
+        try:
+            async with pool.acquire() as conn:
+                await migrate_postgres(conn, load_migrations(POSTGRES_MIGRATIONS))
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Wait for the writes under way, then close the pool; further calls do nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresStore:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def _transaction(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """``work`` in one transaction on a pooled connection; durable when this returns.
+
+        A deadlock or serialization failure (PostgreSQL rolled it all back) is
+        retried; a lost connection is a :class:`StoreError`.
+        """
+        for attempt in range(RETRIES):
+            try:
+                async with self._connection() as conn, conn.transaction():
+                    return await work(conn)
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+                if attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _read(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """``work``, one statement (so one snapshot), outside any transaction: a read costs
+        one round trip to the server, not three."""
+        async with self._connection() as conn:
+            return await work(conn)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A connection of the pool; a lost server is a :class:`StoreError`."""
+        if self._closed:
+            raise StoreError("the store is closed")
+        try:
+            async with self._pool.acquire() as conn:
+                yield conn
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"lost the database {self.where}: {exc}") from exc
+
+    # ----------------------------------------------------------------- tables
+
+    async def save_table(self, table: StoredTable) -> None:
+        """Compare and set the table (version ``n`` over ``n - 1``), its new actions appended."""
+        await self._transaction(lambda conn: _write_table(conn, table))
+
+    async def open_tables(self) -> list[StoredTable]:
+        """Every table in the lobby or playing, oldest first, to resume at start-up."""
+        return await self._read(lambda conn: _read_tables(
+            conn, "t.status IN ('lobby', 'playing')", ()))
+
+    async def get_table(self, table_id: str) -> StoredTable | None:
+        found = await self._read(lambda conn: _read_tables(conn, "t.id = $1", (table_id,)))
+        return found[0] if found else None
+
+    async def prune_tables(self, before: datetime) -> int:
+        """Delete finished and cancelled tables last changed before ``before``; their
+        action rows go with them (``ON DELETE CASCADE``), results and ratings stay. The
+        partial index ``tables_closed`` finds them."""
+        deleted = await self._transaction(lambda conn: conn.execute(
+            "DELETE FROM tables WHERE status IN ('finished', 'cancelled') AND updated_at < $1",
+            utc(before)))
+        return _updated(deleted)
+
+    # ----------------------------------------------------------------- results
+
+    async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:
+        """Write a finished game, its players, its ratings (and ``table``) in one transaction.
+
+        Exactly once per ``table_id``: a second call, concurrent or later, from
+        any process, writes nothing and returns False.
+        """
+        record = result_record(result, table)
+        return await self._transaction(lambda conn: _insert_result(conn, result, record, table))
+
+    # ----------------------------------------------------------------- queries
+
+    async def leaderboard(
+        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
+    ) -> tuple[list[LeaderRow], int]:
+        """A page of the server's rated players of ``game``, and how many there are.
+
+        In the SQLite store's order; any page costs about the same as the first
+        (the buckets of ``board_buckets`` find where it starts).
+        """
+        if offset < 0 or limit < 0:
+            raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
+        key = (_guild_key(guild_id), game)
+        return await self._read(lambda conn: _board_page(conn, key, offset, limit))
+
+    async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
+        """The player's games, wins and rating per game played in this server."""
+        rows = await self._read(lambda conn: conn.fetch(
+            "SELECT game, games, wins, mu, sigma FROM ratings "
+            "WHERE guild_id = $1 AND user_id = $2 AND games > 0 ORDER BY games DESC, game",
+            _guild_key(guild_id), user_id))
+        return [GameStats(game=row["game"], games=row["games"], wins=row["wins"],
+                          rating=None if row["mu"] is None
+                          else display_rating(row["mu"], row["sigma"]))
+                for row in rows]
+
+    async def recent_games(
+        self, guild_id: int | None, user_id: int, *, limit: int = 5
+    ) -> list[RecentGame]:
+        """The player's latest finished games in this server, newest first."""
+        if limit < 0:
+            raise ValueError(f"limit must be >= 0, got {limit}")
+        rows = await self._read(lambda conn: conn.fetch(
+            _RECENT, user_id, _guild_key(guild_id), limit))
+        return [RecentGame(table_id=row["table_id"], game=row["game"],
+                           finished_at=utc(row["finished_at"]), place=row["place"],
+                           score=row["score"], players=row["players"])
+                for row in rows]
+
+    # ----------------------------------------------------------------- server settings
+
+    async def get_timezone(self, guild_id: int) -> str | None:
+        zone = await self._read(lambda conn: conn.fetchval(
+            "SELECT timezone FROM guild_settings WHERE guild_id = $1", guild_id))
+        return None if zone is None else str(zone)
+
+    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
+        await self._set(guild_id, "timezone", zone)
+
+    async def get_pictures(self, guild_id: int) -> bool:
+        on = await self._read(lambda conn: conn.fetchval(
+            "SELECT pictures FROM guild_settings WHERE guild_id = $1", guild_id))
+        return True if on is None else bool(on)
+
+    async def set_pictures(self, guild_id: int, on: bool) -> None:
+        await self._set(guild_id, "pictures", on)
+
+    async def get_timer(self, guild_id: int) -> str | None:
+        timer = await self._read(lambda conn: conn.fetchval(
+            "SELECT timer FROM guild_settings WHERE guild_id = $1", guild_id))
+        return None if timer is None else str(timer)
+
+    async def set_timer(self, guild_id: int, choice: str | None) -> None:
+        """ValueError for a choice not in ``bot.tables.timers.SERVER_CHOICES`` (the schema refuses
+        it too)."""
+        if choice is not None and choice not in SERVER_CHOICES:
+            raise ValueError(f"no server timer {choice!r} (one of {', '.join(SERVER_CHOICES)})")
+        await self._set(guild_id, "timer", choice)
+
+    async def _set(self, guild_id: int, column: str, value: object) -> None:
+        """Upsert one column of the server's settings row (``column`` is ours, never input)."""
+        assert column in ("timezone", "pictures", "timer")
+        sql = (f"INSERT INTO guild_settings (guild_id, {column}, updated_at) "
+               f"VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
+               f"{column} = excluded.{column}, updated_at = excluded.updated_at")
+        stamp = datetime.now(UTC)
+        await self._transaction(lambda conn: conn.execute(sql, guild_id, value, stamp))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+async def _write_table(conn: Connection, table: StoredTable, *,
+                       record_in_results: bool = False) -> None:
+    """Compare and set ``table``'s head, then append its actions beyond the stored ones."""
+    doc, actions = split_record(table, record_in_results=record_in_results)
+    fields = (table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
+              table.game, table.status.value, doc, utc(table.created_at),
+              utc(table.updated_at), table.version)
+    try:
+        if (not _updated(await conn.execute(_UPDATE, *fields))
+                and not _updated(await conn.execute(_INSERT, *fields))):
+            stored = await conn.fetchval("SELECT version FROM tables WHERE id = $1", table.id)
+            raise StaleTable(table.id, table.version, stored)
+    except asyncpg.UniqueViolationError as exc:
+        if exc.constraint_name != "tables_open_channel":
+            raise
+        raise ChannelTaken(table.id, table.channel_id) from exc
+    if actions is None:
+        await conn.execute("DELETE FROM table_actions WHERE table_id = $1", table.id)
+    else:
+        await _append_actions(conn, table.id, actions)
+
+
+async def _append_actions(conn: Connection, table_id: str, actions: list[str]) -> None:
+    """Insert the actions after those stored (usually only the newest), as SQLite does."""
+    last = await conn.fetchrow(
+        "SELECT n, action FROM table_actions WHERE table_id = $1 ORDER BY n DESC LIMIT 1",
+        table_id)
+    stored = 0 if last is None else int(last["n"]) + 1
+    if last is not None and (stored > len(actions) or actions[stored - 1] != last["action"]):
+        await conn.execute("DELETE FROM table_actions WHERE table_id = $1", table_id)
+        stored = 0
+    new = actions[stored:]
+    if len(new) == 1:
+        await conn.execute("INSERT INTO table_actions (table_id, n, action) VALUES ($1, $2, $3)",
+                           table_id, stored, new[0])
+    elif new:
+        await conn.execute(
+            "INSERT INTO table_actions (table_id, n, action) "
+            "SELECT $1, n - 1 + $2, action FROM unnest($3::text[]) WITH ORDINALITY AS a(action, n)",
+            table_id, stored, new)
+
+
+async def _read_tables(conn: Connection, where: str, params: Sequence[Any]
+                       ) -> list[StoredTable]:
+    """The tables matching ``where`` (SQL on alias ``t``), oldest first, records rebuilt."""
+    rows = await conn.fetch(f"{_SELECT} WHERE {where} ORDER BY t.created_at, t.id", *params)
+    return [rebuild(row["id"], row["doc"], row["status"], row["final"],
+                    functools.partial(list, row["actions"]))
+            for row in rows]
+
+
+# --------------------------------------------------------------------------- results
+
+
+async def _insert_result(conn: Connection, result: GameResult, record: str,
+                         table: StoredTable | None) -> bool:
+    """The body of :meth:`PostgresStore.record_result` (inside its transaction)."""
+    guild = _guild_key(result.guild_id)
+    finished_at = utc(result.finished_at)
+    result_id = await conn.fetchval(
+        "INSERT INTO results (table_id, guild_id, game, finished_at, record) "
+        "VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (table_id) DO NOTHING RETURNING id",
+        result.table_id, guild, result.game, finished_at, record)
+    if result_id is None:
+        return False  # already recorded; this write changes nothing
+    await conn.executemany(
+        "INSERT INTO result_players (result_id, seat, user_id, name, score, place, winner, "
+        "guild_id, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        [(result_id, p.seat, p.user_id, p.name, p.score, p.place, p.winner, guild, finished_at)
+         for p in result.players])
+    if table is not None:
+        finished = table.model_copy(update={"status": TableStatus.FINISHED})
+        await _write_table(conn, finished, record_in_results=True)
+    else:
+        await conn.execute(
+            "UPDATE tables SET status = 'finished', updated_at = $2, "
+            "doc = doc || jsonb_build_object('status', 'finished', 'updated_at', $3::text, "
+            "'record', 'null'::jsonb) WHERE id = $1",
+            result.table_id, finished_at, finished_at.isoformat(timespec="microseconds"))
+        await conn.execute("DELETE FROM table_actions WHERE table_id = $1", result.table_id)
+    await _update_ratings(conn, guild, result.game, humans(result.players), rate=result.rated)
+    return True
+
+
+async def _update_ratings(conn: Connection, guild: int, game: str, standings: list[Standing],
+                          *, rate: bool) -> None:
+    """Count the game for every human and rate them (:func:`bot.store.ratings.rate_game`).
+
+    One board (server and game) is rated by one transaction at a time (an
+    advisory lock, held to COMMIT): a concurrent game of the same players then
+    waits instead of rating from the same old values, and the board's bucket
+    counts, which any two games' players may share, cannot deadlock. Games of
+    other boards go on at once. The rows are then created if missing and
+    locked before they are read.
+    """
+    if not standings:
+        return
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                       f"fivefold board {guild} {game}")
+    users = sorted(h.user_id for h in standings)
+    await conn.execute(
+        "INSERT INTO ratings (guild_id, game, user_id) SELECT $1, $2, u FROM unnest($3::bigint[]) "
+        "AS u ORDER BY u ON CONFLICT DO NOTHING", guild, game, users)
+    rows = await conn.fetch(
+        "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 "
+        "AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE", guild, game, users)
+    new = rate_game(standings, {row["user_id"]: (row["mu"], row["sigma"]) for row in rows},
+                    rate=rate)
+    won = {h.user_id: h.winner for h in standings}
+    await conn.executemany(
+        "UPDATE ratings SET mu = $4, sigma = $5, games = games + 1, wins = wins + $6 "
+        "WHERE guild_id = $1 AND game = $2 AND user_id = $3",
+        [(guild, game, user, *new[user], int(won[user])) for user in users])
+
+
+async def _board_page(conn: Connection, key: tuple[int, str], offset: int, limit: int
+                      ) -> tuple[list[LeaderRow], int]:
+    """One leaderboard page and the board's size: the SQLite store's bucket walk, in SQL."""
+    rows = await conn.fetch(_BOARD_PAGE, *key, offset, limit)
+    page = [LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
+                      games=row["games"], wins=row["wins"])
+            for row in rows if row["user_id"] is not None]
+    return page, int(rows[0]["total"])
+
+
+__all__ = ["NO_GUILD", "PostgresStore"]
