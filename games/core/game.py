@@ -27,7 +27,7 @@ from pydantic import BaseModel
 from games.core.actionlog import ActionLog
 from games.core.actions import Action, Grammar
 from games.core.cards import Card, Deck
-from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError
+from games.core.errors import GameError, GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
 from games.core.outcome import Outcome, places
 from games.core.records import copy_json
@@ -148,22 +148,26 @@ class Game(ABC, Generic[DealT]):
             return []
         return self._legal(self.to_act)
 
+    def why_not(self, player: int, action: Action | str) -> str | None:
+        """Why ``player`` may not take ``action`` now, in words fit to show them; None if they may.
+
+        Asks, changes nothing: the one place a caller learns why an action is refused
+        without applying it.
+        """
+        refusal = self._refusal(player, action)
+        return None if refusal is None else refusal.message
+
     def apply(self, player: int, action: Action | str) -> list[Event]:
         """Validate and carry out ``player``'s ``action``; the events it caused.
 
         Raises a :class:`~games.core.errors.GameError` (and changes nothing) when
-        the action cannot be applied now.
+        the action cannot be applied now: the same reason :meth:`why_not` gives.
         """
-        if self.outcome is not None:
-            raise GameOver("the game is over")
+        refusal = self._refusal(player, action)
+        if refusal is not None:
+            raise refusal
         if isinstance(action, str):
             action = self.grammar.parse(action)
-        if player != self.to_act:
-            if not 0 <= player < self.players:
-                raise NotYourTurn(f"there is no seat {player} in this game")
-            raise NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {player}'s")
-        if action not in self._legal(player):
-            raise IllegalAction(self._why_illegal(player, action))
         events = self._do(player, action)
         self.history.append(f"{player} {action}")
         return events
@@ -331,6 +335,23 @@ class Game(ABC, Generic[DealT]):
     @abstractmethod
     def _deal_json(self, deal: DealT) -> dict[str, Any]:
         """A deal in record form."""
+
+    def _refusal(self, player: int, action: Action | str) -> GameError | None:
+        """The error :meth:`apply` would raise for ``action``, or None when it is legal."""
+        if self.outcome is not None:
+            return GameOver("the game is over")
+        if isinstance(action, str):
+            try:
+                action = self.grammar.parse(action)
+            except GameError as exc:
+                return exc
+        if player != self.to_act:
+            if not 0 <= player < self.players:
+                return NotYourTurn(f"there is no seat {player} in this game")
+            return NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {player}'s")
+        if action not in self._legal(player):
+            return IllegalAction(self._why_illegal(player, action))
+        return None
 
     def _why_illegal(self, player: int, action: Action) -> str:
         """Why ``action`` is not legal for ``player`` now, in words for that player."""
