@@ -38,7 +38,7 @@ def budget_for(game: str) -> int:
     20000
     """
     try:
-        module = importlib.import_module(f"games.players.{game}")
+        module = importlib.import_module(f"games.{game}.computer.knowledge")
     except ImportError:
         return DEFAULT_BUDGET
     hint = getattr(module, "BUDGET", None)
