@@ -30,7 +30,7 @@ from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.messages import visible_text
 from tests.fakediscord.world import FakeChannel, FakeUser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LINE = re.compile(
     r"\*\*(?P<place>\d+)\.\*\* <@(?P<user>\d+)> · \*\*(?P<rating>-?\d+)\*\* · "
     r"(?P<games>\d+) games?, (?P<wins>\d+) wins? \((?P<rate>\d+)%\)"
