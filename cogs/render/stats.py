@@ -1,4 +1,4 @@
-"""The leaderboard page and the ``/stats`` card, rendered from the store's rows only.
+"""The leaderboard page and the ``/stats`` card, rendered from the ledger's rows only.
 
 Players appear as mentions (``<@id>``) so Discord shows their current names;
 every message built here is sent with ``AllowedMentions.none()``, so a

@@ -105,7 +105,7 @@ def cog_with_clock() -> ServerSettings:
     bot: Any = SimpleNamespace(
         sessions=SimpleNamespace(clock=lambda: MOMENT),
         settings=SimpleNamespace(timezone="UTC"),
-        store=None,
+        ledger=None,
     )
     return ServerSettings(bot)
 
