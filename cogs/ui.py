@@ -77,6 +77,16 @@ def clip(text: str, limit: int = FIELD_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def sentence(text: str) -> str:
+    """A reason or a note as a sentence: "not your turn" -> "Not your turn."."""
+    return text[:1].upper() + text[1:] + "."
+
+
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``, ``-1 pt``, ``0 pts``: ``word`` takes an ``s`` unless one."""
+    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
+
+
 def jump_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
     where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
     return f"{where}/{message_id}" if message_id else where

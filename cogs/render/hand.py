@@ -20,9 +20,9 @@ from cogs import ids
 from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import HAND_FILE, Picture, as_file, hand_scene_of
 from cogs.render.pictures.painter import PAINTER
-from cogs.render.pictures.scene import Scene
+from cogs.render.pictures.scene import Scene, zone_words
 from cogs.render.table import table_lines
-from cogs.ui import button, clip, static_view
+from cogs.ui import button, clip, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game
@@ -80,7 +80,7 @@ def other_own_zones(session: Session, seat: int) -> list[str]:
         if z.owner == seat and z.kind not in (ZoneKind.HAND, ZoneKind.COLLECTION,
                                               ZoneKind.PILE, ZoneKind.FACE_UP):
             down = " face down" if z.cards is None else ""
-            lines.append(f"Your {z.name.partition(':')[0].replace('_', ' ')}: "
+            lines.append(f"Your {zone_words(z)}: "
                          f"{z.count} cards{down}")
     return lines
 
@@ -93,8 +93,7 @@ def _status(session: Session, seat: int) -> str:
         return "The game is over."
     if not session.is_open:
         return "This table was ended."
-    ask = game.rules_ask(seat)
-    ask = ask[:1].upper() + ask[1:] + "."
+    ask = sentence(game.rules_ask(seat))
     if game.to_act == seat:
         return f"**Your turn**: {ask}"
     if game.to_act is None:
