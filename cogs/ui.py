@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
@@ -51,6 +52,13 @@ async def answered_on_failure(interaction: discord.Interaction[Any], what: str, 
         log.exception("%s failed", what)
         with contextlib.suppress(discord.HTTPException):
             await say(interaction, apology)
+
+
+async def settled(running: Mapping[Any, asyncio.Task[None]]) -> None:
+    """Wait until ``running`` is empty: its tasks take themselves out as they end, and
+    may start others before they do (the publisher's and the live menus' edits)."""
+    while running:
+        await asyncio.gather(*running.values(), return_exceptions=True)
 
 
 def static_view(buttons: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:
