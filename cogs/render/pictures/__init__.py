@@ -27,9 +27,6 @@ from games.core.cards import Card
 from games.core.game import Game, View
 from games.core.zones import ZoneKind
 
-TABLE_FILE = "table.png"
-HAND_FILE = "hand.png"
-
 
 @dataclass(frozen=True, slots=True)
 class Picture:
@@ -43,6 +40,10 @@ class Picture:
     def url(self) -> str:
         """How an embed points at it once attached."""
         return f"attachment://{self.filename}"
+
+
+TABLE_FILE = "table.png"
+HAND_FILE = "hand.png"
 
 
 def player_lines(view: View, names: Sequence[str]) -> list[str]:
