@@ -52,17 +52,13 @@ class Menu:
         return self
 
 
-OWN_KINDS = (ZoneKind.HAND, ZoneKind.FACE_UP)
-
-
-def own_cards(session: Session, seat: int) -> list[tuple[Card, bool]]:
+def own_cards(game: Game[Any], seat: int) -> list[tuple[Card, bool]]:
     """The cards ``seat`` holds, as that player sees them: (card, lies face up).
 
     The hand sorted as the game orders it (suit, then rank; Fumblaroo's trump first),
-    the face-up cards after it.
+    the face-up cards after it: exactly the cards of the menu's buttons (a test replays
+    whole games against it).
     """
-    game = session.game
-    assert game is not None
     view = game.view_for(seat)
     held = [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
             and z.cards is not None for c in z.cards]
@@ -123,7 +119,7 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     assert game is not None
     table, version = session.table, session.version
     names = session.names()
-    held_cards = own_cards(session, seat)
+    held_cards = own_cards(game, seat)
     hand = [card for card, _ in held_cards]
     legal = game.legal_actions(seat)
     held = set(hand)

@@ -65,7 +65,7 @@ def menu_state(session: Session, seat: int) -> MenuState:
     assert game is not None
     return (session.status, game.over, game.to_act == seat,
             tuple(str(a) for a in game.legal_actions(seat)),
-            tuple(card.text for card, _ in own_cards(session, seat)),
+            tuple(card.text for card, _ in own_cards(game, seat)),
             len(game.tricks), len(game.rounds))
 
 
