@@ -31,7 +31,7 @@ from cogs.commands.options import game_specs
 from cogs.commands.play import game_choices
 from cogs.render.lobby import player_range
 from cogs.ui import button, clip, static_view
-from games.core.option_words import allowed, shown
+from games.core.option_words import allowed
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -55,10 +55,8 @@ def _options_page(game: str) -> str:
     model = games.get(game).options_model
     lines = []
     for spec in game_specs(game):
-        default = ("yes" if spec.default else "no") if spec.kind == "bool" \
-            else shown(spec.default).strip('"')
         lines.append(f"- **{spec.name}**: {spec.meaning}. Takes {allowed(model, spec.name)}; "
-                     f"default {default}.")
+                     f"default {spec.default_words()}.")
     lines.append("Every table also has `thread`, `pictures`, `hints` (not rated) and `timer`: "
                  f"`/play {game}` describes them.")
     return "\n".join(lines)
