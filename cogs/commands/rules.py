@@ -120,9 +120,6 @@ class Rules(commands.Cog):
     """``/rules``; the ``Rules`` buttons and the rules messages' own are routed by custom id
     (:mod:`cogs.clicks.router`) to :func:`show_rules`, so they need no cog."""
 
-    def __init__(self, bot: FivefoldBot) -> None:
-        self.bot = bot
-
     @app_commands.command(name="rules", description="How a game is played, in short sections")
     @app_commands.describe(game="The game",
                            section="Where to start reading (default: the overview)")
@@ -134,7 +131,7 @@ class Rules(commands.Cog):
 
 
 async def setup(bot: FivefoldBot) -> None:
-    await bot.add_cog(Rules(bot))
+    await bot.add_cog(Rules())
 
 
 __all__ = ["Rules", "rules_page", "sections", "show_rules"]
