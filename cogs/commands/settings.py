@@ -274,7 +274,7 @@ class ServerSettings(commands.Cog, name="Settings"):
                           else lambda guild_id: self.set_choices(guild_id, pictures, timer, by=by))
 
     async def set_choices(self, guild_id: int, pictures: Literal["on", "off"] | None,
-                     timer: TimerSetting | None, *, by: int) -> str:
+                          timer: TimerSetting | None, *, by: int) -> str:
         """``/settings`` with a choice, by a member allowed to: stored, then confirmed."""
         said = []
         if pictures is not None:
