@@ -1,4 +1,6 @@
-"""Small Discord helpers shared by the renderers and the click handlers."""
+"""Small helpers shared by the commands, the renderers and the click handlers: answering an
+interaction, building static views, and the words every message uses (:func:`sentence`,
+:func:`plural`), so that no module types them again."""
 
 from __future__ import annotations
 
