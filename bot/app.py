@@ -23,12 +23,13 @@ from bot.store.api import Store
 from bot.store.connect import open_store
 from bot.store.url import parse_database_url
 from bot.tables.context import Clock
+from bot.tables.ledger import Ledger
 from bot.tables.sessions import SessionManager
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.commands.tables", "cogs.commands.stats", "cogs.commands.settings",
-              "cogs.commands.help", "cogs.upkeep.guard")
+EXTENSIONS = ("cogs.commands.tables", "cogs.commands.rules", "cogs.commands.stats",
+              "cogs.commands.settings", "cogs.commands.help", "cogs.upkeep.guard")
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
@@ -85,6 +86,7 @@ class FivefoldBot(commands.AutoShardedBot):
         self._seed_source = seed_source
         self._clock = clock
         self._sessions: SessionManager | None = None
+        self._ledger: Ledger | None = None
         self._resumed = 0
         self._synced: int | None = None
         self._said_ready = False
@@ -96,11 +98,20 @@ class FivefoldBot(commands.AutoShardedBot):
             raise RuntimeError("the bot is not set up yet")
         return self._sessions
 
+    @property
+    def ledger(self) -> Ledger:
+        """The table service's read side: results, ratings and server settings (the cogs'
+        only way to them; they never hold the store)."""
+        if self._ledger is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._ledger
+
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await open_store(self.settings)
         self._sessions = SessionManager(self.store, self.settings,
                                         seed_source=self._seed_source, clock=self._clock)
+        self._ledger = Ledger(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from cogs.render.lobby import players_text
 from cogs.ui import EMBED_COLOUR, FIELD_LIMIT, answered_on_failure, fit
 
 if TYPE_CHECKING:
@@ -39,11 +40,6 @@ HOW_TO_START = (
     "**Show my hand** shows your cards and your moves; at the end, **Play again** opens "
     "the same table. `/rules` explains a game in short sections."
 )
-
-
-def players_text(low: int, high: int) -> str:
-    """``2-6 players``, or ``exactly 3 players``."""
-    return f"exactly {low} players" if low == high else f"{low}-{high} players"
 
 
 def games_text() -> str:

@@ -36,6 +36,12 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
 
+    def default_words(self) -> str:
+        """The default as ``/play`` and ``/rules`` say it: ``yes``/``no``, ``3``, ``1,2``."""
+        if self.kind == "bool":
+            return "yes" if self.default else "no"
+        return shown(self.default).strip('"')
+
     def description(self) -> str:
         """Meaning, range and default in at most 100 characters (the meaning is cut first)."""
         allowed = {"int": f"{self.minimum} to {self.maximum}", "bool": "",
@@ -43,9 +49,7 @@ class OptionSpec:
                    "list": f"e.g. 1,2; each {self.minimum} to {self.maximum}"}[self.kind]
         if self.kind in ("int", "list") and (self.minimum is None or self.maximum is None):
             allowed = "e.g. 1,2" if self.kind == "list" else ""
-        default = ("yes" if self.default else "no") if self.kind == "bool" \
-            else shown(self.default).strip('"')
-        tail = "; ".join(filter(None, (allowed, f"default {default}")))
+        tail = "; ".join(filter(None, (allowed, f"default {self.default_words()}")))
         room = DESCRIPTION_LIMIT - len(tail) - 3
         meaning = self.meaning if len(self.meaning) <= room else self.meaning[: room - 1] + "…"
         return f"{meaning} ({tail})"

@@ -27,7 +27,7 @@ from bot.tables.timers import (
     seconds_for,
 )
 from cogs.commands.options import OptionSpec, game_specs
-from cogs.commands.rules import player_range
+from cogs.render.lobby import player_range
 from cogs.ui import clip
 from cogs.upkeep.guard import writes
 from games.core.errors import SetupError

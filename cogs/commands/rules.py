@@ -1,4 +1,5 @@
-"""A game's rules in short sections a phone can read, with buttons between them.
+"""The Rules cog: ``/rules``, a game's rules in short sections a phone can read, with
+buttons between them.
 
 ``/rules`` and the lobby's and table's ``Rules`` buttons answer privately with one
 section and a row of buttons to the others; a button edits that same message, so
@@ -18,41 +19,26 @@ the buttons work for anyone, after a restart too.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
+from discord.ext import commands
 
 import games
 from cogs import ids
 from cogs.commands.options import game_specs
+from cogs.commands.play import game_choices
+from cogs.render.lobby import player_range
 from cogs.ui import button, clip, static_view
-from games.core.game import Game
-from games.core.option_words import allowed, shown
+from games.core.option_words import allowed
+
+if TYPE_CHECKING:
+    from bot.app import FivefoldBot
 
 PAGE_CHARS = 650
 """The longest page of rules: about a phone screen."""
 SECTION_LABELS = {"overview": "Overview", "play": "How to play", "options": "Options"}
-
-
-def options_text(game: str, chosen: dict[str, object]) -> str:
-    """Every option of ``game`` with its value (the defaults included)."""
-    model = games.get(game).options_model
-    parts = []
-    for name, info in model.model_fields.items():
-        value = chosen.get(name, info.get_default(call_default_factory=True))
-        if isinstance(value, bool):
-            value = "yes" if value else "no"
-        elif isinstance(value, list | tuple):
-            value = ",".join(map(str, value))
-        parts.append(f"{name}: {value}")
-    return ", ".join(parts) or "none"
-
-
-def player_range(cls: type[Game[Any]]) -> str:
-    """``exactly 3 players`` or ``3 to 8 players``."""
-    if cls.min_players == cls.max_players:
-        return f"exactly {cls.min_players} players"
-    return f"{cls.min_players} to {cls.max_players} players"
 
 
 def _paged(points: list[str]) -> list[str]:
@@ -69,10 +55,8 @@ def _options_page(game: str) -> str:
     model = games.get(game).options_model
     lines = []
     for spec in game_specs(game):
-        default = ("yes" if spec.default else "no") if spec.kind == "bool" \
-            else shown(spec.default).strip('"')
         lines.append(f"- **{spec.name}**: {spec.meaning}. Takes {allowed(model, spec.name)}; "
-                     f"default {default}.")
+                     f"default {spec.default_words()}.")
     lines.append("Every table also has `thread`, `pictures`, `hints` (not rated) and `timer`: "
                  f"`/play {game}` describes them.")
     return "\n".join(lines)
@@ -132,4 +116,22 @@ async def show_rules(interaction: discord.Interaction[Any], game: str,
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
-__all__ = ["options_text", "player_range", "rules_page", "sections", "show_rules"]
+class Rules(commands.Cog):
+    """``/rules``; the ``Rules`` buttons and the rules messages' own are routed by custom id
+    (:mod:`cogs.clicks.router`) to :func:`show_rules`, so they need no cog."""
+
+    @app_commands.command(name="rules", description="How a game is played, in short sections")
+    @app_commands.describe(game="The game",
+                           section="Where to start reading (default: the overview)")
+    @app_commands.choices(game=game_choices(), section=[
+        app_commands.Choice(name=label, value=value) for value, label in SECTION_LABELS.items()])
+    async def rules(self, interaction: discord.Interaction[Any], game: str,
+                    section: str = "overview") -> None:
+        await show_rules(interaction, game, section)
+
+
+async def setup(bot: FivefoldBot) -> None:
+    await bot.add_cog(Rules())
+
+
+__all__ = ["Rules", "rules_page", "sections", "show_rules"]

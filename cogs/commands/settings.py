@@ -22,14 +22,16 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.store.api import Store
 from bot.tables.context import is_night_at, known_zone, local_time, zone_names
+from bot.tables.ledger import Ledger
 from bot.tables.timers import choice_words, seconds_for
 from cogs.ui import APOLOGY, answered_on_failure, say
 from cogs.upkeep.guard import writes
@@ -152,21 +154,57 @@ def clock_line(zone: str, moment: dt.datetime) -> str:
 # --------------------------------------------------------------------------- the cog
 
 
+@dataclass(frozen=True)
+class Refusals:
+    """What a setting command says where it cannot serve: outside a server, and to a member
+    without Manage Server asking for a change."""
+
+    elsewhere: str
+    not_allowed: str
+
+
+TIMEZONE_REFUSALS = Refusals(
+    "Time zones are set per server; use this in one.",
+    "Only members with the **Manage Server** permission can change the time zone. "
+    "`/timezone` alone shows it.")
+SETTINGS_REFUSALS = Refusals(
+    "Settings are per server; use this in one.",
+    "Only members with the **Manage Server** permission can change the settings. "
+    "`/settings` alone shows them.")
+Answer = Callable[[int], Awaitable[str]]
+"""What a setting command says in a server (its id given): a description, or a change made."""
+
+
 class ServerSettings(commands.Cog, name="Settings"):
-    """Per-server settings: the time zone, and pictures on or off."""
+    """Per-server settings: the time zone, pictures on or off, the turn timer."""
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-
-    @property
-    def store(self) -> Store:
-        if self.bot.store is None:
-            raise RuntimeError("the store is closed")
-        return self.bot.store
+        self.ledger: Ledger = bot.ledger
 
     def now(self) -> dt.datetime:
         """The bot's clock (the one games read; tests fix it)."""
         return self.bot.sessions.clock()
+
+    async def answer(self, interaction: Interaction, command: str, refusals: Refusals, *,
+                     show: Answer, change: Answer | None) -> None:
+        """The one course of ``/timezone`` and ``/settings``: in a server only; nothing asked
+        shows the settings to anyone; a ``change`` needs Manage Server, checked here again
+        since a server's admins can show the command to others; a failure says that nothing
+        was changed."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await say(interaction, refusals.elsewhere)
+            return
+        async with answered_on_failure(interaction, command,
+                                       apology=f"{APOLOGY} Nothing was changed."):
+            if change is None:
+                text = await show(guild_id)
+            elif not interaction.permissions.manage_guild:
+                text = refusals.not_allowed
+            else:
+                text = await change(guild_id)
+            await say(interaction, text)
 
     @app_commands.command(
         name="timezone",
@@ -178,20 +216,14 @@ class ServerSettings(commands.Cog, name="Settings"):
     @writes()
     async def timezone(self, interaction: Interaction,
                        zone: app_commands.Range[str, 1, 100] | None = None) -> None:
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            await say(interaction, "Time zones are set per server; use this in one.")
-            return
-        async with answered_on_failure(interaction, "/timezone",
-                                       apology=f"{APOLOGY} Nothing was changed."):
-            if zone is None:
-                await say(interaction, await self.describe(guild_id))
-            else:
-                await self.set_zone(interaction, guild_id, zone)
+        by = interaction.user.id
+        await self.answer(interaction, "/timezone", TIMEZONE_REFUSALS, show=self.describe,
+                          change=None if zone is None
+                          else lambda guild_id: self.set_zone(guild_id, zone, by=by))
 
     async def describe(self, guild_id: int) -> str:
         """The answer of ``/timezone`` alone: the zone, whose it is, and the clock there."""
-        own = await self.store.get_timezone(guild_id)
+        own = await self.ledger.timezone(guild_id)
         zone = await self.bot.sessions.timezone_of(guild_id)
         if own is None:
             whose = (f"This server uses the bot's default time zone, `{zone}` "
@@ -204,30 +236,24 @@ class ServerSettings(commands.Cog, name="Settings"):
         return (f"{whose}\n{clock_line(zone, self.now())}\n"
                 "Members with Manage Server change it with `/timezone zone:<name>`.")
 
-    async def set_zone(self, interaction: Interaction, guild_id: int, typed: str) -> None:
-        """``/timezone zone:...``: checked, stored, confirmed; refused with a reason."""
-        if not interaction.permissions.manage_guild:
-            await say(interaction, "Only members with the **Manage Server** permission can "
-                                         "change the time zone. `/timezone` alone shows it.")
-            return
+    async def set_zone(self, guild_id: int, typed: str, *, by: int) -> str:
+        """``/timezone zone:...`` by a member allowed to: checked, stored and confirmed, or
+        refused with the reason."""
         if _words(typed) == DEFAULT:
-            await self.store.set_timezone(guild_id, None)
-            log.info("server %s: time zone reset to the default by %s", guild_id,
-                     interaction.user.id)
+            await self.ledger.set_timezone(guild_id, None)
+            log.info("server %s: time zone reset to the default by %s", guild_id, by)
             fallback = self.bot.settings.timezone
-            await say(interaction, f"This server now uses the bot's default time zone, "
-                                         f"`{fallback}`.\n{clock_line(fallback, self.now())}")
-            return
+            return (f"This server now uses the bot's default time zone, "
+                    f"`{fallback}`.\n{clock_line(fallback, self.now())}")
         zone = resolve_zone(typed)
         if zone is None:
-            await say(interaction, unknown_zone_text(typed))
-            return
-        await self.store.set_timezone(guild_id, zone)
-        log.info("server %s: time zone set to %s by %s", guild_id, zone, interaction.user.id)
-        await say(interaction, (
-            f"This server's time zone is now `{zone}`.\n"
-            f"{clock_line(zone, self.now())}\n"
-            "New Fizzbin games use it; tables already playing keep the zone they started with."))
+            return unknown_zone_text(typed)
+        await self.ledger.set_timezone(guild_id, zone)
+        log.info("server %s: time zone set to %s by %s", guild_id, zone, by)
+        return (f"This server's time zone is now `{zone}`.\n"
+                f"{clock_line(zone, self.now())}\n"
+                "New Fizzbin games use it; tables already playing keep the zone they started "
+                "with.")
 
     @app_commands.command(
         name="settings",
@@ -242,38 +268,33 @@ class ServerSettings(commands.Cog, name="Settings"):
     async def settings(self, interaction: Interaction,
                        pictures: Literal["on", "off"] | None = None,
                        timer: TimerSetting | None = None) -> None:
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            await say(interaction, "Settings are per server; use this in one.")
-            return
-        async with answered_on_failure(interaction, "/settings",
-                                       apology=f"{APOLOGY} Nothing was changed."):
-            if pictures is None and timer is None:
-                await say(interaction, await self.settings_text(guild_id))
-                return
-            if not interaction.permissions.manage_guild:
-                await say(interaction, "Only members with the **Manage Server** permission can "
-                                       "change the settings. `/settings` alone shows them.")
-                return
-            said = []
-            if pictures is not None:
-                await self.store.set_pictures(guild_id, pictures == "on")
-                log.info("server %s: pictures %s by %s", guild_id, pictures, interaction.user.id)
-                said.append(f"Pictures are now **{pictures}** for new tables here.")
-            if timer is not None:
-                choice = None if timer == DEFAULT else timer
-                await self.store.set_timer(guild_id, choice)
-                log.info("server %s: timer %s by %s", guild_id, timer, interaction.user.id)
-                said.append("The turn timer of new tables here is now **"
-                            f"{choice_words(choice, self.bot.settings.turn_timeout)}**.")
-            said.append("Tables already open keep theirs; `/play ... pictures:` and "
-                        "`/play ... timer:` choose for one table.")
-            await say(interaction, " ".join(said))
+        by = interaction.user.id
+        await self.answer(interaction, "/settings", SETTINGS_REFUSALS, show=self.settings_text,
+                          change=None if pictures is None and timer is None
+                          else lambda guild_id: self.set_choices(guild_id, pictures, timer, by=by))
+
+    async def set_choices(self, guild_id: int, pictures: Literal["on", "off"] | None,
+                          timer: TimerSetting | None, *, by: int) -> str:
+        """``/settings`` with a choice, by a member allowed to: stored, then confirmed."""
+        said = []
+        if pictures is not None:
+            await self.ledger.set_pictures(guild_id, pictures == "on")
+            log.info("server %s: pictures %s by %s", guild_id, pictures, by)
+            said.append(f"Pictures are now **{pictures}** for new tables here.")
+        if timer is not None:
+            choice = None if timer == DEFAULT else timer
+            await self.ledger.set_timer(guild_id, choice)
+            log.info("server %s: timer %s by %s", guild_id, timer, by)
+            said.append("The turn timer of new tables here is now **"
+                        f"{choice_words(choice, self.bot.settings.turn_timeout)}**.")
+        said.append("Tables already open keep theirs; `/play ... pictures:` and "
+                    "`/play ... timer:` choose for one table.")
+        return " ".join(said)
 
     async def settings_text(self, guild_id: int) -> str:
         """The answer of ``/settings`` alone: every setting of the server, and how to change."""
-        on = await self.store.get_pictures(guild_id)
-        timer = await self.store.get_timer(guild_id)
+        on = await self.ledger.pictures(guild_id)
+        timer = await self.ledger.timer(guild_id)
         seconds = self.bot.settings.turn_timeout if timer is None else seconds_for(timer)
         return (f"Pictures: **{'on' if on else 'off'}**: new tables "
                 + ("draw the table and each hand as pictures, the text staying below."

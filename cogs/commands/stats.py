@@ -1,4 +1,4 @@
-"""The Stats cog: ``/leaderboard`` and ``/stats``, from the results the store keeps.
+"""The Stats cog: ``/leaderboard`` and ``/stats``, from the results the ledger reads.
 
 ``/leaderboard game:<game>`` posts the server's board publicly (it belongs to
 the server, and a shared board is what people compare and talk about); its
@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.store.api import Store
+from bot.tables.ledger import Ledger
 from cogs import ids
 from cogs.clicks import router
 from cogs.clicks.handlers import display_name
@@ -79,12 +79,7 @@ class Stats(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-
-    @property
-    def store(self) -> Store:
-        if self.bot.store is None:
-            raise RuntimeError("the store is closed")
-        return self.bot.store
+        self.ledger: Ledger = bot.ledger
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(LeaderboardButton)
@@ -98,11 +93,11 @@ class Stats(commands.Cog):
 
     async def page(self, guild_id: int, game: str, offset: int) -> tuple[Page, int]:
         """The page of ``game``'s board in ``guild_id`` at ``offset`` (clamped), and its start."""
-        rows, total = await self.store.leaderboard(guild_id, game, offset=offset,
+        rows, total = await self.ledger.leaderboard(guild_id, game, offset=offset,
                                                    limit=PAGE_SIZE)
         start = page_start(offset, total)
         if start != offset:  # past the end (the board shrank, or a forged id): the last page
-            rows, total = await self.store.leaderboard(guild_id, game, offset=start,
+            rows, total = await self.ledger.leaderboard(guild_id, game, offset=start,
                                                        limit=PAGE_SIZE)
         return render_leaderboard(game, rows, total, start), start
 
@@ -155,8 +150,8 @@ class Stats(commands.Cog):
         user_id = interaction.user.id if player is None else player.id
         name = display_name(interaction) if player is None else player.display_name[:64]
         async with answered_on_failure(interaction, "/stats"):
-            stats = await self.store.stats(interaction.guild_id, user_id)
-            recent = await self.store.recent_games(interaction.guild_id, user_id, limit=RECENT)
+            stats = await self.ledger.stats(interaction.guild_id, user_id)
+            recent = await self.ledger.recent_games(interaction.guild_id, user_id, limit=RECENT)
             await interaction.response.send_message(
                 embed=render_stats(user_id, name, stats, recent), ephemeral=True,
                 allowed_mentions=NO_MENTIONS)

@@ -1,8 +1,8 @@
 """The Tables cog: the slash commands of a table and the wiring of clicks and messages.
 
 ``/play`` (built in :mod:`cogs.commands.play`) opens a lobby; ``/join``, ``/start``,
-``/hand``, ``/table``, ``/leave``, ``/kick``, ``/end`` and ``/rules`` do what
-the buttons do for people who prefer typing. Clicks are routed by the dynamic
+``/hand``, ``/table``, ``/leave``, ``/kick`` and ``/end`` do what the buttons
+do for people who prefer typing. Clicks are routed by the dynamic
 items of :mod:`cogs.clicks.router`; anything else is answered by
 :meth:`Tables.on_interaction`.
 """
@@ -25,8 +25,7 @@ from bot.tables.sessions import SessionManager, validate_options
 from cogs.clicks import router
 from cogs.clicks.handlers import Clicks, display_name, sentence
 from cogs.commands.options import to_model_values
-from cogs.commands.play import PLAY, check_timer, game_choices
-from cogs.commands.rules import SECTION_LABELS, show_rules
+from cogs.commands.play import PLAY, check_timer
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
 from cogs.ui import answered_on_failure, jump_url, say
@@ -242,15 +241,6 @@ class Tables(commands.Cog):
                                     moderator=interaction.permissions.manage_messages,
                                     name=display_name(interaction))
             await say(interaction, "The table is ended.")
-
-    @app_commands.command(name="rules", description="How a game is played, in short sections")
-    @app_commands.describe(game="The game",
-                           section="Where to start reading (default: the overview)")
-    @app_commands.choices(game=game_choices(), section=[
-        app_commands.Choice(name=label, value=value) for value, label in SECTION_LABELS.items()])
-    async def rules(self, interaction: Interaction, game: str,
-                    section: str = "overview") -> None:
-        await show_rules(interaction, game, section)
 
     # --- routing and resuming -----------------------------------------------------------
 

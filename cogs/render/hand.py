@@ -20,9 +20,9 @@ from cogs import ids
 from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import HAND_FILE, Picture, as_file, hand_scene_of
 from cogs.render.pictures.painter import PAINTER
-from cogs.render.pictures.scene import Scene
+from cogs.render.pictures.scene import Scene, zone_words
 from cogs.render.table import table_lines
-from cogs.ui import button, clip, static_view
+from cogs.ui import button, clip, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game
@@ -52,17 +52,13 @@ class Menu:
         return self
 
 
-OWN_KINDS = (ZoneKind.HAND, ZoneKind.FACE_UP)
-
-
-def own_cards(session: Session, seat: int) -> list[tuple[Card, bool]]:
+def own_cards(game: Game[Any], seat: int) -> list[tuple[Card, bool]]:
     """The cards ``seat`` holds, as that player sees them: (card, lies face up).
 
     The hand sorted as the game orders it (suit, then rank; Fumblaroo's trump first),
-    the face-up cards after it.
+    the face-up cards after it: exactly the cards of the menu's buttons (a test replays
+    whole games against it).
     """
-    game = session.game
-    assert game is not None
     view = game.view_for(seat)
     held = [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
             and z.cards is not None for c in z.cards]
@@ -80,7 +76,7 @@ def other_own_zones(session: Session, seat: int) -> list[str]:
         if z.owner == seat and z.kind not in (ZoneKind.HAND, ZoneKind.COLLECTION,
                                               ZoneKind.PILE, ZoneKind.FACE_UP):
             down = " face down" if z.cards is None else ""
-            lines.append(f"Your {z.name.partition(':')[0].replace('_', ' ')}: "
+            lines.append(f"Your {zone_words(z)}: "
                          f"{z.count} cards{down}")
     return lines
 
@@ -93,8 +89,7 @@ def _status(session: Session, seat: int) -> str:
         return "The game is over."
     if not session.is_open:
         return "This table was ended."
-    ask = game.rules_ask(seat)
-    ask = ask[:1].upper() + ask[1:] + "."
+    ask = sentence(game.rules_ask(seat))
     if game.to_act == seat:
         return f"**Your turn**: {ask}"
     if game.to_act is None:
@@ -124,7 +119,7 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     assert game is not None
     table, version = session.table, session.version
     names = session.names()
-    held_cards = own_cards(session, seat)
+    held_cards = own_cards(game, seat)
     hand = [card for card, _ in held_cards]
     legal = game.legal_actions(seat)
     held = set(hand)

@@ -3,6 +3,8 @@ ephemeral chooser of a new computer player's level."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 import games
@@ -10,8 +12,8 @@ from bot.tables.computers import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids
-from cogs.commands.rules import options_text, player_range
 from cogs.ui import EMBED_COLOUR, button, clip, static_view
+from games.core.game import Game
 
 LEVEL_WORDS = {
     "hard": "thinks ahead over the cards it cannot see",
@@ -20,6 +22,30 @@ LEVEL_WORDS = {
 """What the chooser says of each level it offers (:data:`cogs.ids.COMPUTER_LEVELS`)."""
 UNRATED = ("Hints are on: the Hint button in your hand shows what the hard computer "
            "would play, so this game is not rated (it still counts in /stats).")
+
+
+def players_text(low: int, high: int, *, dash: str = "-") -> str:
+    """``2-6 players`` (as ``/help`` lists the games), or ``exactly 3 players``."""
+    return f"exactly {low} players" if low == high else f"{low}{dash}{high} players"
+
+
+def player_range(cls: type[Game[Any]]) -> str:
+    """``exactly 3 players`` or ``3 to 8 players``, as the lobby and the rules say it."""
+    return players_text(cls.min_players, cls.max_players, dash=" to ")
+
+
+def options_text(game: str, chosen: dict[str, object]) -> str:
+    """Every option of ``game`` with its value (the defaults included)."""
+    model = games.get(game).options_model
+    parts = []
+    for name, info in model.model_fields.items():
+        value = chosen.get(name, info.get_default(call_default_factory=True))
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, list | tuple):
+            value = ",".join(map(str, value))
+        parts.append(f"{name}: {value}")
+    return ", ".join(parts) or "none"
 
 
 def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:

@@ -1,4 +1,4 @@
-"""The leaderboard page and the ``/stats`` card, rendered from the store's rows only.
+"""The leaderboard page and the ``/stats`` card, rendered from the ledger's rows only.
 
 Players appear as mentions (``<@id>``) so Discord shows their current names;
 every message built here is sent with ``AllowedMentions.none()``, so a
@@ -14,7 +14,7 @@ import discord
 import games
 from bot.models import GameStats, LeaderRow, RecentGame
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, button, clip, static_view
+from cogs.ui import EMBED_COLOUR, button, clip, plural, static_view
 
 PAGE_SIZE = 10
 RATING_NOTE = "Rating: OpenSkill, 1000 for a new player; only games with two or more people count."
@@ -46,10 +46,9 @@ def page_start(offset: int, total: int) -> int:
 
 
 def leader_line(place: int, row: LeaderRow) -> str:
-    games_word = "game" if row.games == 1 else "games"
-    wins_word = "win" if row.wins == 1 else "wins"
-    return (f"**{place}.** <@{row.user_id}> · **{row.rating:.0f}** · {row.games} {games_word}, "
-            f"{row.wins} {wins_word} ({win_rate(row.games, row.wins)})")
+    return (f"**{place}.** <@{row.user_id}> · **{row.rating:.0f}** · "
+            f"{plural(row.games, 'game')}, {plural(row.wins, 'win')} "
+            f"({win_rate(row.games, row.wins)})")
 
 
 def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int) -> Page:
@@ -67,8 +66,8 @@ def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int
         leader_line(offset + i + 1, row) for i, row in enumerate(rows)), 4096)
     pages = (total + PAGE_SIZE - 1) // PAGE_SIZE
     page = offset // PAGE_SIZE + 1
-    players = "player" if total == 1 else "players"
-    embed.set_footer(text=f"Page {page} of {pages} · {total} rated {players}. {RATING_NOTE}")
+    embed.set_footer(text=f"Page {page} of {pages} · {plural(total, 'rated player')}. "
+                          f"{RATING_NOTE}")
     if pages == 1:
         return Page(embed, None)
     previous = max(0, offset - PAGE_SIZE)
@@ -82,19 +81,16 @@ def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int
 
 
 def stats_line(stat: GameStats) -> str:
-    games_word = "game" if stat.games == 1 else "games"
-    wins_word = "win" if stat.wins == 1 else "wins"
     rating = (f"rating **{stat.rating:.0f}**" if stat.rating is not None
               else "not rated yet (rated games have two or more people)")
-    return (f"{stat.games} {games_word}, {stat.wins} {wins_word} "
+    return (f"{plural(stat.games, 'game')}, {plural(stat.wins, 'win')} "
             f"({win_rate(stat.games, stat.wins)})\n{rating}")
 
 
 def recent_line(game: RecentGame) -> str:
     title = games.get(game.game).title if game.game in games.names() else game.game
     stamp = int(game.finished_at.timestamp())
-    points = "pt" if abs(game.score) == 1 else "pts"
-    return (f"{title} · {ordinal(game.place)} of {game.players} · {game.score} {points} · "
+    return (f"{title} · {ordinal(game.place)} of {game.players} · {plural(game.score, 'pt')} · "
             f"<t:{stamp}:R>")
 
 
@@ -108,8 +104,8 @@ def render_stats(user_id: int, name: str, stats: list[GameStats],
         return embed
     played = sum(s.games for s in stats)
     won = sum(s.wins for s in stats)
-    embed.description = (f"<@{user_id}>: {played} game{'s' if played != 1 else ''}, "
-                         f"{won} win{'s' if won != 1 else ''} ({win_rate(played, won)}) in all.")
+    embed.description = (f"<@{user_id}>: {plural(played, 'game')}, {plural(won, 'win')} "
+                         f"({win_rate(played, won)}) in all.")
     for stat in stats[:20]:
         title = games.get(stat.game).title if stat.game in games.names() else stat.game
         embed.add_field(name=title, value=stats_line(stat), inline=True)

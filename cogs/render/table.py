@@ -25,8 +25,8 @@ from bot.tables.timers import countdown
 from cogs import ids
 from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import Picture, as_file
-from cogs.render.pictures.scene import Scene
-from cogs.ui import EMBED_COLOUR, button, clip, fit, static_view
+from cogs.render.pictures.scene import Scene, zone_title
+from cogs.ui import EMBED_COLOUR, button, clip, fit, plural, static_view
 from games.core.game import View
 from games.core.zones import ZoneKind, ZoneView
 
@@ -56,20 +56,6 @@ class Rendered:
     def files(self) -> list[discord.File]:
         """The picture as an attachment, or nothing."""
         return [as_file(self.picture)] if self.picture is not None else []
-
-
-def plural(count: int, word: str) -> str:
-    """``1 card``, ``2 cards``, ``1 pt``/``2 pts`` when ``word`` is ``pt``."""
-    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
-
-
-def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
-    """``collection:2`` -> "Cy's collection", ``stock`` -> "Stock"."""
-    base, _, _ = zone.name.partition(":")
-    words = base.replace("_", " ")
-    if zone.owner is not None and 0 <= zone.owner < len(names):
-        return f"{names[zone.owner]}'s {words}"
-    return words.capitalize()
 
 
 def zone_text(game: str, zone: ZoneView) -> str:

@@ -31,11 +31,10 @@ from bot.tables.results import Ending
 from bot.tables.session import Session
 from bot.tables.sessions import SessionManager
 from cogs import ids
-from cogs.clicks.handlers import display_name, sentence
+from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
-from cogs.render.table import plural
-from cogs.ui import answered_on_failure, button, jump_url, say, static_view
+from cogs.ui import answered_on_failure, button, jump_url, plural, say, sentence, static_view
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

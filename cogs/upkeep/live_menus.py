@@ -36,6 +36,7 @@ import discord
 from bot.tables.session import Session
 from bot.tables.turns import TableListener
 from cogs.render.hand import own_cards, render_hand
+from cogs.ui import settled
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -64,7 +65,7 @@ def menu_state(session: Session, seat: int) -> MenuState:
     assert game is not None
     return (session.status, game.over, game.to_act == seat,
             tuple(str(a) for a in game.legal_actions(seat)),
-            tuple(card.text for card, _ in own_cards(session, seat)),
+            tuple(card.text for card, _ in own_cards(game, seat)),
             len(game.tricks), len(game.rounds))
 
 
@@ -222,8 +223,7 @@ class LiveMenus:
 
     async def idle(self) -> None:
         """Wait until no edit is running."""
-        while self._running:
-            await asyncio.gather(*self._running.values(), return_exceptions=True)
+        await settled(self._running)
 
     def cancel(self) -> None:
         for task in self._running.values():

@@ -44,6 +44,7 @@ from cogs.render.lobby import render_lobby
 from cogs.render.pictures import TABLE_FILE, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
+from cogs.ui import settled
 from cogs.upkeep.ending import announce
 
 log = logging.getLogger(__name__)
@@ -405,8 +406,7 @@ class Publisher:
 
     async def idle(self) -> None:
         """Wait until no edit is running (for shutdown and tests)."""
-        while self._running:
-            await asyncio.gather(*self._running.values(), return_exceptions=True)
+        await settled(self._running)
 
     def cancel(self) -> None:
         for task in self._running.values():

@@ -14,7 +14,7 @@ from discord import app_commands
 
 import games
 from bot.tables.context import game_context, is_night_at, known_zone, night_clock, zone_names
-from cogs.commands.help import players_text, render_help, slash_commands, usage
+from cogs.commands.help import render_help, slash_commands, usage
 from cogs.commands.settings import (
     COMMON_ZONES,
     DEFAULT,
@@ -23,6 +23,7 @@ from cogs.commands.settings import (
     resolve_zone,
     zone_suggestions,
 )
+from cogs.render.lobby import players_text
 from tests.botdriver import settings_for
 
 MOMENT = dt.datetime(2025, 1, 15, 9, 0, tzinfo=dt.UTC)  # 22:00 in Auckland
@@ -104,7 +105,7 @@ def cog_with_clock() -> ServerSettings:
     bot: Any = SimpleNamespace(
         sessions=SimpleNamespace(clock=lambda: MOMENT),
         settings=SimpleNamespace(timezone="UTC"),
-        store=None,
+        ledger=None,
     )
     return ServerSettings(bot)
 

@@ -20,14 +20,12 @@ import discord
 
 from bot.tables.session import Session
 from cogs.render.pictures.draw import MAX_BYTES, render_png
-from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene
+from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene, zone_words
+from cogs.ui import plural
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game, View
 from games.core.zones import ZoneKind
-
-TABLE_FILE = "table.png"
-HAND_FILE = "hand.png"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +42,10 @@ class Picture:
         return f"attachment://{self.filename}"
 
 
+TABLE_FILE = "table.png"
+HAND_FILE = "hand.png"
+
+
 def player_lines(view: View, names: Sequence[str]) -> list[str]:
     """One plain line per player: the turn, score, cards in hand, the game's own note."""
     hands = {z.owner: z.count for z in view.zones if z.kind is ZoneKind.HAND}
@@ -52,12 +54,12 @@ def player_lines(view: View, names: Sequence[str]) -> list[str]:
     for seat, name in enumerate(names):
         bits = [(TURN_MARK if view.to_act == seat else "") + name]
         points = view.scores[seat] if seat < len(view.scores) else 0
-        bits.append(f"{points} pt" if abs(points) == 1 else f"{points} pts")
+        bits.append(plural(points, "pt"))
         if seat in hands and not view.over:
             bits.append(f"{hands[seat]} in hand")
         if seat < len(notes) and notes[seat]:
             bits.append(notes[seat])
-        bits.extend(f"{z.name.partition(':')[0].replace('_', ' ')} {z.count}"
+        bits.extend(f"{zone_words(z)} {z.count}"
                     for z in view.zones
                     if z.kind is ZoneKind.COLLECTION and z.owner == seat and z.count)
         lines.append(" · ".join(bits))

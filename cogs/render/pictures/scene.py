@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cogs.render.pictures.faces import Face, face_of
+from cogs.ui import plural
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import View
@@ -99,11 +100,17 @@ def row_of(label: str, cards: Sequence[Card], face: Callable[[Card], Face],
     return Row(label, slots, more=len(cards) - len(shown))
 
 
-def zone_label(zone: ZoneView, names: Sequence[str]) -> str:
-    base = zone.name.partition(":")[0].replace("_", " ")
+def zone_words(zone: ZoneView) -> str:
+    """A zone's name in words, its owner left out: ``private_deck:1`` -> "private deck"."""
+    return zone.name.partition(":")[0].replace("_", " ")
+
+
+def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
+    """``collection:2`` -> "Cy's collection", ``stock`` -> "Stock": the table message's
+    and the pictures' one name for a zone."""
     if zone.owner is not None and 0 <= zone.owner < len(names):
-        return f"{names[zone.owner]}'s {base}"
-    return base.capitalize()
+        return f"{names[zone.owner]}'s {zone_words(zone)}"
+    return zone_words(zone).capitalize()
 
 
 def table_scene(game: str, title: str, view: View, names: Sequence[str],
@@ -126,16 +133,16 @@ def table_scene(game: str, title: str, view: View, names: Sequence[str],
             continue
         if zone.kind is ZoneKind.TRICK:
             if zone.cards != trick_cards:
-                rows.append(row_of(zone_label(zone, names), zone.cards, face, card_name))
+                rows.append(row_of(zone_title(zone, names), zone.cards, face, card_name))
         elif zone.kind is ZoneKind.FACE_UP:
-            rows.append(row_of(zone_label(zone, names), zone.cards, face, card_name))
+            rows.append(row_of(zone_title(zone, names), zone.cards, face, card_name))
         elif zone.kind is ZoneKind.PILE:
             top = zone.cards[-1]
-            rows.append(Row(f"{zone_label(zone, names)} ({zone.count})",
+            rows.append(Row(f"{zone_title(zone, names)} ({zone.count})",
                             (Slot(face(top), f"{card_name(top)} on top"),)))
     for zone in view.zones:
         if zone.kind is ZoneKind.STOCK and zone.count:
-            rows.append(Row(zone_label(zone, names), (
+            rows.append(Row(zone_title(zone, names), (
                 Slot(None, f"{zone.count} cards face down", count=zone.count),)))
     facts = " · ".join(f"{name}: {value}" for name, value in view.facts if value)
     return Scene(title, facts, tuple(rows), tuple(player_lines))
@@ -155,7 +162,7 @@ def hand_scene(game: str, view: View, cards: Sequence[Card], legal: Sequence[Act
                     dim=dim)
         slots.append(Slot(face, card_name(card) + (" (not playable now)" if dim else "")))
     playable_now = sum(1 for slot in slots if slot.face is not None and not slot.face.dim)
-    label = f"{len(slots)} cards" if len(slots) != 1 else "1 card"
+    label = plural(len(slots), "card")
     if playable and playable_now < len(slots):
         label += f", {playable_now} playable now"
     rows = (Row(label, tuple(slots)),) if slots else ()
