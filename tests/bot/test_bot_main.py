@@ -18,7 +18,7 @@ from bot.settings import Settings
 from tests.botdriver import settings_for, until
 from tests.fakediscord import FakeDiscord
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_missing_token_prints_one_line_on_how_to_get_one(tmp_path):

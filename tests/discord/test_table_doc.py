@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests.table_doc import render_doc
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "table.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "table.md"
 
 
 async def test_the_committed_table_page_is_what_the_command_prints():
