@@ -31,8 +31,9 @@ from bot.tables.errors import TableError
 from bot.tables.session import Session
 from bot.tables.sessions import SessionManager
 from bot.tables.turns import now
-from games.players import Decision, perspective
+from games.players import Decision, decide, perspective
 from games.players.hard import DEFAULT_BUDGET, budget_for
+from games.players.match import decision_rng
 from tests.botdriver import settings_for, until
 
 GUILD, ALICE, BOB = 77, 1001, 1002
@@ -237,6 +238,21 @@ def test_levels_and_seats_draw_from_streams_of_their_own():
     assert firsts[("random", 0)] == firsts[("random", 1)]  # the first wave's: seed and count
     assert len({v for (level, _), v in firsts.items() if level != "random"}) == 4
     assert move_rng(9, 4, "hard", 1).random() == move_rng(9, 4, "hard", 1).random()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_random_is_the_first_waves_choice_bit_for_bit(name):
+    """The rules library's ``random`` level (``python -m games play``) draws the moves the
+    bot's first-wave computer drew from the same seed."""
+    cls = games.get(name)
+    game = games.new_game(name, max(cls.min_players, min(4, cls.max_players)), seed=2024)
+    seed = game.seed
+    while not game.over:
+        seat, actions = game.to_act, len(game.history)
+        first_wave = move_rng(seed, actions).choice(game.legal_actions(seat))
+        now = decide("random", perspective(game, seat), decision_rng("random", seed, actions, seat))
+        assert now.action == first_wave
+        game.apply(seat, now.action)
 
 
 # --- the worker pool ------------------------------------------------------------------

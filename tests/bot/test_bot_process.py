@@ -19,7 +19,8 @@ from pathlib import Path
 
 from bot.models import StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
-from tests.botprocess import STOP_TIMEOUT, bot_process, in_words, move, until_enabled
+from tests.botprocess import STOP_TIMEOUT, bot_process, move, until_enabled
+from tests.custom_ids import move_words
 from tests.fakediscord.fixtures import FakeWorld
 
 
@@ -58,7 +59,7 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
     actions = saved.record["actions"]
     seat = next(i for i, s in enumerate(saved.seats) if s.user_id == who.id)
     assert len(actions) == 3
-    assert actions[-1].startswith(f"{seat} ") and in_words(clicked) in actions[-1], actions
+    assert actions[-1].startswith(f"{seat} ") and move_words(clicked) in actions[-1], actions
 
     requests = len(fake.requests)
     async with bot_process(fake, tmp_path, "second") as proc:

@@ -23,7 +23,8 @@ import pytest_asyncio
 from bot.models import StoredTable, TableStatus
 from bot.store.api import Store
 from bot.store.connect import open_url
-from tests.botprocess import STOP_TIMEOUT, bot_process, in_words, try_move, until_enabled
+from tests.botprocess import STOP_TIMEOUT, bot_process, try_move, until_enabled
+from tests.custom_ids import move_words
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, StoredMessage
 from tests.stores import Backend
 
@@ -80,7 +81,7 @@ async def play(world: ShardedWorld, table: Table, moves: int | None = None) -> N
             assert moves is None, "nobody has a move in the middle of the game"
             return
         who, custom_id = moved
-        table.acknowledged.append((who.id, in_words(custom_id)))
+        table.acknowledged.append((who.id, move_words(custom_id)))
         if moves is not None:
             moves -= 1
 

@@ -80,11 +80,3 @@ def test_timers_in_words() -> None:
     assert choice_words(None, 120) == "the bot's default (2 minutes)"
     assert choice_words(None, 0) == "the bot's default (off)"
     assert choice_words("1m", 0) == "1 minute"
-
-
-def test_settings_offers_exactly_the_server_timers_and_default() -> None:
-    from typing import get_args
-
-    from cogs.commands.settings import TimerSetting
-
-    assert get_args(TimerSetting) == (*SERVER_CHOICES, "default")

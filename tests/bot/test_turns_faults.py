@@ -24,6 +24,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.session import Session
 from bot.tables.sessions import SessionManager
 from cogs.ui import APOLOGY
+from tests.answers import updated_the_menu
 from tests.botdriver import (
     answer_text,
     enabled_choices,
@@ -312,7 +313,8 @@ async def test_a_click_whose_save_fails_is_answered_with_an_apology_and_can_be_r
         await agrees(session, store)
 
         again = await fake.click(mover, menu, choice)
-        assert again.response_type == 7 and "out of date" not in again.text, again
+        assert updated_the_menu(again) and "out of date" not in again.text, again
+
         await wait_settled(bot, session)
         assert session.version > before.version
         await agrees(session, store)

@@ -9,6 +9,7 @@ from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
 from cogs.render.cards import card_label
 from cogs.render.hand import render_hand
+from tests.custom_ids import is_action, is_card, version_of
 from tests.fakediscord.limits import check_components
 
 
@@ -38,11 +39,11 @@ async def test_a_hand_too_large_for_one_message_is_paged():
     ids = {item.custom_id for item in first.view.children}
     second = render_hand(session, seat, page=1)
     assert not check_components(components(second))
-    shown = [i.label for m in (first, second) for i in m.view.children if ":c:" in i.custom_id]
+    shown = [i.label for m in (first, second) for i in m.view.children if is_card(i.custom_id)]
     assert len(shown) == 30
     # Sorted as the game orders a hand, each button a suit emoji and the rank.
     assert shown == [card_label("fiasco", c) for c in game.sorted_hand(game.hands[seat])]
-    assert all(":3:" in i for i in ids)  # every id carries the table's version
+    assert all(version_of(i) == 3 for i in ids)  # every id carries the table's version
 
 
 def test_the_menu_names_the_cards_in_words_for_screen_readers():
@@ -50,7 +51,7 @@ def test_the_menu_names_the_cards_in_words_for_screen_readers():
     game = session.game
     seat = game.to_act
     menu = render_hand(session, seat)
-    labels = [i.label for i in menu.view.children if ":c:" in i.custom_id]
+    labels = [i.label for i in menu.view.children if is_card(i.custom_id)]
     hand = game.sorted_hand(game.hands[seat])
     assert labels == [card_label("fumblaroo", c) for c in hand]  # emoji and rank as said
     words = ", ".join(game.card_name(c) for c in hand)
@@ -64,7 +65,8 @@ async def test_only_legal_cards_are_enabled_and_other_decisions_follow():
     game = session.game
     seat = game.to_act
     claim = render_hand(session, seat)
-    decisions = [i for i in claim.view.children if ":a:" in i.custom_id]
+    decisions = [i for i in claim.view.children if is_action(i.custom_id)]
+
     assert [i.label for i in decisions][:1] == ["Collect Swords"]
     other = (seat + 1) % 3
     waiting = render_hand(session, other)

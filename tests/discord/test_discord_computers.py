@@ -14,6 +14,7 @@ from bot.models import TableStatus
 from bot.tables.computers import Question, move_rng, think
 from cogs import ids
 from games.players import perspective
+from tests.answers import deferred, updated_the_menu
 from tests.botdriver import (
     answer_text,
     open_table,
@@ -51,10 +52,10 @@ async def test_the_host_chooses_each_computers_level_and_lobby_and_table_show_it
         assert session.seats[1:] == []  # asking the level adds nobody yet
 
         easy = await fake.click(world.alice, menu, "Easy")
-        assert easy.response_type == 7 and "Computer 1 (easy) joined" in menu.text
+        assert updated_the_menu(easy) and "Computer 1 (easy) joined" in menu.text
         assert "Add another" in menu.text
         hard = await fake.click(world.alice, menu, "Hard")
-        assert hard.response_type == 7 and "Computer 2 (hard) joined" in menu.text
+        assert updated_the_menu(hard) and "Computer 2 (hard) joined" in menu.text
         assert "The table is full" in menu.text
         assert all(b.disabled for b in menu.buttons)
         await wait_settled(bot, session)
@@ -137,7 +138,8 @@ async def test_the_hint_answers_only_the_player_to_act_privately_and_the_game_is
                             move_rng(game.seed, actions_before, "hard", seat))
         expected = think(question, BUDGET)
         asked = await fake.click(mover, mine, "Hint")
-        assert asked.response_type == 6  # deferred: the search runs in a worker
+        assert deferred(asked)  # the search runs in a worker
+
         await until(lambda: "Hint:" in mine.text, 10, "the hint")
         label = game.action_label(expected.action, session.names())
         assert f"Hint: {label} ({expected.reason})" in mine.text

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from cogs.clicks import deadline
+from tests.answers import deferred, updated_the_menu
 from tests.botdriver import enabled_choices, open_table, running_bot, table_message
 from tests.fakediscord.fixtures import FakeWorld
-from tests.fakediscord.users import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE
 
 SLOW_SAVE = 0.4
 
@@ -46,7 +46,7 @@ async def test_a_click_whose_save_is_slow_is_deferred_then_shows_its_result(
 
         clicked = await fake.click(person, menu, enabled_choices(menu)[0])
 
-        assert clicked.response_type == DEFERRED_UPDATE_MESSAGE, clicked
+        assert deferred(clicked), clicked
         assert clicked.record.responded_at - clicked.record.dispatched_at < SLOW_SAVE
         before = menu.text
         await fake.wait_for(lambda: menu.text != before, 5)
@@ -71,7 +71,8 @@ async def test_a_quick_click_is_answered_with_the_menu_itself(fake_world: FakeWo
 
         clicked = await fake.click(person, shown.message, enabled_choices(shown.message)[0])
 
-        assert clicked.response_type == UPDATE_MESSAGE, clicked
+        assert updated_the_menu(clicked), clicked
+
         token = clicked.record.token
         answers = [r for r in fake.requests[requests:]
                    if f"/{clicked.id}/" in r.path or token in r.path]

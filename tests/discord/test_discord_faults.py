@@ -22,6 +22,7 @@ from bot.app import FivefoldBot
 from bot.models import TableStatus
 from bot.tables.session import Session
 from cogs.upkeep.publisher import EDIT_RETRIES, Publisher
+from tests.answers import updated_the_menu
 from tests.botdriver import (
     add_computer,
     open_table,
@@ -143,7 +144,7 @@ async def test_a_rate_limited_table_does_not_hold_up_another(
         limit = fake.rate_limit("PATCH", edit_path(held), retry_after=2.0)
         rng = random.Random(8)
         answered = await take_turn(fake, held, world.alice, rng)
-        assert answered.response_type == 7  # the click is answered whatever the edit meets
+        assert updated_the_menu(answered)  # the click is answered whatever the edit meets
         await until(lambda: limit.spent, what="the held table's edit rate-limited")
         before = len(patches(fake, free))
         await take_turn(fake, free, world.bob, rng)
@@ -277,7 +278,8 @@ async def take_turn_of_whoever(fake: FakeDiscord, session: Session,
     user_id = session.seats[seat].user_id
     assert user_id is not None
     result = await take_turn(fake, session, users[user_id], rng)
-    assert result.response_type == 7
+    assert updated_the_menu(result)
+
 
 
 async def thread_table(fake: FakeDiscord, bot: FivefoldBot, world: FakeWorld

@@ -21,12 +21,9 @@ from cogs.render.hand import own_cards
 from games.core.records import Record
 from games.core.replay import load, split_action
 from tests.botdriver import open_table, play_to_the_end, running_bot, settings_for
+from tests.custom_ids import card_of, is_card, is_public, version_of
 from tests.discord.test_discord_game import shortest_options
 from tests.fakediscord.fixtures import FakeWorld
-
-PUBLIC_ID = re.compile(
-    r"ff:[0-9a-f]+:(join|leave|cpu|start|cancel|hand|v:details|v:rules|end:again|end:record)")
-CARD_ID = re.compile(r"ff:[0-9a-f]+:c:(\d+):([A-Za-z0-9]+):\d+")
 
 
 def replay_hands(record: dict, context: dict) -> tuple[list[list[Counter]], set[str]]:
@@ -85,7 +82,7 @@ async def test_no_hidden_card_is_ever_shown_to_the_wrong_person(
             ids = [c.get("custom_id", "") for row in snap["components"]
                    for c in row.get("components", [])]
             if not message.ephemeral:
-                assert all(PUBLIC_ID.fullmatch(i) for i in ids), ids
+                assert all(is_public(i) for i in ids), ids
                 words = set(re.findall(r"[A-Za-z0-9]+", snap["content"] + " " + " ".join(
                     str(e.get("fields", "")) + str(e.get("description", ""))
                     for e in snap["embeds"])))
@@ -95,11 +92,10 @@ async def test_no_hidden_card_is_ever_shown_to_the_wrong_person(
                 continue
             seat = seat_of[message.visible_to]
             shown: dict[int, Counter] = {}
-            for custom_id in ids:
-                found = CARD_ID.fullmatch(custom_id)
-                if found:
-                    version, card = int(found[1]), found[2]
-                    shown.setdefault(version, Counter())[card] += 1
+            for custom_id in filter(is_card, ids):
+                version = version_of(custom_id)
+                shown.setdefault(version, Counter())[card_of(custom_id)] += 1
+
             for version, cards in shown.items():
                 assert cards == hands[version - began][seat], (message.visible_to, version)
                 menus_checked += 1

@@ -16,6 +16,7 @@ import pytest
 import games
 from cogs.upkeep.live_menus import ACTIVE_FOR, LIFETIME
 from cogs.upkeep.publisher import PING_MARK
+from tests.answers import updated_the_menu
 from tests.botdriver import (
     enabled_choices,
     live_menus,
@@ -26,6 +27,7 @@ from tests.botdriver import (
     table_message,
     wait_settled,
 )
+from tests.custom_ids import is_action
 from tests.discord.test_discord_game import shortest_options
 from tests.discord.test_discord_timers import Clock, timed_bot
 from tests.fakediscord import InteractionResult, StoredMessage
@@ -59,11 +61,11 @@ async def play_in(fake, menu: StoredMessage, user: FakeUser, rng: random.Random 
     choices = enabled_choices(menu)
     assert choices, f"{user.name} has nothing to click: {menu.text}"
     result = await fake.click(user, menu, rng.choice(choices) if rng else choices[0])
-    assert result.response_type == 7 and result.message is menu, result
+    assert updated_the_menu(result) and result.message is menu, result
     if "Where does" in result.text:
-        step = [c for c in enabled_choices(menu) if ":a:" in c]
+        step = [c for c in enabled_choices(menu) if is_action(c)]
         result = await fake.click(user, menu, rng.choice(step) if rng else step[0])
-        assert result.response_type == 7, result
+        assert updated_the_menu(result), result
     return result
 
 
@@ -202,7 +204,8 @@ async def test_refresh_shows_a_waiting_player_the_game_as_it_is_now(
                      if u is not leader and session.seat_of(u.id) != session.game.to_act)
         assert "On the table" not in menus[third.id].text
         answer = await fake.click(third, menus[third.id], "Refresh")
-        assert answer.response_type == 7
+        assert updated_the_menu(answer)
+
         assert "On the table" in menus[third.id].text and "was led" in menus[third.id].text
 
 

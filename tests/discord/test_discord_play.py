@@ -9,6 +9,7 @@ from cogs.commands.options import MAX_LIST_ENTRIES, game_specs, to_model_values
 from cogs.commands.play import TABLE_OPTIONS
 from cogs.commands.rules import PAGE_CHARS, sections
 from games.core.errors import SetupError
+from tests.answers import updated_the_menu
 from tests.botdriver import running_bot, session_in, table_message
 from tests.fakediscord.fixtures import FakeWorld
 
@@ -143,7 +144,7 @@ async def test_rules_turn_their_pages_in_one_private_message(fake_world: FakeWor
             labels[-1] == "Options"
         assert shown.message.button("Overview").disabled
         page = await fake.click(world.alice, shown.message, "Options")
-        assert page.response_type == 7 and page.message.id == shown.message.id  # edited
+        assert updated_the_menu(page) and page.message.id == shown.message.id
         assert page.text.startswith("**Fizzbin: options**") and "**hands**" in page.text
         assert page.message.button("Options").disabled
         jumped = await fake.slash(world.alice, world.table, "rules",
@@ -152,7 +153,8 @@ async def test_rules_turn_their_pages_in_one_private_message(fake_world: FakeWor
         # A forged section shows the overview rather than failing.
         forged = await fake.click(world.alice, shown.message, "ff:rules:fizzbin:nope",
                                   force=True)
-        assert forged.response_type == 7 and "overview" in forged.text
+        assert updated_the_menu(forged) and "overview" in forged.text
     async with running_bot(fake, tmp_path):  # rules buttons need no table: after a restart
         again = await fake.click(world.alice, shown.message, "How to play")
-        assert again.response_type == 7 and again.text.startswith("**Fizzbin: how to play**")
+        assert updated_the_menu(again) and again.text.startswith("**Fizzbin: how to play**")
+

@@ -20,6 +20,7 @@ from bot.app import FivefoldBot
 from bot.models import TableStatus
 from bot.tables.session import Session
 from cogs import ids
+from tests.answers import updated_the_menu
 from tests.botdriver import (
     answer_text,
     enabled_choices,
@@ -29,6 +30,7 @@ from tests.botdriver import (
     take_turn,
     wait_settled,
 )
+from tests.custom_ids import is_action, is_card
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import FakeUser
@@ -119,8 +121,7 @@ async def test_a_game_finished_after_a_restart_equals_an_uninterrupted_one(
         other_text = other_menu.text
         # Not their turn: every card is disabled, but a click may still come (a stale client).
         # (Between hands their hand may be empty: then a card id of that menu's version.)
-        other_ids = [b.custom_id for b in other_menu.buttons
-                     if b.custom_id and ":c:" in b.custom_id]
+        other_ids = [b.custom_id for b in other_menu.buttons if is_card(b.custom_id)]
         other_ids.append(ids.card_id(session.id, session.version, "AS", 0))
     assert before["actions"] == reference["actions"][: len(before["actions"])]
     if game == "fumblaroo":  # the restart comes before deals still to be shuffled
@@ -135,25 +136,25 @@ async def test_a_game_finished_after_a_restart_equals_an_uninterrupted_one(
 
         # The other person's old menu: re-checked now, refused with a fresh menu.
         early = await fake.click(other, other_menu, other_ids[0], force=True)
-        assert early.response_type == 7 and early.ephemeral, early
+        assert updated_the_menu(early), early
         assert "not your turn" in answer_text(fake, early), other_text
         assert game_part(session.table.record) == before
 
         # The person to act plays from the menu opened before the restart.
         rng = chooser(session)
         moved = await fake.click(actor, actor_menu, rng.choice(actor_ids))
-        assert moved.response_type == 7, moved
+        assert updated_the_menu(moved), moved
         if "Where does" in moved.text:
-            step = [c for c in enabled_choices(actor_menu) if ":a:" in c]
+            step = [c for c in enabled_choices(actor_menu) if is_action(c)]
             moved = await fake.click(actor, actor_menu, rng.choice(step))
-            assert moved.response_type == 7, moved
+            assert updated_the_menu(moved), moved
         await wait_settled(bot, session)
         assert len(session.table.record["actions"]) > len(before["actions"])
 
         # The same old button clicked again: out of date, refused with a fresh menu.
         if session.is_open:
             again = await fake.click(actor, actor_menu, actor_ids[0], force=True)
-            assert again.response_type == 7, again
+            assert updated_the_menu(again), again
             assert "out of date" in answer_text(fake, again)
 
         # The rest of the game, from the table message posted before the restart.
@@ -205,7 +206,8 @@ async def test_buttons_of_tables_closed_before_a_restart_say_why(
         shown = await fake.click(alice, finished_message, hand_id, force=True)
         assert shown.ephemeral and answer_text(fake, shown) == "This game is over.", shown
         card = await fake.click(first, menu, menu_ids[0], force=True)
-        assert card.response_type == 7 and answer_text(fake, card) == "this game is over"
+        assert updated_the_menu(card) and answer_text(fake, card) == "this game is over"
+
         joined = await fake.click(bob, lobby_message, join_id, force=True)
         assert joined.ephemeral
         assert answer_text(fake, joined) == "This table was closed.", joined

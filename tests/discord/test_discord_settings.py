@@ -17,6 +17,7 @@ import pytest
 import games
 from bot.tables.context import is_night_at
 from bot.tables.session import Session
+from tests.answers import answered_privately
 from tests.botdriver import open_table, running_bot, wait_settled
 from tests.fakediscord import FakeDiscord, InteractionResult
 from tests.fakediscord.fixtures import FakeWorld
@@ -61,7 +62,8 @@ async def timezone(fake: FakeDiscord, user: FakeUser, channel: FakeChannel,
                    zone: str | None = None) -> InteractionResult:
     """``/timezone`` (with ``zone`` if given); always answered privately."""
     result = await fake.slash(user, channel, "timezone", {} if zone is None else {"zone": zone})
-    assert result.response_type == 4 and result.ephemeral, result
+    assert answered_privately(result), result
+
     return result
 
 
@@ -207,7 +209,8 @@ async def test_help_lists_every_command_and_game(servers: Servers, tmp_path: Pat
     world, fake = servers.world, servers.fake
     async with running_bot(fake, tmp_path, clock=fixed_clock) as bot:
         result = await fake.slash(world.alice, world.table, "help")
-        assert result.response_type == 4 and result.ephemeral, result
+        assert answered_privately(result), result
+
         text = result.text
         registered = {c.name for c in bot.tree.get_commands()}
         synced = set(fake.commands[None])

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from bot.models import GameResult, ResultPlayer, TableStatus
 from bot.tables.session import Session
+from tests.answers import answered_privately, answered_publicly, updated_the_message
 from tests.botdriver import (
     open_table,
     play_to_the_end,
@@ -31,6 +32,7 @@ from tests.fakediscord.messages import visible_text
 from tests.fakediscord.world import FakeChannel, FakeUser
 
 REPO = Path(__file__).resolve().parents[2]
+
 LINE = re.compile(
     r"\*\*(?P<place>\d+)\.\*\* <@(?P<user>\d+)> · \*\*(?P<rating>-?\d+)\*\* · "
     r"(?P<games>\d+) games?, (?P<wins>\d+) wins? \((?P<rate>\d+)%\)"
@@ -79,7 +81,7 @@ async def seed_results(bot, guild_id: int, user_ids: list[int], *, table_id: str
 async def leaderboard(fake: FakeDiscord, user: FakeUser, channel: FakeChannel,
                       game: str = "fiasco") -> InteractionResult:
     shown = await fake.slash(user, channel, "leaderboard", {"game": game})
-    assert shown.response_type == 4 and shown.message is not None, shown
+    assert answered_publicly(shown), shown
     return shown
 
 
@@ -162,7 +164,7 @@ async def test_the_leaderboard_pages_ten_players_at_a_time(fake_world: FakeWorld
         assert board.button("Previous").disabled and not board.button("Next").disabled
 
         turned = await fake.click(world.bob, board, "Next")
-        assert turned.response_type == 7 and turned.message.id == board.id
+        assert updated_the_message(turned) and turned.message.id == board.id
         assert pings_nobody(board)
         second = board_lines(board)
         assert [line["user"] for line in second] == players[10:20]
@@ -183,7 +185,7 @@ async def test_the_leaderboard_pages_ten_players_at_a_time(fake_world: FakeWorld
         # A forged id past the end, not on the message: a private last page, board untouched.
         edits = board.edit_count
         forged = await fake.click(world.alice, board, "ff:lb:fiasco:990", force=True)
-        assert forged.response_type == 4 and forged.ephemeral
+        assert answered_privately(forged)
         assert [line["user"] for line in board_lines(forged.message)] == players[20:]
         assert board.edit_count == edits
         # A forged id of an unknown game.
@@ -199,7 +201,7 @@ async def test_leaderboard_pages_still_turn_after_a_restart(fake_world: FakeWorl
         board = (await leaderboard(fake, world.alice, world.table)).message
     async with running_bot(fake, tmp_path):
         turned = await fake.click(world.bob, board, "Next")
-        assert turned.response_type == 7
+        assert updated_the_message(turned)
         assert [line["user"] for line in board_lines(board)] == players[10:]
 
 
@@ -228,7 +230,7 @@ async def test_a_forged_page_id_shows_only_the_server_it_is_clicked_in(
         assert {line["user"] for line in board_lines(forged.message)} == set(there_players[:10])
         # On the message: the page turns, still that server's players only.
         turned = await fake.click(dave, theirs, copied)
-        assert turned.response_type == 7
+        assert updated_the_message(turned)
         assert [line["user"] for line in board_lines(theirs)] == there_players[10:]
         assert not set(here_players) & {line["user"] for line in board_lines(theirs)}
         # And this server's board never showed the other's players.

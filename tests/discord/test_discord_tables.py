@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.models import TableStatus
+from tests.answers import updated_the_menu
 from tests.botdriver import (
     add_computer,
     answer_text,
@@ -139,7 +140,8 @@ async def test_a_leaving_or_kicked_player_is_replaced_by_a_computer(
         gone = await fake.click(world.bob, table_message(fake, session), "Show my hand")
         assert gone.ephemeral and "you left the table" in gone.text
         back = await fake.click(world.bob, gone.message, "Take my seat back")
-        assert back.response_type == 7 and "You are back in your seat, bob" in back.text
+        assert updated_the_menu(back) and "You are back in your seat, bob" in back.text
+
         await wait_settled(bot, session)
         assert session.seats[1].user_id == world.bob.id and session.seats[1].name == "bob"
         assert "bob is back and takes their seat" in table_message(fake, session).text

@@ -21,6 +21,7 @@ from bot.tables.computers import move_rng
 from bot.tables.session import Session
 from games.core.zones import ZoneKind
 from games.players import decide, perspective
+from tests.answers import updated_the_menu
 from tests.botdriver import (
     open_table,
     running_bot,
@@ -172,7 +173,8 @@ async def test_three_timeouts_in_a_row_pass_the_seat_to_a_computer_across_a_rest
         asked = await fake.click(world.bob, table_message(fake, session), "Show my hand")
         assert asked.ephemeral and "your turn timed out three times in a row" in asked.text
         back = await fake.click(world.bob, asked.message, "Take my seat back")
-        assert back.response_type == 7 and "You are back in your seat, bob" in back.text
+        assert updated_the_menu(back) and "You are back in your seat, bob" in back.text
+
         await wait_settled(bot, session)
         held = session.seats[bob]
         assert held.user_id == world.bob.id and held.timeouts == 0 and held.name == "bob"

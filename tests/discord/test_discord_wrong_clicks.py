@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 
 import pytest
 
 import games
 from bot.models import TableStatus
 from bot.tables.session import Session
+from tests.answers import answered_privately, updated_the_menu
 from tests.botdriver import (
     answer_text,
     enabled_choices,
@@ -22,6 +22,7 @@ from tests.botdriver import (
     take_turn,
     wait_settled,
 )
+from tests.custom_ids import card_of, is_card, naming_card, version_of
 from tests.fakediscord import FakeDiscord, InteractionResult
 from tests.fakediscord.fixtures import FakeWorld
 
@@ -33,9 +34,8 @@ def state(session: Session) -> tuple[object, ...]:
 
 
 def refused(result: InteractionResult, *words: str) -> None:
-    """Answered ephemerally (a new ephemeral message, or the ephemeral menu updated)."""
-    assert result.response_type in (4, 7), result
-    assert result.ephemeral, result
+    """Answered privately: a new ephemeral message, or the clicker's menu updated."""
+    assert answered_privately(result) or updated_the_menu(result), result
     for word in words:
         assert word.lower() in result.text.lower(), (word, result.text)
 
@@ -92,16 +92,11 @@ async def test_a_move_out_of_turn_is_refused(fake_world: FakeWorld, tmp_path):
         assert state(session) == before
 
 
-def card_of(custom_id: str) -> str:
-    """The card a card button's custom id names (``ff:<table>:c:<version>:<card>:<index>``)."""
-    return custom_id.split(":")[4]
-
-
 def forged_card_click(session: Session, menu) -> tuple[str, tuple[str, ...]] | None:
     """A card click the rules refuse, as (custom id, ways the reason may name the card): a
     disabled card of the menu, or else (in a game where every held card is always legal) a
     card of the deck not held."""
-    cards = [b for b in menu.buttons if ":c:" in (b.custom_id or "")]
+    cards = [b for b in menu.buttons if is_card(b.custom_id)]
     disabled = [b for b in cards if b.disabled]
     if disabled:
         return disabled[0].custom_id, (card_of(disabled[0].custom_id), disabled[0].label)
@@ -113,8 +108,7 @@ def forged_card_click(session: Session, menu) -> tuple[str, tuple[str, ...]] | N
     missing = [c.text for c in session.game.deck_in_play() if c.text not in held]
     if not missing:
         return None
-    forged = re.sub(r"(:c:\d+:)[^:]+(:\d+)$", rf"\g<1>{missing[0]}\g<2>", enabled[0].custom_id)
-    return forged, (missing[0],)
+    return naming_card(enabled[0].custom_id, missing[0]), (missing[0],)
 
 
 @pytest.mark.parametrize("game", games.names())
@@ -166,7 +160,7 @@ async def test_a_menu_older_than_the_table_is_refused_with_a_fresh_one(
         refused(result, "out of date")
         assert state(session) == before
         assert "Your hand" in result.text  # a fresh menu
-        assert all(f":{session.version}:" in b.custom_id for b in result.message.buttons
+        assert all(version_of(b.custom_id) == session.version for b in result.message.buttons
                    if b.label != "Refresh")  # Refresh shows the table as it is, any version
 
 
@@ -185,11 +179,11 @@ async def test_a_menu_drawn_before_another_seat_played_still_plays_a_legal_move(
         await take_turn(fake, session, mover, random.Random(3))
         await wait_settled(bot, session)
         assert person_to_act(world, session) is waiter
-        button = next(b for b in early.buttons if b.custom_id and ":c:" in b.custom_id)
+        button = next(b for b in early.buttons if is_card(b.custom_id))
         assert button.disabled  # it was not their turn when the menu was drawn
         actions = len(session.table.record["actions"])
         result = await fake.click(waiter, early, button.custom_id, force=True)
-        assert result.response_type == 7 and result.ephemeral
+        assert updated_the_menu(result)
         assert "out of date" not in result.text
         assert len(session.table.record["actions"]) == actions + 1
         # The same old menu clicked again is now out of date: the waiter has acted since.
@@ -228,7 +222,7 @@ async def test_twenty_simultaneous_clicks_on_one_card_apply_once(fake_world: Fak
             await wait_settled(bot, session)
         mover = person_to_act(world, session)
         menu = await menu_of(fake, session, mover)
-        card = next(c for c in enabled_choices(menu) if ":c:" in c)
+        card = next(c for c in enabled_choices(menu) if is_card(c))
         actions = len(session.table.record["actions"])
         results = await asyncio.gather(*[
             fake.click(mover, menu, card, force=True) for _ in range(20)])
@@ -236,7 +230,8 @@ async def test_twenty_simultaneous_clicks_on_one_card_apply_once(fake_world: Fak
         assert len(session.table.record["actions"]) == actions + 1
         stored = await bot.store.get_table(session.id)
         assert len(stored.record["actions"]) == actions + 1
-        assert all(r.response_type == 7 and r.ephemeral for r in results)
+        assert all(updated_the_menu(r) for r in results)
+
         stale = [r for r in results if "out of date" in answer_text(fake, r)]
         assert len(stale) == 19
         fake.assert_no_violations()

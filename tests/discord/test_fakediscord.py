@@ -14,10 +14,12 @@ import pytest_asyncio
 from discord import app_commands
 from discord.ext import commands
 
+from tests.answers import answered_privately, answered_publicly, thinking, updated_the_message
 from tests.fakediscord import FakeDiscord, InteractionNotAnswered, buttons, visible_text
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.limits import check_message
 from tests.fakediscord.openapi import load_spec
+from tests.fakediscord.users import CHANNEL_MESSAGE
 
 # A tiny bot ---------------------------------------------------------------------------------
 
@@ -112,7 +114,7 @@ def add_commands(bot: TinyBot) -> None:
                 discord.http.Route(
                     "POST", "/interactions/{i}/{t}/callback", i=interaction.id, t=interaction.token
                 ),
-                json={"type": 4, "data": {"content": "two"}},
+                json={"type": CHANNEL_MESSAGE, "data": {"content": "two"}},
             )
         except discord.HTTPException as exc:
             bot.errors.append(exc)
@@ -216,7 +218,7 @@ async def test_slash_ephemeral_visible_only_to_its_user(
 ) -> None:
     fake, alice = fake_world.fake, fake_world.alice
     result = await fake.slash(alice, fake_world.table, "hand")
-    assert result.response_type == 4 and result.ephemeral
+    assert answered_privately(result)
     assert result.message is not None and result.message.visible_to == alice.id
     assert result.text == "cards in #card-table"
     assert fake.ephemerals_for(alice) == [result.message]
@@ -240,7 +242,7 @@ async def test_slash_options_are_typed(fake_world: FakeWorld, bot: TinyBot) -> N
     game, seats, fast, rival = bot.seen["play"]
     assert (game, seats, fast) == ("fiasco", 5, True)
     assert isinstance(rival, discord.Member) and rival.id == fake_world.bob.id
-    assert result.response_type == 4 and not result.ephemeral
+    assert answered_publicly(result)
     message = result.message
     assert message is not None and fake.last_message(fake_world.table) is message
     assert "fiasco table" in message.text and "Seats\n5" in message.text
@@ -260,7 +262,7 @@ async def test_button_click_updates_the_message(fake_world: FakeWorld, bot: Tiny
     ).message
     assert table is not None
     result = await fake.click(fake_world.bob, table, "Join")
-    assert result.response_type == 7 and result.message is table
+    assert updated_the_message(result) and result.message is table
     assert table.content == "bob joined" and table.edit_count == 1
     assert table.history[0]["content"] == "Table open"
     assert buttons(table.payload())[0].label == "Join"
@@ -274,7 +276,7 @@ async def test_select_menu(fake_world: FakeWorld, bot: TinyBot) -> None:
         await fake.slash(fake_world.alice, fake_world.table, "play", {"game": "fiasco"})
     ).message
     result = await fake.select(fake_world.bob, table, "table:pick", ["s"])
-    assert result.response_type == 4 and result.ephemeral and result.text == "picked s"
+    assert answered_privately(result) and result.text == "picked s"
     with pytest.raises(AssertionError):
         await fake.select(fake_world.bob, table, "table:pick", ["clubs"])
 
@@ -292,7 +294,7 @@ async def test_unanswered_click_is_a_violation(fake_world: FakeWorld, bot: TinyB
 async def test_defer_then_followups(fake_world: FakeWorld, bot: TinyBot) -> None:
     fake = fake_world.fake
     result = await fake.slash(fake_world.alice, fake_world.table, "slow")
-    assert result.response_type == 5 and result.deferred
+    assert thinking(result) and result.deferred
     followups = await result.wait_followups(2)
     assert followups[0] is result.message  # the first followup fills the "thinking" message
     assert followups[0].content == "done thinking" and not followups[0].ephemeral
@@ -488,7 +490,8 @@ async def test_reconnect_resumes_the_session(fake_world: FakeWorld, bot: TinyBot
     await fake.wait_for(lambda: fake.resume_count == 1 and fake.connected)
     assert fake.identify_count == 1
     result = await fake.slash(fake_world.alice, fake_world.table, "hand")
-    assert result.response_type == 4
+    assert answered_privately(result)
+
     # A dropped connection: events sent meanwhile are replayed on RESUME.
     await fake.drop_connection()
     await fake.delete_channel(fake_world.lobby)

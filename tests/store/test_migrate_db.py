@@ -19,8 +19,8 @@ from bot.store.migrate import MigrateError, migrate
 from bot.store.postgres.store import PostgresStore
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.sessions import SessionManager
+from tests.bot.test_bot_stale import PEOPLE, Process, move
 from tests.botdriver import settings_for
-from tests.discord.test_bot_stale import PEOPLE, Process, move
 from tests.store.test_store import GUILD, OTHER_GUILD, T0, make_result
 from tests.stores import Backend
 

@@ -1,5 +1,6 @@
 """Decisions are pure: the same perspective and generator give the same decision in any
-process; ``random`` is the first wave's computer player bit for bit."""
+process. (That ``random`` is the bot's first-wave computer player bit for bit is
+``tests/bot/test_bot_computers.py``.)"""
 
 from __future__ import annotations
 
@@ -9,12 +10,8 @@ import random
 import subprocess
 import sys
 
-import pytest
-
 import games
-from bot.tables.computers import move_rng
-from games.players import decide, perspective
-from games.players.match import decision_rng
+from games.players import perspective
 from tests.games.players.helpers import make
 
 LEVELS = ("random", "easy", "hard")
@@ -50,15 +47,3 @@ def test_the_same_decision_in_another_process():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={**os.environ, "PYTHONHASHSEED": "12345"})
     assert json.loads(run.stdout) == decisions()
-
-
-@pytest.mark.parametrize("name", games.names())
-def test_random_is_the_first_waves_choice_bit_for_bit(name):
-    game = midgame(name, actions=0)
-    seed = game.seed
-    while not game.over:
-        seat, actions = game.to_act, len(game.history)
-        first_wave = move_rng(seed, actions).choice(game.legal_actions(seat))
-        now = decide("random", perspective(game, seat), decision_rng("random", seed, actions, seat))
-        assert now.action == first_wave
-        game.apply(seat, now.action)

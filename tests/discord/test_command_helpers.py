@@ -1,4 +1,5 @@
-"""Unit tests of the server clock and the Settings and Help cogs' helpers.
+"""Unit tests of the Settings and Help cogs' helpers (the server clock they read is
+``tests/bot/test_context.py``).
 
 Autocomplete cannot be simulated by the fake Discord, so the autocomplete
 callback is called here directly, with a stand-in for the bot.
@@ -8,63 +9,29 @@ from __future__ import annotations
 
 import datetime as dt
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, get_args
 
 from discord import app_commands
 
 import games
-from bot.tables.context import game_context, is_night_at, known_zone, night_clock, zone_names
+from bot.tables.context import known_zone, zone_names
+from bot.tables.timers import SERVER_CHOICES
 from cogs.commands.help import render_help, slash_commands, usage
 from cogs.commands.settings import (
     COMMON_ZONES,
     DEFAULT,
     MAX_CHOICES,
     ServerSettings,
+    TimerSetting,
     resolve_zone,
     zone_suggestions,
 )
 from cogs.render.lobby import players_text
-from tests.botdriver import settings_for
 
 MOMENT = dt.datetime(2025, 1, 15, 9, 0, tzinfo=dt.UTC)  # 22:00 in Auckland
 
 
-# --------------------------------------------------------------------------- the clock
-
-
-def test_day_and_night_follow_the_zone() -> None:
-    assert not is_night_at(MOMENT, "UTC")
-    assert is_night_at(MOMENT, "Pacific/Auckland")
-    assert is_night_at(MOMENT.replace(tzinfo=None), "Pacific/Auckland")  # naive is UTC
-    # The edges: 06:00 is day, 17:59 day, 18:00 night, 05:59 night.
-    for hour, minute, night in ((6, 0, False), (17, 59, False), (18, 0, True), (5, 59, True)):
-        assert is_night_at(MOMENT.replace(hour=hour, minute=minute), "UTC") is night
-
-
-def test_night_clock_reads_the_given_clock_each_time() -> None:
-    now = [MOMENT]
-    is_night = night_clock("Pacific/Auckland", lambda: now[0])
-    assert is_night()
-    now[0] = MOMENT - dt.timedelta(hours=8)  # 01:00 UTC, 14:00 in Auckland
-    assert not is_night()
-
-
-def test_game_context_takes_the_server_zone_or_the_setting(tmp_path: Any) -> None:
-    settings = settings_for(tmp_path, timezone="UTC")
-    clock = lambda: MOMENT  # noqa: E731
-    assert game_context("fiasco", settings, timezone="Pacific/Auckland", clock=clock) == {}
-    assert game_context("fizzbin", settings, timezone="Pacific/Auckland",
-                        clock=clock)["is_night"]() is True
-    assert game_context("fizzbin", settings, clock=clock)["is_night"]() is False
-
-
-def test_known_zone() -> None:
-    assert known_zone("Pacific/Auckland") == "Pacific/Auckland"
-    assert known_zone(" europe/paris ") == "Europe/Paris"
-    assert known_zone("utc") == "UTC"
-    for bad in ("", "  ", "Mars/Olympus", "../../etc/passwd", "/etc/passwd", "Europe",
-                "zone.tab", "a\x00b", "x" * 500):
-        assert known_zone(bad) is None, bad
+# --------------------------------------------------------------------------- /timezone
 
 
 def test_resolve_zone_also_takes_a_city_alone() -> None:
@@ -131,6 +98,10 @@ async def test_autocomplete_choices() -> None:
 
     assert [c.value for c in await autocomplete("def")] == [DEFAULT]
     assert await autocomplete("Mars/Olympus") == []
+
+
+def test_settings_offers_exactly_the_server_timers_and_default() -> None:
+    assert get_args(TimerSetting) == (*SERVER_CHOICES, "default")
 
 
 def test_the_timezone_command_is_registered_with_autocomplete() -> None:
