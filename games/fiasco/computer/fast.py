@@ -11,7 +11,7 @@ the stock is a tuple shared between copies, with the position of its top, and a
 claim (the setup phase) is the move ``CLAIM_BASE + suit index``.
 
 >>> import games
->>> from games.fiasco.fast import from_game
+>>> from games.fiasco.computer.fast import from_game
 >>> g = games.new_game("fiasco", 3, seed=4)
 >>> state = from_game(g)
 >>> [str(state.action(m)) for m in state.moves()][:2]

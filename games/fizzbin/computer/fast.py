@@ -22,7 +22,7 @@ special, forced) is one table lookup; and whether a drawer may still discard is 
 (the cards taken from a pile this turn are all still in the hand), not a scan.
 
 >>> import games
->>> from games.fizzbin.fast import FastFizzbin
+>>> from games.fizzbin.computer.fast import FastFizzbin
 >>> game = games.new_game("fizzbin", 4, {"time": "day"}, seed=3)
 >>> state = FastFizzbin.from_game(game)
 >>> [str(state.action(m)) for m in state.moves()]
