@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
 from games.core.errors import SetupError
@@ -43,8 +43,15 @@ from games.fazes.scoring import (
 )
 from games.fazes.tricks import playable, trick_winner, why_not_playable
 
+
+class FazesVerb(Verb):
+    """Fazes' one verb: play a card to the trick."""
+
+    PLAY = "play"
+
+
 # One action object per card, so that listing legal actions allocates nothing new.
-PLAY: dict[Card, Action] = {card: Action("play", card) for card in FULL_DECK.cards}
+PLAY: dict[Card, Action] = {card: Action(FazesVerb.PLAY, card) for card in FULL_DECK.cards}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +108,7 @@ class Fazes(Game[FazesDeal]):
 
     def _grammar(self) -> Grammar:
         # The full deck, so that a removed card parses and is refused as not held.
-        return Grammar({"play": (Param.CARD,)}, deck=FULL_DECK, suits=COLOURS,
+        return Grammar({FazesVerb.PLAY: (Param.CARD,)}, deck=FULL_DECK, suits=COLOURS,
                        players=self.players)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FazesDeal:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Self, cast
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
 from games.core.errors import SetupError
@@ -26,6 +26,13 @@ from games.fiasco.scoring import score_collection
 
 HAND_SIZE = 6
 TARGET = 42
+
+
+class FiascoVerb(Verb):
+    """Fiasco's verbs: claim a suit, then play cards to the pot."""
+
+    CHOOSE = "choose"
+    PLAY = "play"
 
 
 class Phase(Enum):
@@ -87,7 +94,7 @@ class Fiasco(Game[FiascoDeal]):
 
     def _grammar(self) -> Grammar:
         return Grammar(
-            {"choose": (Param.SUIT,), "play": (Param.CARD,)},
+            {FiascoVerb.CHOOSE: (Param.SUIT,), FiascoVerb.PLAY: (Param.CARD,)},
             deck=FULL_DECK,
             suits=SUITS,
             players=self.players,
@@ -153,15 +160,15 @@ class Fiasco(Game[FiascoDeal]):
     def _legal(self, player: int) -> list[Action]:
         if self.game_phase is Phase.CLAIMING:
             taken = {s for claim in self.claims for s in claim}
-            return [Action("choose", arg=s) for s in SUITS if s not in taken]
-        return [Action("play", card) for card in distinct(self.hands[player])]
+            return [Action(FiascoVerb.CHOOSE, arg=s) for s in SUITS if s not in taken]
+        return [Action(FiascoVerb.PLAY, card) for card in distinct(self.hands[player])]
 
     def _why_illegal(self, player: int, action: Action) -> str:
         if self.game_phase is Phase.CLAIMING:
-            if action.verb != "choose":
+            if action.verb != FiascoVerb.CHOOSE:
                 return "first every player claims a suit"
             return f"{SUIT_NAMES[action.arg or 'S']} are claimed already"
-        if action.verb != "play":
+        if action.verb != FiascoVerb.PLAY:
             return "suits are claimed already; play a card"
         return f"you do not hold {action.card}"
 
@@ -173,12 +180,12 @@ class Fiasco(Game[FiascoDeal]):
         return f"{SUIT_NAMES[card.suit]} {card.rank}"
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
-        if action.verb == "choose" and action.arg:
+        if action.verb == FiascoVerb.CHOOSE and action.arg:
             return f"Collect {SUIT_NAMES[action.arg]}"
         return f"Play {action.card}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
-        if action.verb == "choose":
+        if action.verb == FiascoVerb.CHOOSE:
             return self._claim(player, action.arg or "")
         assert action.card is not None
         return self._play(player, action.card)

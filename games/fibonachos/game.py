@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, Self, cast
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.errors import SetupError
 from games.core.events import Event
@@ -26,7 +26,15 @@ from games.fibonachos.tricks import trick_winner, trump_active
 
 TWO_PLAYER_TRICK = 4
 TWO_PLAYER_TRICKS = 8
-PLAY = {card: Action("play", card) for card in NACHO_DECK.cards}
+
+
+class FibonachosVerb(Verb):
+    """Fibonachos' one verb: play a card to the trick."""
+
+    PLAY = "play"
+
+
+PLAY = {card: Action(FibonachosVerb.PLAY, card) for card in NACHO_DECK.cards}
 
 
 class Phase(Enum):
@@ -77,7 +85,7 @@ class Fibonachos(Game[FibonachosDeal]):
         return IN_PLAY
 
     def _grammar(self) -> Grammar:
-        return Grammar({"play": (Param.CARD,)}, deck=NACHO_DECK, suits=SUITS,
+        return Grammar({FibonachosVerb.PLAY: (Param.CARD,)}, deck=NACHO_DECK, suits=SUITS,
                        players=self.players)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FibonachosDeal:

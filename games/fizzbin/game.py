@@ -9,7 +9,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, Self, cast
 
-from games.core.actions import STACK, Action, Grammar, Param
+from games.core.actions import STACK, Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck, standard_card_name
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game, Options
@@ -32,6 +32,13 @@ from games.fizzbin.scoring import HandRank, judge, rank_hand
 from games.fizzbin.seating import Seating
 
 
+class FizzbinVerb(Verb):
+    """Fizzbin's verbs: draw from the stack or a pile, then discard onto a pile."""
+
+    DRAW = "draw"
+    DISCARD = "discard"
+
+
 class Step(Enum):
     """Where the player to act is in their turn."""
 
@@ -44,13 +51,15 @@ class Step(Enum):
 @cache
 def _draws(players: int) -> tuple[Action, ...]:
     """``draw stack`` then ``draw <p>`` for every pile (shared, immutable)."""
-    return (Action("draw", arg=STACK), *(Action("draw", arg=str(p)) for p in range(players)))
+    return (Action(FizzbinVerb.DRAW, arg=STACK),
+            *(Action(FizzbinVerb.DRAW, arg=str(p)) for p in range(players)))
 
 
 @cache
 def _discards(players: int) -> dict[Card, tuple[Action, ...]]:
     """For every card, ``discard <card> <p>`` onto each pile (shared, immutable)."""
-    return {c: tuple(Action("discard", c, str(p)) for p in range(players)) for c in DECK.cards}
+    return {c: tuple(Action(FizzbinVerb.DISCARD, c, str(p)) for p in range(players))
+            for c in DECK.cards}
 
 
 # How :meth:`Fizzbin.clone` treats each attribute (any other one is deep-copied).
@@ -107,7 +116,7 @@ class Fizzbin(Game[FizzbinDeal]):
 
     def _grammar(self) -> Grammar:
         return Grammar(
-            {"draw": (Param.SOURCE,), "discard": (Param.CARD, Param.PLAYER)},
+            {FizzbinVerb.DRAW: (Param.SOURCE,), FizzbinVerb.DISCARD: (Param.CARD, Param.PLAYER)},
             deck=DECK,
             suits=SUITS,
             players=self.players,
@@ -208,11 +217,11 @@ class Fizzbin(Game[FizzbinDeal]):
         return self.hands[player] + self.face_up[player]
 
     def _why_illegal(self, player: int, action: Action) -> str:
-        if action.verb == "draw" and action.card is None:
+        if action.verb == FizzbinVerb.DRAW and action.card is None:
             if self.step is Step.DISCARD:
                 return "your drawing is over: discard a card"
             return "the stack is empty" if action.arg == STACK else "that pile is empty"
-        if action.verb == "discard" and action.card is not None:
+        if action.verb == FizzbinVerb.DISCARD and action.card is not None:
             if self.step is Step.DRAW:
                 return "draw a card first"
             card = action.card
@@ -226,7 +235,7 @@ class Fizzbin(Game[FizzbinDeal]):
         return standard_card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
-        if action.verb == "draw":
+        if action.verb == FizzbinVerb.DRAW:
             if action.arg == STACK:
                 return "Draw from the stack"
             pile = self.piles[action.player_arg]
@@ -240,7 +249,7 @@ class Fizzbin(Game[FizzbinDeal]):
         return f"{names[owner]}'s pile" if owner < len(names) else f"pile {owner}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
-        if action.verb == "draw":
+        if action.verb == FizzbinVerb.DRAW:
             return self._draw(player, action.arg or STACK)
         assert action.card is not None
         return self._discard(player, action.card, action.player_arg)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, Self, cast
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck, standard_card_name
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game, Options
@@ -29,11 +29,29 @@ from games.fumblaroo.options import FumblarooOptions
 from games.fumblaroo.rules_text import SUMMARY
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
 
-ORDER = Action("order")
-PASS = Action("pass")
-PICK = Action("pick")
-TURN = Action("turn")
-LABELS = {"order": "Order it up", "pass": "Pass", "pick": "Pick it up", "turn": "Turn it down"}
+
+class FumblarooVerb(Verb):
+    """Fumblaroo's verbs: bid on the up-card, the dealer's discard, calling trump, play."""
+
+    ORDER = "order"
+    PASS = "pass"
+    PICK = "pick"
+    TURN = "turn"
+    CALL = "call"
+    DISCARD = "discard"
+    PLAY = "play"
+
+
+ORDER = Action(FumblarooVerb.ORDER)
+PASS = Action(FumblarooVerb.PASS)
+PICK = Action(FumblarooVerb.PICK)
+TURN = Action(FumblarooVerb.TURN)
+LABELS: dict[Verb, str] = {
+    FumblarooVerb.ORDER: "Order it up",
+    FumblarooVerb.PASS: "Pass",
+    FumblarooVerb.PICK: "Pick it up",
+    FumblarooVerb.TURN: "Turn it down",
+}
 
 
 class Stage(Enum):
@@ -88,13 +106,13 @@ class Fumblaroo(Game[FumblarooDeal]):
     def _grammar(self) -> Grammar:
         return Grammar(
             {
-                "order": (),
-                "pass": (),
-                "pick": (),
-                "turn": (),
-                "call": (Param.SUIT,),
-                "discard": (Param.CARD,),
-                "play": (Param.CARD,),
+                FumblarooVerb.ORDER: (),
+                FumblarooVerb.PASS: (),
+                FumblarooVerb.PICK: (),
+                FumblarooVerb.TURN: (),
+                FumblarooVerb.CALL: (Param.SUIT,),
+                FumblarooVerb.DISCARD: (Param.CARD,),
+                FumblarooVerb.PLAY: (Param.CARD,),
             },
             deck=DECK,
             suits=SUITS,
@@ -177,40 +195,40 @@ class Fumblaroo(Game[FumblarooDeal]):
     def _legal(self, player: int) -> list[Action]:
         stage = self.stage
         if stage is Stage.PLAYING:
-            hand = self.hands[player]
-            return [Action("play", c) for c in must_follow(hand, self._led(), self._suit_of)]
+            playable = must_follow(self.hands[player], self._led(), self._suit_of)
+            return [Action(FumblarooVerb.PLAY, c) for c in playable]
         if stage is Stage.BIDDING:
             return [ORDER, PASS]
         if stage is Stage.DEALER:
             return [PICK, TURN]
         if stage is Stage.DISCARD:
-            return [Action("discard", c) for c in self.hands[player]]
+            return [Action(FumblarooVerb.DISCARD, c) for c in self.hands[player]]
         if stage is Stage.CALLING:
             turned = self._turned_suit()
-            return [Action("call", arg=s) for s in SUITS if s != turned]
+            return [Action(FumblarooVerb.CALL, arg=s) for s in SUITS if s != turned]
         return []
 
     def _why_illegal(self, player: int, action: Action) -> str:
         verb, stage = action.verb, self.stage
         if stage is Stage.BIDDING:
-            if verb in ("pick", "turn"):
+            if verb in (FumblarooVerb.PICK, FumblarooVerb.TURN):
                 return "only the dealer picks up or turns down, after both others pass"
             return "order it up or pass"
         if stage is Stage.DEALER:
-            if verb in ("order", "pass"):
+            if verb in (FumblarooVerb.ORDER, FumblarooVerb.PASS):
                 return "the dealer may not order or pass: pick it up or turn it down"
             return "pick it up or turn it down"
         if stage is Stage.DISCARD:
-            if verb == "discard":
+            if verb == FumblarooVerb.DISCARD:
                 return f"you do not hold {action.card}"
             return "discard one of your six cards first"
         if stage is Stage.CALLING:
-            if verb == "call":
+            if verb == FumblarooVerb.CALL:
                 return f"the turned-down suit {action.arg} may not be called"
-            if verb == "pass":
+            if verb == FumblarooVerb.PASS:
                 return "you must call trump; you may not pass"
             return "call trump: one of the three suits not turned down"
-        if verb != "play" or action.card is None:
+        if verb != FumblarooVerb.PLAY or action.card is None:
             return "trump is made; play a card"
         return self._why_not_play(player, action.card)
 
@@ -235,7 +253,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         return standard_card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
-        if action.verb == "call" and action.arg:
+        if action.verb == FumblarooVerb.CALL and action.arg:
             return f"Call {SUIT_NAMES[action.arg]}"
         if action.card is not None:
             return f"{action.verb.capitalize()} {action.card}"
@@ -243,16 +261,16 @@ class Fumblaroo(Game[FumblarooDeal]):
 
     def _do(self, player: int, action: Action) -> list[Event]:
         verb = action.verb
-        if verb == "play":
+        if verb == FumblarooVerb.PLAY:
             assert action.card is not None
             return self._play(player, action.card)
-        if verb == "pass":
+        if verb == FumblarooVerb.PASS:
             return self._pass(player)
-        if verb in ("order", "pick"):
+        if verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
             return self._take_up(player)
-        if verb == "turn":
+        if verb == FumblarooVerb.TURN:
             return self._turn(player)
-        if verb == "call":
+        if verb == FumblarooVerb.CALL:
             return self._call(player, action.arg or "")
         assert action.card is not None
         return self._discard(player, action.card)

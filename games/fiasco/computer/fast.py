@@ -40,13 +40,13 @@ from games.fiasco.computer.bits import (
     stack_of,
 )
 from games.fiasco.computer.thumb import choose
-from games.fiasco.game import HAND_SIZE, TARGET, Fiasco, Phase
+from games.fiasco.game import HAND_SIZE, TARGET, Fiasco, FiascoVerb, Phase
 from games.fiasco.scoring import ALL_KINGS_BONUS, ALL_SUIT_BONUS, KINGS, SUIT_SIZE
 
 CLAIM_BASE = 44
 
-_CLAIM_ACTIONS = tuple(Action("choose", arg=s) for s in SUITS)
-_PLAY_ACTIONS = tuple(Action("play", c) for c in CARDS)
+_CLAIM_ACTIONS = tuple(Action(FiascoVerb.CHOOSE, arg=s) for s in SUITS)
+_PLAY_ACTIONS = tuple(Action(FiascoVerb.PLAY, c) for c in CARDS)
 
 CLAIMING, PLAYING, DONE = 0, 1, 2
 
@@ -233,7 +233,7 @@ class FiascoState:
         return _PLAY_ACTIONS[move]
 
     def move(self, action: Action) -> int:
-        if action.verb == "choose":
+        if action.verb == FiascoVerb.CHOOSE:
             return CLAIM_BASE + SUITS.index(action.arg or "")
         assert action.card is not None
         return CARD_ID[action.card]

@@ -20,7 +20,7 @@ from games.core.registry import new_game
 from games.core.zones import Visibility
 from games.fumblaroo import Fumblaroo
 from games.fumblaroo.cards import DECK, effective_suit, trick_strength
-from games.fumblaroo.game import Stage
+from games.fumblaroo.game import FumblarooVerb, Stage
 from games.fumblaroo.scoring import game_winner
 from tests.games.fumblaroo.helpers import (
     FORFEIT_DEAL,
@@ -516,8 +516,8 @@ def test_illegal_plays_name_the_reason_and_change_nothing():
 
 def test_action_objects_and_text_are_the_same_action():
     g = game(TWO_TWO_ONE, "9C")
-    g.apply(0, Action("order"))
-    g.apply(2, Action("discard", DECK.parse("9C")))
+    g.apply(0, Action(FumblarooVerb.ORDER))
+    g.apply(2, Action(FumblarooVerb.DISCARD, DECK.parse("9C")))
     assert g.history == ["0 order", "2 discard 9C"]
 
 
