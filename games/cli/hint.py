@@ -25,14 +25,16 @@ from games.core.errors import SetupError
 from games.core.records import Record
 from games.core.replay import replay
 from games.players.base import perspective
-from games.players.levels import decide, levels
+from games.players.levels import Level, decide, levels
 from games.players.match import make_player
 
 
 def parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m games hint", description=__doc__.splitlines()[0])
     p.add_argument("record", help="path to a record JSON file, or - for standard input")
-    p.add_argument("--level", default="hard", choices=levels(), help="default hard")
+    # Choices as plain words: argparse names a bad one among their reprs.
+    p.add_argument("--level", default=Level.HARD.value, choices=[lv.value for lv in levels()],
+                   help="default hard")
     p.add_argument("--seed", type=int, default=0, help="the hint's own seed (default 0)")
     p.add_argument("--budget", type=int, help="the hard level's simulated moves per decision")
     return p
@@ -60,7 +62,7 @@ def main(argv: Sequence[str]) -> int:
         args = parser().parse_args(argv)
         if args.budget is not None and args.budget < 1:
             raise UsageError(f"--budget must be at least 1, not {args.budget}")
-        line_one, line_two = _hint(args.record, args.level, args.seed, args.budget)
+        line_one, line_two = _hint(args.record, Level(args.level), args.seed, args.budget)
     except UsageError as exc:
         print(f"hint: {exc}", file=sys.stderr)
         return 2
@@ -71,7 +73,7 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _hint(source: str, level: str, seed: int, budget: int | None) -> tuple[str, str]:
+def _hint(source: str, level: Level, seed: int, budget: int | None) -> tuple[str, str]:
     try:
         text = _read(source)
     except OSError as exc:

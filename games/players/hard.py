@@ -20,7 +20,7 @@ import random
 from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
 from games.players.ismcts import ismcts
-from games.players.levels import register_level
+from games.players.levels import Level, register_level
 from games.players.search import search
 
 #: The search engines: determinized Monte Carlo (with successive halving unless
@@ -57,7 +57,7 @@ class HardPlayer:
     (``bench.allocation``).
     """
 
-    level = "hard"
+    level = Level.HARD
 
     def __init__(
         self,
@@ -110,6 +110,6 @@ class HardPlayer:
         return Decision(action, f"{why}; {odds}" if why else odds)
 
 
-register_level("hard", HardPlayer)
+register_level(Level.HARD, HardPlayer)
 
 __all__ = ["DEFAULT_BUDGET", "HardPlayer", "budget_for"]
