@@ -30,7 +30,7 @@ from games.core.cards import Card, Deck
 from games.core.errors import GameError, GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
 from games.core.outcome import Outcome, places
-from games.core.records import copy_json
+from games.core.records import Record, copy_json
 from games.core.zones import Zone, ZoneView, view_zone
 
 DealT = TypeVar("DealT")
@@ -190,18 +190,21 @@ class Game(ABC, Generic[DealT]):
             teams=self.teams(),
         )
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """This game as a record (``docs/rules/README.md``) that replays it exactly: the
-        caller's own copy, down to the deals' card lists, to keep or change at will."""
-        return {
-            "game": self.name,
-            "players": self.players,
-            "options": self.options.model_dump(mode="json"),
-            "seed": self.seed,
-            "dealer": self.first_dealer,
-            "deals": copy_json(self.deals_played),
-            "actions": list(self.history),
-        }
+        caller's own copy, down to the deals' card lists, to keep or change at will.
+
+        Built without validation: every field comes from this game, of the right type.
+        """
+        return Record.model_construct(
+            game=self.name,
+            players=self.players,
+            options=self.options.model_dump(mode="json"),
+            seed=self.seed,
+            dealer=self.first_dealer,
+            deals=copy_json(self.deals_played),
+            actions=list(self.history),
+        )
 
     def result_fields(self) -> dict[str, Any]:
         """The game-specific part of the replay output (``tricks`` by default)."""

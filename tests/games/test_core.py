@@ -151,11 +151,11 @@ def test_a_record_with_its_deals_goes_on_to_the_same_deals_as_the_game(name):
     # Cut the game at every deal boundary: the replayed record (deals included) deals on
     # exactly as the uninterrupted game did.
     cuts = [r for r, nxt in itertools.pairwise(records)
-            if len(nxt["deals"]) > len(r["deals"])]
+            if len(nxt.deals) > len(r.deals)]
     assert cuts, "the game has a second deal"
     for cut in cuts:
-        game = replay(Record.from_data(cut)).game
-        for line in whole.history[len(cut["actions"]):]:
+        game = replay(cut).game
+        for line in whole.history[len(cut.actions):]:
             seat, _, text = line.partition(" ")
             game.apply(int(seat), text)
         assert game.record() == whole.record()

@@ -30,7 +30,7 @@ def record_of(name: str, actions: int, seed: int = 11) -> dict:
         if game.over:
             break
         game.apply(game.to_act, rng.choice(game.legal_actions()))
-    return game.record()
+    return game.record().model_dump()
 
 
 def write(tmp_path, record: dict, name: str = "r.json") -> str:
