@@ -19,11 +19,14 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from games.cli.common import OneLineParser, UsageError, emit
-from games.cli.replay import _read
-from games.core.errors import SetupError
-from games.core.records import Record
-from games.core.replay import replay
+from games.cli.common import (
+    MalformedRecord,
+    OneLineParser,
+    Unreadable,
+    UsageError,
+    emit,
+    replay_source,
+)
 from games.players.base import perspective
 from games.players.levels import Level, decide, levels
 from games.players.match import make_player
@@ -75,17 +78,11 @@ def main(argv: Sequence[str]) -> int:
 
 def _hint(source: str, level: Level, seed: int, budget: int | None) -> tuple[str, str]:
     try:
-        text = _read(source)
-    except OSError as exc:
-        _fail(2, f"cannot read {source}: {exc.strerror}")
-    except Exception as exc:  # the replay command's own refusals: bytes that are not text
+        result = replay_source(source)
+    except Unreadable as exc:
         _fail(2, str(exc).replace("\n", " "))
-    try:
-        result = replay(Record.from_json(text))
-    except SetupError as exc:
-        _fail(2, f"malformed record: {exc.message.removeprefix('malformed record: ')}")
-    except RecursionError:  # pragma: no cover - absurdly nested JSON
-        _fail(2, "malformed record: nested too deeply")
+    except MalformedRecord as exc:
+        _fail(2, str(exc))
     if result.error is not None:
         failure = result.error
         _fail(1, f"action {failure.index} ({failure.action!r}) cannot be applied: "

@@ -4,6 +4,7 @@ record's own seed."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -77,7 +78,7 @@ def test_an_action_that_cannot_be_applied_exits_1_naming_it(capsys, tmp_path):
 @pytest.mark.parametrize("text", ["not json", "[]", '{"game": "fiasco"}',
                                   '{"game": "nogame", "players": 3}'])
 def test_a_malformed_record_exits_2_with_one_line(capsys, text, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(text))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
     status, out, err = run_hint(capsys, "-")
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and err.startswith("hint: ")
