@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Self, cast
 
 from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
-from games.core.dealing import deal_round_robin
 from games.core.errors import SetupError
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game, Options
@@ -30,6 +28,7 @@ from games.fazes.cards import (
     hand_size,
     removed_for,
 )
+from games.fazes.deal import FazesDeal, deal_json, parse_deal, shuffle_deal
 from games.fazes.options import FazesOptions
 from games.fazes.rules_text import SUMMARY
 from games.fazes.scoring import (
@@ -54,13 +53,6 @@ class FazesVerb(Verb):
 PLAY: dict[Card, Action] = {card: Action(FazesVerb.PLAY, card) for card in FULL_DECK.cards}
 
 
-@dataclass(frozen=True, slots=True)
-class FazesDeal:
-    """One faze's deal: every card in play, an equal share to each hand."""
-
-    hands: tuple[tuple[Card, ...], ...]
-
-
 @register
 class Fazes(Game[FazesDeal]):
     """Six deals of tricks, each scored its own way; the lowest total wins."""
@@ -80,7 +72,7 @@ class Fazes(Game[FazesDeal]):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError(f"Fazes is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         self.opts = cast(FazesOptions, options)
-        # _parse_deal (called by the base constructor) needs these.
+        # What this many players play with (the computer players read them too).
         self.removed: tuple[Card, ...] = removed_for(players)
         self.deck: Deck = deck_for_players(players)
         self.hand_size = hand_size(players)
@@ -112,35 +104,13 @@ class Fazes(Game[FazesDeal]):
                        players=self.players)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FazesDeal:
-        if set(raw) != {"hands"}:
-            raise SetupError(f"{where} must have exactly the key hands")
-        hands_raw = raw["hands"]
-        if not isinstance(hands_raw, list) or len(hands_raw) != self.players:
-            raise SetupError(f"{where}: hands must be a list of {self.players} hands")
-        hands = tuple(
-            tuple(FULL_DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-        )
-        if any(len(h) != self.hand_size for h in hands):
-            raise SetupError(f"{where}: every hand must hold {self.hand_size} cards")
-        try:
-            self.deck.check_exactly([c for h in hands for c in h], where)
-        except SetupError as exc:
-            if not self.removed:
-                raise
-            out = " ".join(map(str, self.removed))
-            raise SetupError(f"{exc.message} (with {self.players} players {out} are out of play)"
-                             ) from None
-        return FazesDeal(hands)
+        return parse_deal(raw, where, players=self.players)
 
     def _shuffle_deal(self, rng: random.Random) -> FazesDeal:
-        cards = self.deck.shuffled(rng)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        deal_round_robin(cards, hands, count=self.hand_size,
-                         first=left_of(self.dealer, self.players))
-        return FazesDeal(tuple(map(tuple, hands)))
+        return shuffle_deal(rng, players=self.players, dealer=self.dealer)
 
     def _deal_json(self, deal: FazesDeal) -> dict[str, Any]:
-        return {"hands": [[c.text for c in h] for h in deal.hands]}
+        return deal_json(deal)
 
     def _start_faze(self) -> list[Event]:
         deal = self.next_deal()

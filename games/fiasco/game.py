@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Self, cast
 
 from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
-from games.core.errors import SetupError
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game, Options
 from games.core.outcome import best_of
@@ -20,11 +18,11 @@ from games.core.seats import left_of
 from games.core.tricks import distinct
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fiasco.cards import FIASCO, FULL_DECK, KING, SUIT_NAMES, SUITS, four_suit_deck
+from games.fiasco.deal import HAND_SIZE, FiascoDeal, deal_json, parse_deal, shuffle_deal
 from games.fiasco.options import FiascoOptions
 from games.fiasco.rules_text import SUMMARY
 from games.fiasco.scoring import score_collection
 
-HAND_SIZE = 6
 TARGET = 42
 
 
@@ -39,14 +37,6 @@ class Phase(Enum):
     CLAIMING = "claiming suits"
     PLAYING = "playing"
     OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class FiascoDeal:
-    """One deal: six cards to each hand, the rest the stock (top first)."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    stock: tuple[Card, ...]
 
 
 @register
@@ -104,35 +94,13 @@ class Fiasco(Game[FiascoDeal]):
         return claim_order(self.players, self.dealer, self.opts.suits)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FiascoDeal:
-        if set(raw) != {"hands", "stock"}:
-            raise SetupError(f"{where} must have exactly the keys hands and stock")
-        hands_raw = raw["hands"]
-        if not isinstance(hands_raw, list) or len(hands_raw) != self.players:
-            raise SetupError(f"{where}: hands must be a list of {self.players} hands")
-        hands = tuple(
-            tuple(FULL_DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-        )
-        if any(len(h) != HAND_SIZE for h in hands):
-            raise SetupError(f"{where}: every hand must hold {HAND_SIZE} cards")
-        stock = tuple(FULL_DECK.parse_list(raw["stock"], f"{where} stock"))
-        cards = [*(c for h in hands for c in h), *stock]
-        if self.opts.suits == "four":
-            _check_four_suit_shape(cards, where)
-        else:
-            FULL_DECK.check_exactly(cards, where)
-        return FiascoDeal(hands, stock)
+        return parse_deal(raw, where, players=self.players, suits=self.opts.suits)
 
     def _shuffle_deal(self, rng: random.Random) -> FiascoDeal:
-        cards = self.round_deck.shuffled(rng)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        deal_round_robin(cards, hands, count=HAND_SIZE, first=left_of(self.dealer, self.players))
-        return FiascoDeal(tuple(map(tuple, hands)), tuple(cards))
+        return shuffle_deal(rng, self.round_deck, players=self.players, dealer=self.dealer)
 
     def _deal_json(self, deal: FiascoDeal) -> dict[str, Any]:
-        return {
-            "hands": [[c.text for c in h] for h in deal.hands],
-            "stock": [c.text for c in deal.stock],
-        }
+        return deal_json(deal)
 
     def _start_round(self) -> list[Event]:
         if self.opts.suits == "four":
@@ -378,15 +346,3 @@ def claim_order(players: int, dealer: int, suits: str) -> list[int]:
     if suits == "double":
         return [left, dealer, left, dealer]
     return [(left + i) % players for i in range(players)]
-
-
-def _check_four_suit_shape(cards: list[Card], where: str) -> None:
-    """Whether ``cards`` is the ``suits: four`` deck for some pair of claims.
-
-    Swords and Roses are always kept (claimed, or the first unclaimed), so a deal
-    without them can be no game's deck, whatever the claims turn out to be.
-    """
-    suits = sorted({c.suit for c in cards if c.suit})
-    if len(suits) != 4 or not {"S", "R"} <= set(suits):
-        raise SetupError(f"{where} is not a four-suit deck (S, R and two more suits)")
-    four_suit_deck(suits).check_exactly(cards, where)

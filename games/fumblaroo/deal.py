@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.cards import Card
-from games.core.dealing import deal_round_robin
+from games.core.dealing import Hands, card_texts, deal_round_robin, hands_json, parse_hands
 from games.core.errors import SetupError
 from games.core.seats import left_of
 from games.fumblaroo.cards import DECK
@@ -31,7 +31,7 @@ KEYS = frozenset({"hands", "kingdom"})
 class FumblarooDeal:
     """One deal: the three hands and the Kingdom, top card (the up-card) first."""
 
-    hands: tuple[tuple[Card, ...], ...]
+    hands: Hands
     kingdom: tuple[Card, ...]
 
 
@@ -39,12 +39,7 @@ def parse_deal(raw: Mapping[str, Any], where: str) -> FumblarooDeal:
     """The deal written in a record; :class:`SetupError` naming what is wrong."""
     if set(raw) != KEYS:
         raise SetupError(f"{where} must have exactly the keys hands and kingdom")
-    hands_raw = raw["hands"]
-    if not isinstance(hands_raw, list) or len(hands_raw) != PLAYERS:
-        raise SetupError(f"{where}: hands must be a list of {PLAYERS} hands")
-    hands = tuple(
-        tuple(DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-    )
+    hands = parse_hands(raw["hands"], DECK, PLAYERS, where)
     for i, hand in enumerate(hands):
         if len(hand) != HAND_SIZE:
             raise SetupError(f"{where} hand {i} must hold {HAND_SIZE} cards, not {len(hand)}")
@@ -65,7 +60,4 @@ def shuffle_deal(rng: random.Random, *, dealer: int) -> FumblarooDeal:
 
 def deal_json(deal: FumblarooDeal) -> dict[str, Any]:
     """A deal in record form."""
-    return {
-        "hands": [[c.text for c in h] for h in deal.hands],
-        "kingdom": [c.text for c in deal.kingdom],
-    }
+    return {"hands": hands_json(deal.hands), "kingdom": card_texts(deal.kingdom)}

@@ -13,7 +13,7 @@ from games.core.events import Event
 from games.core.game import GAME_OVER, Game, Options
 from games.core.registry import register
 from games.core.seats import left_of
-from games.core.tricks import must_follow, winning_play
+from games.core.tricks import must_follow
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fumblaroo.cards import (
     DECK,
@@ -21,13 +21,13 @@ from games.fumblaroo.cards import (
     SUITS,
     TWO_OF_CLUBS,
     effective_suit,
-    trick_strength,
     trump_rank,
 )
 from games.fumblaroo.deal import FumblarooDeal, deal_json, parse_deal, shuffle_deal
 from games.fumblaroo.options import FumblarooOptions
 from games.fumblaroo.rules_text import SUMMARY
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
+from games.fumblaroo.tricks import trick_winner
 
 
 class FumblarooVerb(Verb):
@@ -340,8 +340,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         return events + self._take_trick()
 
     def _take_trick(self) -> list[Event]:
-        trump, led = self.trump or "", self._led() or ""
-        winner, card = winning_play(self.trick, lambda c: trick_strength(c, trump, led))
+        winner, card = trick_winner(self.trick, self.trump or "")
         self.won[winner].extend(c for _, c in self.trick)
         self.taken[winner] += 1
         self.tricks.append(winner)

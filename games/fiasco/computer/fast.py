@@ -40,7 +40,8 @@ from games.fiasco.computer.bits import (
     stack_of,
 )
 from games.fiasco.computer.thumb import choose
-from games.fiasco.game import HAND_SIZE, TARGET, Fiasco, FiascoVerb, Phase
+from games.fiasco.deal import HAND_SIZE
+from games.fiasco.game import TARGET, Fiasco, FiascoVerb, Phase
 from games.fiasco.scoring import ALL_KINGS_BONUS, ALL_SUIT_BONUS, KINGS, SUIT_SIZE
 
 CLAIM_BASE = 44

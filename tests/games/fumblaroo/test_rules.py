@@ -19,9 +19,10 @@ from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError, 
 from games.core.registry import new_game
 from games.core.zones import Visibility
 from games.fumblaroo import Fumblaroo
-from games.fumblaroo.cards import DECK, effective_suit, trick_strength
+from games.fumblaroo.cards import DECK, effective_suit
 from games.fumblaroo.game import FumblarooVerb, Stage
 from games.fumblaroo.scoring import game_winner
+from games.fumblaroo.tricks import trick_strength
 from tests.games.fumblaroo.helpers import (
     FORFEIT_DEAL,
     NEXT_DEAL,
