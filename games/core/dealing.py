@@ -13,11 +13,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, MutableSequence
+from typing import Any, Protocol
 
 from games.core.cards import Card, Deck
 from games.core.errors import SetupError
 
 Hands = tuple[tuple[Card, ...], ...]
+
+
+class Deal(Protocol):
+    """A game's deal object: immutable, and written in a record as :meth:`to_json` says."""
+
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form (``docs/rules/README.md``, each game's "Record")."""
+        ...
 
 
 def deal_round_robin(

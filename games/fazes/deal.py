@@ -7,7 +7,7 @@ of B2 B3 G3 B4 are out of play (:func:`games.fazes.cards.removed_for`).
 >>> d = shuffle_deal(random.Random(1), players=5, dealer=0)
 >>> [len(h) for h in d.hands]
 [10, 10, 10, 10, 10]
->>> parse_deal(deal_json(d), "deal 1", players=5) == d
+>>> parse_deal(d.to_json(), "deal 1", players=5) == d
 True
 """
 
@@ -30,6 +30,10 @@ class FazesDeal:
     """One faze's deal: every card in play, an equal share to each hand."""
 
     hands: Hands
+
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form."""
+        return {"hands": hands_json(self.hands)}
 
 
 def parse_deal(raw: Mapping[str, Any], where: str, *, players: int) -> FazesDeal:
@@ -60,8 +64,3 @@ def shuffle_deal(rng: random.Random, *, players: int, dealer: int) -> FazesDeal:
     hands: list[list[Card]] = [[] for _ in range(players)]
     deal_round_robin(cards, hands, count=hand_size(players), first=left_of(dealer, players))
     return FazesDeal(tuple(map(tuple, hands)))
-
-
-def deal_json(deal: FazesDeal) -> dict[str, Any]:
-    """A deal in record form."""
-    return {"hands": hands_json(deal.hands)}

@@ -9,7 +9,7 @@ the suits are claimed: a deal is checked against it then (:func:`four_suit_shape
 >>> d = shuffle_deal(random.Random(1), FULL_DECK, players=3, dealer=0)
 >>> [len(h) for h in d.hands], len(d.stock)
 ([6, 6, 6], 36)
->>> parse_deal(deal_json(d), "deal 1", players=3, suits="one") == d
+>>> parse_deal(d.to_json(), "deal 1", players=3, suits="one") == d
 True
 """
 
@@ -35,6 +35,10 @@ class FiascoDeal:
 
     hands: Hands
     stock: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form."""
+        return {"hands": hands_json(self.hands), "stock": card_texts(self.stock)}
 
 
 def parse_deal(raw: Mapping[str, Any], where: str, *, players: int, suits: str) -> FiascoDeal:
@@ -72,8 +76,3 @@ def shuffle_deal(rng: random.Random, deck: Deck, *, players: int, dealer: int) -
     hands: list[list[Card]] = [[] for _ in range(players)]
     deal_round_robin(cards, hands, count=HAND_SIZE, first=left_of(dealer, players))
     return FiascoDeal(tuple(map(tuple, hands)), tuple(cards))
-
-
-def deal_json(deal: FiascoDeal) -> dict[str, Any]:
-    """A deal in record form."""
-    return {"hands": hands_json(deal.hands), "stock": card_texts(deal.stock)}

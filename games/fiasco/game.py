@@ -5,20 +5,20 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import Action, Grammar, Param, Verb
+from games.core.actions import Action, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import distinct
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fiasco.cards import FIASCO, FULL_DECK, KING, SUIT_NAMES, SUITS, four_suit_deck
-from games.fiasco.deal import HAND_SIZE, FiascoDeal, deal_json, parse_deal, shuffle_deal
+from games.fiasco.deal import HAND_SIZE, FiascoDeal, parse_deal, shuffle_deal
 from games.fiasco.options import FiascoOptions
 from games.fiasco.rules_text import SUMMARY
 from games.fiasco.scoring import score_collection
@@ -40,21 +40,23 @@ class Phase(Enum):
 
 
 @register
-class Fiasco(Game[FiascoDeal]):
+class Fiasco(Game[FiascoDeal, FiascoOptions]):
     """Collect your own suit and Kings by winning pots; dodge the Fiascos."""
 
-    name: ClassVar[str] = "fiasco"
-    title: ClassVar[str] = "Fiasco"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    options_model: ClassVar[type[Options]] = FiascoOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Win pots to collect your suit and the Kings; most points wins."
-    pitch: ClassVar[str] = ("Claim a suit, then throw cards into the pot: "
-                             "the highest wins it, but every Fiasco costs a card.")
+    name = "fiasco"
+    title = "Fiasco"
+    min_players = 2
+    max_players = 6
+    options_model = FiascoOptions
+    summary = SUMMARY
+    goal = "Win pots to collect your suit and the Kings; most points wins."
+    pitch = ("Claim a suit, then throw cards into the pot: "
+             "the highest wins it, but every Fiasco costs a card.")
+    verbs = {FiascoVerb.CHOOSE: (Param.SUIT,), FiascoVerb.PLAY: (Param.CARD,)}
+    full_deck = FULL_DECK
+    suit_letters = SUITS
 
-    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
-        self.opts = cast(FiascoOptions, options)
+    def __init__(self, players: int, options: FiascoOptions, **kwargs: Any) -> None:
         super().__init__(players, options, **kwargs)
         self.claims: list[list[str]] = [[] for _ in range(players)]
         self.claim_order = self._claim_order()
@@ -71,42 +73,24 @@ class Fiasco(Game[FiascoDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def check_options(cls, players: int, options: Options) -> None:
-        cast(FiascoOptions, options).check(players)
-
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return FULL_DECK
-
     def deck_in_play(self) -> Deck:
         return self.round_deck
 
-    def _grammar(self) -> Grammar:
-        return Grammar(
-            {FiascoVerb.CHOOSE: (Param.SUIT,), FiascoVerb.PLAY: (Param.CARD,)},
-            deck=FULL_DECK,
-            suits=SUITS,
-            players=self.players,
-        )
-
     def _claim_order(self) -> list[int]:
-        return claim_order(self.players, self.dealer, self.opts.suits)
+        return claim_order(self.players, self.dealer, self.options.suits)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FiascoDeal:
-        return parse_deal(raw, where, players=self.players, suits=self.opts.suits)
+        return parse_deal(raw, where, players=self.players, suits=self.options.suits)
 
     def _shuffle_deal(self, rng: random.Random) -> FiascoDeal:
         return shuffle_deal(rng, self.round_deck, players=self.players, dealer=self.dealer)
 
-    def _deal_json(self, deal: FiascoDeal) -> dict[str, Any]:
-        return deal_json(deal)
 
     def _start_round(self) -> list[Event]:
-        if self.opts.suits == "four":
+        if self.options.suits == "four":
             self.round_deck = four_suit_deck(s for claim in self.claims for s in claim)
         deal = self.next_deal()
-        if self.opts.suits == "four":
+        if self.options.suits == "four":
             self.round_deck.check_exactly(
                 [*(c for h in deal.hands for c in h), *deal.stock],
                 f"deal {len(self.deals_played)} (for the claimed suits)",
@@ -239,7 +223,7 @@ class Fiasco(Game[FiascoDeal]):
         events = [Event("count", "Counting Round: " + ", ".join(
             f"{{{p}}} {g}" for p, g in enumerate(gained)), tuple(range(self.players)))]
         totals = self.team_totals()
-        if self.opts.length == "quick" or max(totals) >= TARGET:
+        if self.options.length == "quick" or max(totals) >= TARGET:
             best = best_of(totals)
             winners = [p for p in range(self.players) if self._team_index(p) in best]
             self.game_phase = Phase.OVER
@@ -261,17 +245,17 @@ class Fiasco(Game[FiascoDeal]):
     # --- teams -----------------------------------------------------------------
 
     def teams(self) -> tuple[tuple[int, ...], ...] | None:
-        if not self.opts.teams:
+        if not self.options.teams:
             return None
         half = self.players // 2
         return tuple((i, i + half) for i in range(half))
 
     def _team_index(self, player: int) -> int:
-        return player % (self.players // 2) if self.opts.teams else player
+        return player % (self.players // 2) if self.options.teams else player
 
     def team_totals(self) -> list[int]:
         """The totals that decide the end: per team with teams, else per player."""
-        if not self.opts.teams:
+        if not self.options.teams:
             return list(self.scores)
         half = self.players // 2
         return [self.scores[i] + self.scores[i + half] for i in range(half)]

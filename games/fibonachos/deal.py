@@ -45,6 +45,17 @@ class FibonachosDeal:
     aside: tuple[Card, ...]
     decks: Hands = ()
 
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form (Spicy cards as integers)."""
+        out: dict[str, Any] = {
+            "hands": hands_json(self.hands),
+            "spicy": [c.rank for c in self.spicy],
+            "aside": card_texts(self.aside),
+        }
+        if self.decks:
+            out["decks"] = hands_json(self.decks)
+        return out
+
 
 def parse_deal(raw: Mapping[str, Any], players: int, where: str) -> FibonachosDeal:
     """A deal from a record; :class:`SetupError` unless it is exactly the cards."""
@@ -102,15 +113,3 @@ def shuffle_deal(rng: random.Random, players: int, dealer: int) -> FibonachosDea
         aside=tuple(stock),
         decks=tuple(map(tuple, decks)) if deck_size else (),
     )
-
-
-def deal_json(deal: FibonachosDeal) -> dict[str, Any]:
-    """A deal in record form (Spicy cards as integers)."""
-    out: dict[str, Any] = {
-        "hands": hands_json(deal.hands),
-        "spicy": [c.rank for c in deal.spicy],
-        "aside": card_texts(deal.aside),
-    }
-    if deal.decks:
-        out["decks"] = hands_json(deal.decks)
-    return out

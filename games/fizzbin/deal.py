@@ -37,6 +37,15 @@ class FizzbinDeal:
         """The players dealt seven cards."""
         return {p for p, h in enumerate(self.hands) if len(h) == BIG_HAND}
 
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form. Whether it is night is settled when the hand starts
+        (the game writes it then); until that, day unless the deal says night."""
+        return {
+            "night": bool(self.night),
+            "hands": hands_json(self.hands),
+            "stack": card_texts(self.stack),
+        }
+
 
 def parse_deal(raw: Mapping[str, Any], where: str, *, players: int, time: str) -> FizzbinDeal:
     """A deal from a record; :class:`SetupError` naming what is wrong."""
@@ -81,12 +90,3 @@ def shuffle_deal(rng: random.Random, seating: Seating, dealer_seat: int) -> Fizz
     for seat, hand in enumerate(by_seat):
         hands[seating.player_at(seat)] = tuple(hand)
     return FizzbinDeal(tuple(hands), tuple(cards))
-
-
-def deal_json(deal: FizzbinDeal, night: bool) -> dict[str, Any]:
-    """A deal in record form, with the day or night it was played by."""
-    return {
-        "night": night,
-        "hands": hands_json(deal.hands),
-        "stack": card_texts(deal.stack),
-    }

@@ -4,7 +4,7 @@
 >>> d = shuffle_deal(random.Random(1), dealer=2)
 >>> [len(h) for h in d.hands], len(d.kingdom)
 ([5, 5, 5], 12)
->>> parse_deal(deal_json(d), "deal 1") == d
+>>> parse_deal(d.to_json(), "deal 1") == d
 True
 """
 
@@ -34,6 +34,10 @@ class FumblarooDeal:
     hands: Hands
     kingdom: tuple[Card, ...]
 
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form."""
+        return {"hands": hands_json(self.hands), "kingdom": card_texts(self.kingdom)}
+
 
 def parse_deal(raw: Mapping[str, Any], where: str) -> FumblarooDeal:
     """The deal written in a record; :class:`SetupError` naming what is wrong."""
@@ -56,8 +60,3 @@ def shuffle_deal(rng: random.Random, *, dealer: int) -> FumblarooDeal:
     hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
     deal_round_robin(cards, hands, count=HAND_SIZE, first=left_of(dealer, PLAYERS))
     return FumblarooDeal(tuple(map(tuple, hands)), tuple(cards))
-
-
-def deal_json(deal: FumblarooDeal) -> dict[str, Any]:
-    """A deal in record form."""
-    return {"hands": hands_json(deal.hands), "kingdom": card_texts(deal.kingdom)}

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import Action, Grammar, Param, Verb
-from games.core.cards import Card, Deck, standard_card_name
+from games.core.actions import Action, Param, Verb
+from games.core.cards import Card, standard_card_name
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import must_follow
@@ -23,7 +23,7 @@ from games.fumblaroo.cards import (
     effective_suit,
     trump_rank,
 )
-from games.fumblaroo.deal import FumblarooDeal, deal_json, parse_deal, shuffle_deal
+from games.fumblaroo.deal import FumblarooDeal, parse_deal, shuffle_deal
 from games.fumblaroo.options import FumblarooOptions
 from games.fumblaroo.rules_text import SUMMARY
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
@@ -64,21 +64,31 @@ class Stage(Enum):
 
 
 @register
-class Fumblaroo(Game[FumblarooDeal]):
+class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
     """Three-player Euchre on 27 cards: order it up, pick it up, or call trump."""
 
-    name: ClassVar[str] = "fumblaroo"
-    title: ClassVar[str] = "Fumblaroo"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 3
-    options_model: ClassVar[type[Options]] = FumblarooOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Make trump and take tricks; the first to the target alone wins."
-    pitch: ClassVar[str] = ("Euchre for three: make trump, take tricks "
-                             "and be the first alone at the target.")
+    name = "fumblaroo"
+    title = "Fumblaroo"
+    min_players = 3
+    max_players = 3
+    options_model = FumblarooOptions
+    summary = SUMMARY
+    goal = "Make trump and take tricks; the first to the target alone wins."
+    pitch = ("Euchre for three: make trump, take tricks "
+             "and be the first alone at the target.")
+    verbs = {
+        FumblarooVerb.ORDER: (),
+        FumblarooVerb.PASS: (),
+        FumblarooVerb.PICK: (),
+        FumblarooVerb.TURN: (),
+        FumblarooVerb.CALL: (Param.SUIT,),
+        FumblarooVerb.DISCARD: (Param.CARD,),
+        FumblarooVerb.PLAY: (Param.CARD,),
+    }
+    full_deck = DECK
+    suit_letters = SUITS
 
-    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
-        self.opts = cast(FumblarooOptions, options)
+    def __init__(self, players: int, options: FumblarooOptions, **kwargs: Any) -> None:
         super().__init__(players, options, **kwargs)
         self.stage = Stage.BIDDING
         self.hands: list[list[Card]] = [[] for _ in range(players)]
@@ -99,34 +109,12 @@ class Fumblaroo(Game[FumblarooDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return DECK
-
-    def _grammar(self) -> Grammar:
-        return Grammar(
-            {
-                FumblarooVerb.ORDER: (),
-                FumblarooVerb.PASS: (),
-                FumblarooVerb.PICK: (),
-                FumblarooVerb.TURN: (),
-                FumblarooVerb.CALL: (Param.SUIT,),
-                FumblarooVerb.DISCARD: (Param.CARD,),
-                FumblarooVerb.PLAY: (Param.CARD,),
-            },
-            deck=DECK,
-            suits=SUITS,
-            players=self.players,
-        )
-
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FumblarooDeal:
         return parse_deal(raw, where)
 
     def _shuffle_deal(self, rng: random.Random) -> FumblarooDeal:
         return shuffle_deal(rng, dealer=self.dealer)
 
-    def _deal_json(self, deal: FumblarooDeal) -> dict[str, Any]:
-        return deal_json(deal)
 
     def clone(self) -> Self:
         """An independent copy by hand (search clones states by the thousand)."""
@@ -174,7 +162,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         """Score a finished (or void) hand and end the game if someone leads alone."""
         self.rounds.append(gained)
         self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
-        winner = game_winner(self.scores, target=self.opts.target)
+        winner = game_winner(self.scores, target=self.options.target)
         if winner is None:
             return []
         self.stage = Stage.OVER
@@ -407,7 +395,7 @@ class Fumblaroo(Game[FumblarooDeal]):
             facts.append(("Taken up", self.taken_up.text))
         if self.turned_down:
             facts.append(("Turned down", self.turned_down[0].text))
-        facts.append(("Target", str(self.opts.target)))
+        facts.append(("Target", str(self.options.target)))
         return facts
 
     def rules_ask(self, player: int) -> str:

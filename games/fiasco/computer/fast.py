@@ -357,7 +357,7 @@ def from_game(game: Fiasco) -> FiascoState:
     claims = [[SUITS.index(s) for s in claim] for claim in game.claims]
     state = FiascoState(
         players=game.players, dealer=game.dealer, scores=game.scores,
-        teams=game.opts.teams, extended=game.opts.length == "extended", claims=claims,
+        teams=game.options.teams, extended=game.options.length == "extended", claims=claims,
     )
     if game.game_phase is Phase.OVER:
         state.phase = DONE
@@ -393,7 +393,7 @@ def _claiming_from_game(state: FiascoState, game: Fiasco) -> None:
         return
     rng = random.Random()
     rng.setstate(game.require_rng("the next deal").getstate())
-    four = game.opts.suits == "four"
+    four = game.options.suits == "four"
     perm = list(range(40 if four else len(FULL_DECK)))
     rng.shuffle(perm)
     set_pending(state, perm, four=four)

@@ -131,7 +131,7 @@ class FumblarooState:
             taken=list(game.taken),
             scores=[s - g for s, g in zip(game.scores, game.rounds[-1], strict=True)]
             if over and game.rounds else list(game.scores),
-            target=game.opts.target,
+            target=game.options.target,
         )
 
     # --- the SearchState protocol ------------------------------------------------

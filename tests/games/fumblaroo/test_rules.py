@@ -541,7 +541,7 @@ def test_bad_options_are_setup_errors(options):
 @pytest.mark.parametrize("target", [5, 25])
 def test_target_accepts_5_to_25(target):
     g = new_game("fumblaroo", 3, {"target": target}, seed=1)
-    assert isinstance(g, Fumblaroo) and g.opts.target == target
+    assert isinstance(g, Fumblaroo) and g.options.target == target
 
 
 def _good() -> dict[str, Any]:
