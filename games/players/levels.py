@@ -51,7 +51,7 @@ def player(level: Level) -> Player:
     try:
         factory = _LEVELS[level]
     except KeyError:
-        raise KeyError(f"no level {level!r}; the levels are {', '.join(levels())}") from None
+        raise KeyError(f"no level {str(level)!r}; the levels are {', '.join(levels())}") from None
     return factory()
 
 
