@@ -149,7 +149,7 @@ def game_records() -> list[dict[str, Any]]:
         assert seat is not None
         actions = game.legal_actions(seat)
         game.apply(seat, actions[rng.randrange(len(actions))])
-        records.append({**game.record(), "meta": {"table": "bench"}})
+        records.append({**game.record().model_dump(), "meta": {"table": "bench"}})
     return records
 
 

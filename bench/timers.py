@@ -41,7 +41,7 @@ def timed_tables(count: int, moment: dt.datetime) -> list[Session]:
             id=f"b{index}", guild_id=1, channel_id=index + 1, host_id=1, game="fiasco",
             status=TableStatus.PLAYING, seats=[Seat(user_id=1, name="a"),
                                                Seat(user_id=2, name="b")],
-            record=game.record(), turn_seconds=timer.seconds,
+            record=game.record().model_dump(), turn_seconds=timer.seconds,
             deadline=deadline_after(moment, timer), created_at=moment, updated_at=moment)
         sessions.append(Session(table, game=game))
     return sessions

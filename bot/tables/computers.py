@@ -30,7 +30,7 @@ from multiprocessing.context import BaseContext
 
 from bot.models import ComputerLevel
 from bot.settings import Settings
-from games.players import Decision, Perspective, decide
+from games.players import Decision, Level, Perspective, decide
 from games.players.hard import HardPlayer, budget_for
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def think(question: Question, budget: float) -> Decision:
     """
     p = question.perspective
     if question.level != "hard":
-        return decide(question.level, p, question.rng)
+        return decide(Level(question.level), p, question.rng)
     if not p.legal:
         raise ValueError(f"seat {p.seat} has no legal action")
     return HardPlayer(budget=hard_budget(budget, p.game)).decide(p, question.rng)

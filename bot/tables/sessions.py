@@ -442,7 +442,7 @@ class SessionManager:
                 raise TableError(exc.message) from None
             table.timezone = zone
             table.status = TableStatus.PLAYING
-            table.record = {**game.record(), "meta": self._meta(table)}
+            table.record = {**game.record().model_dump(), "meta": self._meta(table)}
             table.version += 1
             table = self.turns.with_deadline(table, game)
             await self._save(session, table, game=game,

@@ -96,7 +96,7 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     version = table.version + 1
     seats = list(table.seats)
     seats[seat] = seats[seat].model_copy(update={"acted_version": version})
-    record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
+    record = {**game.record().model_dump(), "meta": (table.record or {}).get("meta", {})}
     stamp = now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
                               "updated_at": stamp}
@@ -109,7 +109,7 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
     """The finished table and its result (sharing one record, stamped with its end)."""
     assert game.outcome is not None
     stamp = now()
-    record = dict(table.record or game.record())
+    record = dict(table.record or game.record().model_dump())
     record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
     final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,
                                      "record": record})

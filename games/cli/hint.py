@@ -19,20 +19,25 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from games.cli.common import OneLineParser, UsageError, emit
-from games.cli.replay import _read
-from games.core.errors import SetupError
-from games.core.records import Record
-from games.core.replay import replay
+from games.cli.common import (
+    MalformedRecord,
+    OneLineParser,
+    Unreadable,
+    UsageError,
+    emit,
+    replay_source,
+)
 from games.players.base import perspective
-from games.players.levels import decide, levels
+from games.players.levels import Level, decide, levels
 from games.players.match import make_player
 
 
 def parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m games hint", description=__doc__.splitlines()[0])
     p.add_argument("record", help="path to a record JSON file, or - for standard input")
-    p.add_argument("--level", default="hard", choices=levels(), help="default hard")
+    # Choices as plain words: argparse names a bad one among their reprs.
+    p.add_argument("--level", default=Level.HARD.value, choices=[lv.value for lv in levels()],
+                   help="default hard")
     p.add_argument("--seed", type=int, default=0, help="the hint's own seed (default 0)")
     p.add_argument("--budget", type=int, help="the hard level's simulated moves per decision")
     return p
@@ -60,7 +65,7 @@ def main(argv: Sequence[str]) -> int:
         args = parser().parse_args(argv)
         if args.budget is not None and args.budget < 1:
             raise UsageError(f"--budget must be at least 1, not {args.budget}")
-        line_one, line_two = _hint(args.record, args.level, args.seed, args.budget)
+        line_one, line_two = _hint(args.record, Level(args.level), args.seed, args.budget)
     except UsageError as exc:
         print(f"hint: {exc}", file=sys.stderr)
         return 2
@@ -71,19 +76,13 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _hint(source: str, level: str, seed: int, budget: int | None) -> tuple[str, str]:
+def _hint(source: str, level: Level, seed: int, budget: int | None) -> tuple[str, str]:
     try:
-        text = _read(source)
-    except OSError as exc:
-        _fail(2, f"cannot read {source}: {exc.strerror}")
-    except Exception as exc:  # the replay command's own refusals: bytes that are not text
+        result = replay_source(source)
+    except Unreadable as exc:
         _fail(2, str(exc).replace("\n", " "))
-    try:
-        result = replay(Record.from_json(text))
-    except SetupError as exc:
-        _fail(2, f"malformed record: {exc.message.removeprefix('malformed record: ')}")
-    except RecursionError:  # pragma: no cover - absurdly nested JSON
-        _fail(2, "malformed record: nested too deeply")
+    except MalformedRecord as exc:
+        _fail(2, str(exc))
     if result.error is not None:
         failure = result.error
         _fail(1, f"action {failure.index} ({failure.action!r}) cannot be applied: "

@@ -24,7 +24,7 @@ from games.cli.common import OneLineParser, UsageError, emit
 from games.cli.terminal import HUMAN, Table
 from games.core.errors import SetupError
 from games.core.registry import make_options
-from games.players.levels import levels
+from games.players.levels import Level, levels
 from games.players.match import EndlessGame, Match, play_match
 
 
@@ -89,7 +89,7 @@ def _seats(text: str | None, players: int | None, low: int, high: int) -> tuple[
         raise UsageError(f"this game is for {low} to {high} players, not {players}")
     if text is None:
         count = players if players is not None else max(low, min(4, high))
-        return (HUMAN, *["hard"] * (count - 1))
+        return (HUMAN, *[Level.HARD] * (count - 1))
     seats = tuple(part.strip().lower() for part in text.split(","))
     known = {HUMAN, *levels()}
     for seat in seats:

@@ -10,39 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from games.core.errors import SetupError
-from games.core.records import Record
-from games.core.replay import replay
-
-
-class Unreadable(Exception):
-    """The record's bytes cannot be had or are not text (exit 2, with this message)."""
-
-
-def _read(source: str) -> str:
-    """The record's text from ``source`` (a path, or ``-`` for standard input).
-
-    Read as bytes and decoded as UTF-8 (a byte-order mark allowed), whatever the locale
-    says: JSON is UTF-8, and a record must read the same on every machine.
-    """
-    try:
-        if source == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(source, "rb") as f:
-                data = f.read()
-    except OSError as exc:
-        raise Unreadable(f"cannot read {source}: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise Unreadable(f"malformed record: not UTF-8 text (byte {exc.start} is "
-                         f"0x{data[exc.start]:02x})") from None
+from games.cli.common import MalformedRecord, Unreadable, emit, replay_source
 
 
 def _fail(message: str) -> int:
@@ -52,31 +23,13 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _emit(summary: dict[str, Any]) -> None:
-    """Print the output object; a reader that went away (``| head``) is no error.
-
-    Python's advice for SIGPIPE: point standard output at devnull, so that the
-    interpreter's own flush at exit does not raise again.
-    """
-    try:
-        sys.stdout.write(json.dumps(summary) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-
-
 def cmd_replay(source: str) -> int:
     """Replay one record and print its output object; the exit status (0, 1 or 2)."""
     try:
-        result = replay(Record.from_json(_read(source)))
-    except Unreadable as exc:
+        result = replay_source(source)
+    except (Unreadable, MalformedRecord) as exc:
         return _fail(str(exc))
-    except SetupError as exc:
-        return _fail(f"malformed record: {exc.message}")
-    except RecursionError:
-        return _fail("malformed record: nested too deeply")
-    _emit(result.summary())
+    emit(json.dumps(result.summary()))
     return result.exit_status
 
 

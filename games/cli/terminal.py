@@ -19,6 +19,7 @@ from games.core.events import Event
 from games.core.game import Game, View
 from games.core.zones import ZoneKind, ZoneView
 from games.players.base import perspective
+from games.players.levels import Level
 from games.players.match import Match, decision_rng, game_seed, make_player
 
 HUMAN = "human"
@@ -54,7 +55,7 @@ class Table:
         self._say(f"== {game.title}, game {index + 1} of {match.games}: "
                   + ", ".join(names) + " ==")
         self._events(game.opening_events, names)
-        computers = {lv: make_player(lv, match.budget) for lv in set(levels) if lv != HUMAN}
+        computers = {lv: make_player(Level(lv), match.budget) for lv in set(levels) if lv != HUMAN}
         while game.to_act is not None and not game.over:
             seat = game.to_act
             if levels[seat] == HUMAN:

@@ -23,7 +23,7 @@ from games.players.base import (
     perspective,
     register_knowledge,
 )
-from games.players.levels import Player, decide, levels, player, register_level
+from games.players.levels import Level, Player, decide, levels, player, register_level
 
 
 def _register_all() -> None:
@@ -43,6 +43,7 @@ _register_all()
 __all__ = [
     "Decision",
     "Knowledge",
+    "Level",
     "Perspective",
     "Player",
     "SearchState",

@@ -218,7 +218,7 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
     legacy = [{"user_id": None, "name": f"Computer {i + 1}"} for i in range(3)]  # no level
     await store.save_table(StoredTable(
         id="t1", guild_id=GUILD, channel_id=2, host_id=ALICE, game="fumblaroo",
-        options={"target": 5}, status=TableStatus.PLAYING, record=start.record(),
+        options={"target": 5}, status=TableStatus.PLAYING, record=start.record().model_dump(),
         seats=[Seat.model_validate(seat) for seat in legacy],
         created_at=stamp, updated_at=stamp))
     await store.close()
@@ -227,7 +227,7 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
         assert session.seats[0].label == "Computer 1 (random)"
         manager.turns.resume(session)
         await until(lambda: session.table.status is TableStatus.FINISHED, 20, "the game")
-        assert actions(session) == old_way.record()["actions"]
+        assert actions(session) == old_way.record().actions
 
 
 def test_levels_and_seats_draw_from_streams_of_their_own():

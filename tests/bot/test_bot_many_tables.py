@@ -36,7 +36,7 @@ def last_move(session: Session) -> tuple[int, Action] | None:
     game = session.game
     assert game is not None and game.to_act is not None
     seat = game.to_act
-    action = random.Random(len(game.record()["actions"])).choice(game.legal_actions(seat))
+    action = random.Random(len(game.record().actions)).choice(game.legal_actions(seat))
     trial = copy.deepcopy(game)
     trial.apply(seat, action)
     user = session.seats[seat].user_id
@@ -64,7 +64,7 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
                 game = session.game
                 assert game is not None and game.to_act is not None
                 seat = game.to_act
-                action = random.Random(len(game.record()["actions"])).choice(
+                action = random.Random(len(game.record().actions)).choice(
                     game.legal_actions(seat))
                 user = session.seats[seat].user_id
                 assert user is not None
@@ -86,7 +86,7 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
             stored = await store.get_table(session.id)
             assert stored is not None and stored.status is TableStatus.FINISHED
             assert stored.record == session.table.record
-            assert stored.record["actions"] == session.game.record()["actions"]
+            assert stored.record["actions"] == session.game.record().actions
         assert await store.open_tables() == []
         with contextlib.closing(sqlite3.connect(tmp_path / "fivefold.db")) as conn:
             [[results, tables]] = conn.execute(

@@ -144,4 +144,4 @@ async def test_the_last_move_made_twice_writes_one_result(two) -> None:
     stored = await b.store.get_table(here.id)
     assert stored is not None and here.game is not None
     assert stored.record is not None
-    assert stored.record["actions"] == here.game.record()["actions"]
+    assert stored.record["actions"] == here.game.record().actions

@@ -83,7 +83,7 @@ async def agrees(session: Session, store: SqliteStore) -> None:
     assert stored == session.table
     if session.game is not None:
         assert stored is not None and stored.record is not None
-        assert stored.record["actions"] == session.game.record()["actions"]
+        assert stored.record["actions"] == session.game.record().actions
 
 
 async def fails(store: FaultyStore, change: Awaitable[object]) -> None:

@@ -42,7 +42,7 @@ async def test_a_click_whose_save_is_slow_is_deferred_then_shows_its_result(
         shown = await fake.click(person, table_message(fake, session), "Show my hand")
         menu = shown.message
         assert menu is not None and shown.ephemeral
-        actions = len(session.game.record()["actions"])
+        actions = len(session.game.record().actions)
 
         clicked = await fake.click(person, menu, enabled_choices(menu)[0])
 
@@ -50,11 +50,11 @@ async def test_a_click_whose_save_is_slow_is_deferred_then_shows_its_result(
         assert clicked.record.responded_at - clicked.record.dispatched_at < SLOW_SAVE
         before = menu.text
         await fake.wait_for(lambda: menu.text != before, 5)
-        assert len(session.game.record()["actions"]) == actions + 1
+        assert len(session.game.record().actions) == actions + 1
         assert "out of date" not in menu.text and "failed" not in menu.text.lower()
         stored = await bot.store.get_table(session.id)
         assert stored is not None
-        assert stored.record["actions"] == session.game.record()["actions"]
+        assert stored.record["actions"] == session.game.record().actions
 
 
 async def test_a_quick_click_is_answered_with_the_menu_itself(fake_world: FakeWorld, tmp_path):
@@ -93,14 +93,14 @@ async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu
         person = next(u for u in (world.alice, world.bob) if u.id == player)
         shown = await fake.click(person, table_message(fake, session), "Show my hand")
         assert shown.message is not None
-        actions = len(session.game.record()["actions"])
+        actions = len(session.game.record().actions)
 
         fake.response_deadline = 0.0  # Discord gives up on this click before the bot answers
         late = await fake.click(person, shown.message, enabled_choices(shown.message)[0])
         fake.response_deadline = 3.0
         assert late.response_type is None and late.error_codes == [10062], late
         assert [v.kind for v in fake.take_violations("late_response")] == ["late_response"]
-        assert len(session.game.record()["actions"]) == actions + 1  # played all the same
+        assert len(session.game.record().actions) == actions + 1  # played all the same
         # Logged in one line: a traceback per late answer costs more than the click.
         [late_log] = [r for r in caplog.records if "after Discord's deadline" in r.getMessage()]
         assert late_log.exc_info is None and late_log.levelno == logging.WARNING

@@ -6,11 +6,13 @@ import doctest
 import importlib
 import itertools
 import pkgutil
+import re
+from pathlib import Path
 
 import pytest
 
 import games
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.errors import GameError, SetupError, UnknownAction
 from games.core.outcome import places
@@ -49,12 +51,22 @@ def test_cards_are_immutable_hashable_values_with_their_text_form():
         a.rank = 3  # type: ignore[misc]
 
 
+class ToyVerb(Verb):
+    PLAY = "play"
+    CALL = "call"
+    DRAW = "draw"
+    DISCARD = "discard"
+    PASS = "pass"
+
+
 def test_grammar_reads_case_insensitively_and_names_what_is_wrong():
     deck = Deck([Card("S4", "S", 4), Card("TD", "D", 10)])
-    g = Grammar({"play": (Param.CARD,), "call": (Param.SUIT,), "draw": (Param.SOURCE,),
-                 "discard": (Param.CARD, Param.PLAYER), "pass": ()},
+    g = Grammar({ToyVerb.PLAY: (Param.CARD,), ToyVerb.CALL: (Param.SUIT,),
+                 ToyVerb.DRAW: (Param.SOURCE,), ToyVerb.DISCARD: (Param.CARD, Param.PLAYER),
+                 ToyVerb.PASS: ()},
                 deck=deck, suits="SD", players=3)
-    assert g.parse("PLAY td") == Action("play", deck.parse("TD"))
+    assert g.parse("PLAY td") == Action(ToyVerb.PLAY, deck.parse("TD"))
+    assert g.parse("Pass").verb is ToyVerb.PASS
     assert str(g.parse("discard s4 2")) == "discard S4 2"
     assert str(g.parse("draw STACK")) == "draw stack"
     assert str(g.parse("Pass")) == "pass"
@@ -63,6 +75,28 @@ def test_grammar_reads_case_insensitively_and_names_what_is_wrong():
                            ("draw 3", "not 'stack' or a player"), ("pass now", "does not read")]:
         with pytest.raises(UnknownAction, match=fragment):
             g.parse(text)
+
+
+# A verb compared with a word: ``verb == "play"``, ``verb != 'draw'``, ``verb in ("pick", ...``.
+VERB_WORD = re.compile(r"""verb\s*(==|!=)\s*["']|verb\s+(not\s+)?in\s*[(\[{]\s*["']""")
+
+
+def verbs_compared_with_words(root: Path) -> list[str]:
+    """Every line under ``root`` that compares a verb with a string instead of its enum member."""
+    return [f"{path}:{number}: {line.strip()}"
+            for path in sorted(root.rglob("*.py"))
+            for number, line in enumerate(path.read_text().splitlines(), 1)
+            if VERB_WORD.search(line)]
+
+
+def test_games_compare_verbs_with_their_enum_members_so_mypy_checks_the_spelling():
+    assert verbs_compared_with_words(Path(games.__file__).parent) == []
+
+
+def test_the_verb_scan_catches_a_word(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text('if action.verb == "paly":\n    pass\nok = verb in ("pick", "turn")\n')
+    assert len(verbs_compared_with_words(tmp_path)) == 2
 
 
 def test_unknown_action_is_a_game_error_and_setup_error_is_not():
@@ -117,11 +151,11 @@ def test_a_record_with_its_deals_goes_on_to_the_same_deals_as_the_game(name):
     # Cut the game at every deal boundary: the replayed record (deals included) deals on
     # exactly as the uninterrupted game did.
     cuts = [r for r, nxt in itertools.pairwise(records)
-            if len(nxt["deals"]) > len(r["deals"])]
+            if len(nxt.deals) > len(r.deals)]
     assert cuts, "the game has a second deal"
     for cut in cuts:
-        game = replay(Record.from_data(cut)).game
-        for line in whole.history[len(cut["actions"]):]:
+        game = replay(cut).game
+        for line in whole.history[len(cut.actions):]:
             seat, _, text = line.partition(" ")
             game.apply(int(seat), text)
         assert game.record() == whole.record()

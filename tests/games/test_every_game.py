@@ -92,7 +92,7 @@ def test_random_playout_keeps_the_invariants_and_its_record_replays(name, player
         return
     random_playout(game, seed=players)
     record = game.record()
-    again = replay(Record.from_json(json.dumps(record)), **context(name))
+    again = replay(Record.from_json(record.model_dump_json()), **context(name))
     assert again.error is None
     assert again.game.record() == record
     assert snapshot(again.game) == snapshot(game)
@@ -113,13 +113,13 @@ def test_a_clone_taken_half_way_is_independent_of_the_original(name):
     whole = random_playout(new(name, cls.min_players, {}) or pytest.fail("defaults"), seed=4,
                            probe_every=10_000)
     record = whole.record()
-    half = len(record["actions"]) // 2
-    original = replay(Record.from_data({**record, "actions": record["actions"][:half]}),
+    half = len(record.actions) // 2
+    original = replay(record.model_copy(update={"actions": record.actions[:half]}),
                       **context(name)).game
     before = snapshot(original)
     clone = original.clone()
     assert snapshot(clone) == before
-    rest = record["actions"][half:]
+    rest = record.actions[half:]
     for line in rest[: max(1, len(rest) // 2)]:
         clone.apply(*split_action(line, clone.players))
     assert snapshot(original) == before, "playing the clone changed the original"
@@ -158,19 +158,20 @@ def test_a_record_is_the_callers_own_to_change(name):
     whole = random_playout(new(name, cls.min_players, {}) or pytest.fail("defaults"), seed=5,
                            probe_every=10_000)
     record = whole.record()
-    half = len(record["actions"]) // 2
-    game = replay(Record.from_data({**record, "actions": record["actions"][:half]}),
+    half = len(record.actions) // 2
+    game = replay(record.model_copy(update={"actions": record.actions[:half]}),
                   **context(name)).game
-    before, state = json.dumps(game.record()), snapshot(game)
+    before, state = game.record().model_dump_json(), snapshot(game)
     assert json.loads(before)["deals"], "a deal to tamper with"
-    one, two = game.record()["deals"], game.record()["deals"]
+    one, two = game.record().deals, game.record().deals
     assert one == two and one[0] is not two[0]
     # ...yet two copies share their card texts (interned): a copy costs lists, not strings.
     assert all(a is b for a, b in zip(_texts(one), _texts(two), strict=True))
-    _vandalise(game.record())
-    _vandalise(whole.record())
-    assert json.dumps(game.record()) == before
+    # dict() of a record holds its very options, deals and actions: vandalised in place.
+    _vandalise(dict(game.record()))
+    _vandalise(dict(whole.record()))
+    assert game.record().model_dump_json() == before
     assert snapshot(game) == state
-    for line in record["actions"][half:]:
+    for line in record.actions[half:]:
         game.apply(*split_action(line, game.players))
     assert game.record() == record

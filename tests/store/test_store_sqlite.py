@@ -213,7 +213,7 @@ def played_record(seed: int, actions: int) -> dict[str, Any]:
         seat = game.to_act
         assert seat is not None
         game.apply(seat, random.Random(n).choice(game.legal_actions(seat)))
-    return game.record()
+    return game.record().model_dump()
 
 
 async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_data(
@@ -268,11 +268,11 @@ async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_dat
         resumed = await manager.resume_all()
         assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
         game = manager.get("v3-playing").game
-        assert game is not None and game.record() == playing.record
+        assert game is not None and game.record().model_dump() == playing.record
         seat = game.to_act
         assert seat is not None
         game.apply(seat, game.legal_actions(seat)[0])
-        playing.record = game.record()
+        playing.record = game.record().model_dump()
         playing.version += 1
         await store.save_table(playing)
         assert count(db_path, "SELECT COUNT(*) FROM table_actions") == 41

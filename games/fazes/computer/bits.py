@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from games.core.actions import Action
 from games.core.cards import Card
 from games.fazes.cards import COLOURS, FULL_DECK, GREEN_TWO, RANKS
+from games.fazes.game import FazesVerb
 from games.fazes.scoring import card_points
 
 RANK_COUNT = len(RANKS)  # 13
@@ -33,7 +34,7 @@ COLOUR_OF: tuple[int, ...] = tuple(i // RANK_COUNT for i in range(len(CARDS)))
 RANK_OF: tuple[int, ...] = tuple(i % RANK_COUNT + 2 for i in range(len(CARDS)))
 SHIFT: tuple[int, ...] = tuple(k * RANK_COUNT for k in range(len(COLOURS)))
 G2 = INDEX[GREEN_TWO]
-PLAY_OF: tuple[Action, ...] = tuple(Action("play", card) for card in CARDS)
+PLAY_OF: tuple[Action, ...] = tuple(Action(FazesVerb.PLAY, card) for card in CARDS)
 
 
 def _segment_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:

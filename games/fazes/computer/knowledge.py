@@ -40,7 +40,7 @@ from games.fazes.computer.bits import (
 )
 from games.fazes.computer.fast import FastFazes
 from games.fazes.computer.thumb import REASONS, choose
-from games.fazes.game import Fazes
+from games.fazes.game import Fazes, FazesVerb
 from games.fazes.options import FazesOptions
 from games.fazes.scoring import has_trump, points_taken
 from games.fazes.tricks import trick_winner
@@ -125,7 +125,7 @@ def _colours_held(p: Perspective, faze: int) -> tuple[int, ...]:
 def _entry(entry: str) -> tuple[int, int]:
     """A history entry ``"2 play G5"`` as (seat, card)."""
     seat, verb, card = entry.split()
-    assert verb == "play", entry
+    assert verb == FazesVerb.PLAY, entry
     return int(seat), INDEX[FULL_DECK.parse(card)]
 
 

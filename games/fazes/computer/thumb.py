@@ -11,7 +11,7 @@ The easy computer player and the search's rollouts both play :func:`choose`; it 
 only what the seat to act may see: its hand, the trick on the table, the faze and how
 many tricks are left.
 
->>> from games.fazes.bits import CARDS, GREEN, INDEX, mask_of
+>>> from games.fazes.computer.bits import CARDS, GREEN, INDEX, mask_of
 >>> from games.fazes.cards import FULL_DECK
 >>> hand = mask_of(FULL_DECK.parse(t) for t in ("G5", "G9", "G13", "B7"))
 >>> card, why = choose(hand, faze=3, led=GREEN, win=INDEX[FULL_DECK.parse("G10")],

@@ -11,7 +11,7 @@ the stock is a tuple shared between copies, with the position of its top, and a
 claim (the setup phase) is the move ``CLAIM_BASE + suit index``.
 
 >>> import games
->>> from games.fiasco.fast import from_game
+>>> from games.fiasco.computer.fast import from_game
 >>> g = games.new_game("fiasco", 3, seed=4)
 >>> state = from_game(g)
 >>> [str(state.action(m)) for m in state.moves()][:2]
@@ -40,13 +40,14 @@ from games.fiasco.computer.bits import (
     stack_of,
 )
 from games.fiasco.computer.thumb import choose
-from games.fiasco.game import HAND_SIZE, TARGET, Fiasco, Phase
+from games.fiasco.deal import HAND_SIZE
+from games.fiasco.game import TARGET, Fiasco, FiascoVerb, Phase
 from games.fiasco.scoring import ALL_KINGS_BONUS, ALL_SUIT_BONUS, KINGS, SUIT_SIZE
 
 CLAIM_BASE = 44
 
-_CLAIM_ACTIONS = tuple(Action("choose", arg=s) for s in SUITS)
-_PLAY_ACTIONS = tuple(Action("play", c) for c in CARDS)
+_CLAIM_ACTIONS = tuple(Action(FiascoVerb.CHOOSE, arg=s) for s in SUITS)
+_PLAY_ACTIONS = tuple(Action(FiascoVerb.PLAY, c) for c in CARDS)
 
 CLAIMING, PLAYING, DONE = 0, 1, 2
 
@@ -233,7 +234,7 @@ class FiascoState:
         return _PLAY_ACTIONS[move]
 
     def move(self, action: Action) -> int:
-        if action.verb == "choose":
+        if action.verb == FiascoVerb.CHOOSE:
             return CLAIM_BASE + SUITS.index(action.arg or "")
         assert action.card is not None
         return CARD_ID[action.card]
@@ -356,7 +357,7 @@ def from_game(game: Fiasco) -> FiascoState:
     claims = [[SUITS.index(s) for s in claim] for claim in game.claims]
     state = FiascoState(
         players=game.players, dealer=game.dealer, scores=game.scores,
-        teams=game.opts.teams, extended=game.opts.length == "extended", claims=claims,
+        teams=game.options.teams, extended=game.options.length == "extended", claims=claims,
     )
     if game.game_phase is Phase.OVER:
         state.phase = DONE
@@ -392,7 +393,7 @@ def _claiming_from_game(state: FiascoState, game: Fiasco) -> None:
         return
     rng = random.Random()
     rng.setstate(game.require_rng("the next deal").getstate())
-    four = game.opts.suits == "four"
+    four = game.options.suits == "four"
     perm = list(range(40 if four else len(FULL_DECK)))
     rng.shuffle(perm)
     set_pending(state, perm, four=four)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from games.fiasco.computer.bits import CARD_ID, FIASCO_SHIFT, HAND_BIT
 from games.fiasco.computer.fast import FiascoState
 from games.fiasco.computer.thumb import scores
-from games.fiasco.game import HAND_SIZE
+from games.fiasco.deal import HAND_SIZE
 
 #: How sharply a play's score gap below the best card counts against a world.
 TEMPERATURE = 0.15

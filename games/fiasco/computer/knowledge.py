@@ -40,7 +40,7 @@ from games.fiasco.computer.bits import (
 from games.fiasco.computer.fast import CLAIMING, DONE, FiascoState, from_game, set_pending
 from games.fiasco.computer.inference import batch_sizes, clues, weight
 from games.fiasco.computer.thumb import EASY_NOISE, Assessment, assess, choose
-from games.fiasco.game import Fiasco, claim_order
+from games.fiasco.game import Fiasco, FiascoVerb, claim_order
 from games.fiasco.options import FiascoOptions
 from games.players.base import Decision, Perspective, register_knowledge
 
@@ -112,18 +112,18 @@ class FiascoKnowledge:
         return self._worlds.draw(rng)
 
     def easy(self, p: Perspective, rng: random.Random) -> Decision:
-        if p.legal[0].verb == "choose":
+        if p.legal[0].verb == FiascoVerb.CHOOSE:
             action = rng.choice(p.legal)
         else:
             s = Situation(p, claims_of(p))
             card = choose(hand=s.hand, pot=s.pot, top=s.top, top_mine=s.top_mine,
                           after=s.after, coll=s.coll, collects=s.collects, rng=rng,
                           noise=EASY_NOISE)
-            action = Action("play", CARDS[card])
+            action = Action(FiascoVerb.PLAY, CARDS[card])
         return Decision(action, self.why(p, action))
 
     def why(self, p: Perspective, action: Action) -> str:
-        if action.verb == "choose":
+        if action.verb == FiascoVerb.CHOOSE:
             return f"collects {SUIT_NAMES[action.arg or 'S']}: all six suits stay in the deck"
         assert action.card is not None
         s = Situation(p, claims_of(p))
@@ -143,7 +143,7 @@ def claims_of(p: Perspective) -> list[list[str]]:
     claims: list[list[str]] = [[] for _ in range(p.players)]
     for entry in p.history:
         actor, verb, *rest = entry.split()
-        if verb == "choose":
+        if verb == FiascoVerb.CHOOSE:
             claims[int(actor)].append(rest[0])
     return claims
 
@@ -255,7 +255,7 @@ def _deal_plays(p: Perspective, deck: int) -> list[tuple[int, str]]:
     plays = []
     for entry in p.history:
         actor, verb, *rest = entry.split()
-        if verb == "play":
+        if verb == FiascoVerb.PLAY:
             plays.append((int(actor), rest[0]))
     per_deal = sum(batch_sizes(p.players, deck)) * p.players
     return plays[len(p.rounds) * per_deal:]

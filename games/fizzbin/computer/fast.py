@@ -22,7 +22,7 @@ special, forced) is one table lookup; and whether a drawer may still discard is 
 (the cards taken from a pile this turn are all still in the hand), not a scan.
 
 >>> import games
->>> from games.fizzbin.fast import FastFizzbin
+>>> from games.fizzbin.computer.fast import FastFizzbin
 >>> game = games.new_game("fizzbin", 4, {"time": "day"}, seed=3)
 >>> state = FastFizzbin.from_game(game)
 >>> [str(state.action(m)) for m in state.moves()]
@@ -46,6 +46,7 @@ from games.core.cards import Card
 from games.fizzbin.cards import DECK, forced_ranks, special_ranks
 from games.fizzbin.computer.history import split_hands, turn_flags
 from games.fizzbin.computer.thumb import Tactics, tactics_for
+from games.fizzbin.game import FizzbinVerb
 from games.fizzbin.scoring import PAIR_RANKS, THREE_QUARTER_RANKS, HandRank, judge
 
 #: The draw of the stack; ``DRAW_PILE + q`` draws ``q``'s pile; see :func:`discard_move`.
@@ -358,15 +359,15 @@ def move_action(move: int) -> Action:
     """The rules core's action for a fast-path move."""
     if move >= DISCARD_BASE:
         card = DECK.cards[(move >> 3) - (DISCARD_BASE >> 3)]
-        return Action("discard", card, str(move & 7))
+        return Action(FizzbinVerb.DISCARD, card, str(move & 7))
     if move == DRAW_STACK:
-        return Action("draw", arg=STACK)
-    return Action("draw", arg=str(move - DRAW_PILE))
+        return Action(FizzbinVerb.DRAW, arg=STACK)
+    return Action(FizzbinVerb.DRAW, arg=str(move - DRAW_PILE))
 
 
 def action_move(action: Action) -> int:
     """The fast-path move for a rules core's action."""
-    if action.verb == "discard" and action.card is not None:
+    if action.verb == FizzbinVerb.DISCARD and action.card is not None:
         return discard_move(CARD_ID[action.card], action.player_arg)
     if action.arg == STACK:
         return DRAW_STACK

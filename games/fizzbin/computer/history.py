@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games.fizzbin.cards import DECK, forced_ranks, special_ranks
+from games.fizzbin.game import FizzbinVerb
 
 _CARD_ID = {c.text: i for i, c in enumerate(DECK.cards)}
 _RANK = tuple(c.rank for c in DECK.cards)
@@ -57,7 +58,7 @@ def split_hands(history: Sequence[str], *, players: int, hands_done: int) -> lis
             left -= 1
             if left == 0:
                 closing = actor
-        if closing is not None and action.startswith("discard"):
+        if closing is not None and action.startswith(FizzbinVerb.DISCARD):
             hands.append([])
             left, closing = stack_size(players), None
     if closing is not None and len(hands) - 1 < hands_done:
@@ -86,7 +87,7 @@ def turn_flags(steps: Sequence[Step], players: int, to_act: int | None
     for i, (actor, actions) in enumerate(runs):
         drew = "draw stack" in actions
         under_way = (i == len(runs) - 1 and actor == to_act
-                     and not actions[-1].startswith("discard"))
+                     and not actions[-1].startswith(FizzbinVerb.DISCARD))
         if under_way:
             drew_now = drew
         else:
@@ -143,7 +144,7 @@ class _Search:
         self.sizes_now = list(sizes_now)
         self.special = special_ranks(night=night)
         self.forced = forced_ranks(night=night)
-        named = {_CARD_ID[a.split()[1]] for _, a in steps if a.startswith("discard")}
+        named = {_CARD_ID[a.split()[1]] for _, a in steps if a.startswith(FizzbinVerb.DISCARD)}
         self.unnamed = {c for pile in piles_now for c in pile if c not in named}
         self.nodes = 0
 
@@ -163,10 +164,10 @@ class _Search:
                 return None
             actor, action = self.steps[i]
             nxt = self._next(i)
-            continues = nxt is not None and nxt[0] == actor and nxt[1].startswith("draw")
+            continues = nxt is not None and nxt[0] == actor and nxt[1].startswith(FizzbinVerb.DRAW)
             ends_turn = nxt is not None and nxt[0] != actor
             verb, *args = action.split()
-            if verb == "discard":
+            if verb == FizzbinVerb.DISCARD:
                 card, target = _CARD_ID[args[0]], int(args[1])
                 if card in r.known[actor]:
                     r.known[actor].discard(card)

@@ -35,6 +35,7 @@ from games.fizzbin.computer.fast import (
 from games.fizzbin.computer.history import Inferred, infer, split_hands, turn_flags
 from games.fizzbin.computer.thumb import tactics_for
 from games.fizzbin.deal import BIG_HAND
+from games.fizzbin.game import FizzbinVerb
 from games.players.base import Decision, Perspective, register_knowledge
 
 #: Simulated moves per hard decision. 26,000 since the search got faster (issue 13): about
@@ -119,9 +120,9 @@ def _step(p: Perspective, holding: Sequence[int], steps: Sequence[tuple[int, str
           ) -> tuple[int, int]:
     """Where the seat is in its turn, and the cards it took from a pile this turn (the
     ones it holds but may not discard), read off its legal actions."""
-    draws = any(a.verb == "draw" for a in p.legal)
+    draws = any(a.verb == FizzbinVerb.DRAW for a in p.legal)
     free = {CARD_ID[a.card] for a in p.legal if a.card is not None}
-    mid_turn = bool(steps) and steps[-1][0] == p.seat and steps[-1][1].startswith("draw")
+    mid_turn = bool(steps) and steps[-1][0] == p.seat and steps[-1][1].startswith(FizzbinVerb.DRAW)
     if free:
         step = DRAW_AGAIN if draws else DISCARD
     else:

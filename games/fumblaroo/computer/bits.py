@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.core.cards import Card
-from games.fumblaroo.cards import DECK, SUITS, effective_suit, trick_strength
+from games.fumblaroo.cards import DECK, SUITS, effective_suit
+from games.fumblaroo.tricks import trick_strength
 
 CARD: tuple[Card, ...] = DECK.cards
 CARD_ID: dict[Card, int] = {card: i for i, card in enumerate(CARD)}

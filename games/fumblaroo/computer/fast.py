@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Self
 
-from games.core.actions import Action
+from games.core.actions import Action, Verb
 from games.fumblaroo.cards import SUITS
 from games.fumblaroo.computer.bits import (
     CARD,
@@ -50,7 +50,7 @@ from games.fumblaroo.game import ORDER as ORDER_ACTION
 from games.fumblaroo.game import PASS as PASS_ACTION
 from games.fumblaroo.game import PICK as PICK_ACTION
 from games.fumblaroo.game import TURN as TURN_ACTION
-from games.fumblaroo.game import Fumblaroo, Stage
+from games.fumblaroo.game import Fumblaroo, FumblarooVerb, Stage
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
 
 PLAYERS = 3
@@ -59,7 +59,8 @@ ORDER, PASS, PICK, TURN, CALL = 64, 65, 66, 67, 68
 BIDDING, DEALER, DISCARDING, CALLING, PLAYING, DONE = range(6)
 _STAGE = {Stage.BIDDING: BIDDING, Stage.DEALER: DEALER, Stage.DISCARD: DISCARDING,
           Stage.CALLING: CALLING, Stage.PLAYING: PLAYING, Stage.OVER: DONE}
-_VERB_MOVES = {"order": ORDER, "pass": PASS, "pick": PICK, "turn": TURN}
+_VERB_MOVES: dict[Verb, int] = {FumblarooVerb.ORDER: ORDER, FumblarooVerb.PASS: PASS,
+                                FumblarooVerb.PICK: PICK, FumblarooVerb.TURN: TURN}
 _MOVE_ACTIONS = {ORDER: ORDER_ACTION, PASS: PASS_ACTION, PICK: PICK_ACTION, TURN: TURN_ACTION}
 _SPREAD = 12.0
 
@@ -130,7 +131,7 @@ class FumblarooState:
             taken=list(game.taken),
             scores=[s - g for s, g in zip(game.scores, game.rounds[-1], strict=True)]
             if over and game.rounds else list(game.scores),
-            target=game.opts.target,
+            target=game.options.target,
         )
 
     # --- the SearchState protocol ------------------------------------------------
@@ -248,19 +249,19 @@ class FumblarooState:
 
     def action(self, move: int) -> Action:
         if move < DISCARD:
-            return Action("play", CARD[move])
+            return Action(FumblarooVerb.PLAY, CARD[move])
         if move < ORDER:
-            return Action("discard", CARD[move - DISCARD])
+            return Action(FumblarooVerb.DISCARD, CARD[move - DISCARD])
         if move >= CALL:
-            return Action("call", arg=SUITS[move - CALL])
+            return Action(FumblarooVerb.CALL, arg=SUITS[move - CALL])
         return _MOVE_ACTIONS[move]
 
     def move(self, action: Action) -> int:
-        if action.verb == "play" and action.card is not None:
+        if action.verb == FumblarooVerb.PLAY and action.card is not None:
             return CARD_ID[action.card]
-        if action.verb == "discard" and action.card is not None:
+        if action.verb == FumblarooVerb.DISCARD and action.card is not None:
             return DISCARD + CARD_ID[action.card]
-        if action.verb == "call" and action.arg is not None:
+        if action.verb == FumblarooVerb.CALL and action.arg is not None:
             return CALL + SUITS.index(action.arg)
         return _VERB_MOVES[action.verb]
 

@@ -36,13 +36,13 @@ from games.fumblaroo.computer.fast import (
     FumblarooState,
     thumb_move,
 )
-from games.fumblaroo.game import Fumblaroo
+from games.fumblaroo.game import Fumblaroo, FumblarooVerb
 from games.fumblaroo.scoring import TRICKS_PER_HAND
 from games.players.base import Decision, Perspective, register_knowledge
 from games.players.constrained_deal import constrained_deal
 
 PLAYERS = 3
-HIDDEN_DISCARD = "discard ?"
+HIDDEN_DISCARD = f"{FumblarooVerb.DISCARD} ?"
 #: How far the easy level's judgement of a hand wavers (standard deviation, in the
 #: rules of thumb's trick weights), and how often it wins a trick more dearly than needed.
 WAVER = 0.75
@@ -71,7 +71,7 @@ def hand_entries(p: Perspective) -> list[tuple[int, str]]:
     for entry in p.history:
         seat, _, action = entry.partition(" ")
         entries.append((int(seat), action))
-        if action.startswith("play "):
+        if action.startswith(f"{FumblarooVerb.PLAY} "):
             plays += 1
             if plays == TRICKS_PER_HAND * PLAYERS:
                 entries, plays = [], 0
@@ -83,16 +83,16 @@ def rebuild(p: Perspective) -> Hand:
     hand = Hand()
     for seat, action in hand_entries(p):
         verb, _, rest = action.partition(" ")
-        if verb == "pass":
+        if verb == FumblarooVerb.PASS:
             hand.passes += 1
             hand.stage = DEALER if hand.passes == PLAYERS - 1 else BIDDING
-        elif verb in ("order", "pick"):
+        elif verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
             hand.trump, hand.caller, hand.stage = _taken_up_suit(p), seat, DISCARDING
-        elif verb == "turn":
+        elif verb == FumblarooVerb.TURN:
             hand.turned, hand.stage = SUITS.index(_turned_down(p).suit), CALLING
-        elif verb == "call":
+        elif verb == FumblarooVerb.CALL:
             hand.trump, hand.caller, hand.stage = SUITS.index(rest), seat, PLAYING
-        elif verb == "discard":
+        elif verb == FumblarooVerb.DISCARD:
             hand.stage = PLAYING
             if seat == p.seat and rest != "?":
                 hand.my_discard = DECK.parse(rest)
@@ -145,7 +145,7 @@ class FumblarooKnowledge:
 
     def redact(self, seat: int, actor: int, action: str) -> str:
         """The dealer's discard is face down: others see only that there was one."""
-        return HIDDEN_DISCARD if action.startswith("discard") else action
+        return HIDDEN_DISCARD if action.startswith(FumblarooVerb.DISCARD) else action
 
     def sample(self, p: Perspective, rng: random.Random) -> FumblarooState:
         hand = rebuild(p)
@@ -199,13 +199,15 @@ class FumblarooKnowledge:
         state = table_state(p, hand)
         verb = action.verb
         up = SUIT_NAMES[CARD[state.up].suit] if state.up >= 0 else ""
-        if verb in ("order", "pick"):
-            return f"{'orders it up' if verb == 'order' else 'picks it up'}: strong in {up}"
-        if verb in ("pass", "turn"):
-            return f"{'passes' if verb == 'pass' else 'turns it down'}: too weak to call {up}"
-        if verb == "call":
+        if verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
+            taken = "orders it up" if verb == FumblarooVerb.ORDER else "picks it up"
+            return f"{taken}: strong in {up}"
+        if verb in (FumblarooVerb.PASS, FumblarooVerb.TURN):
+            declined = "passes" if verb == FumblarooVerb.PASS else "turns it down"
+            return f"{declined}: too weak to call {up}"
+        if verb == FumblarooVerb.CALL:
             return f"calls its strongest suit, {SUIT_NAMES[action.arg or 'S']}"
-        if verb == "discard":
+        if verb == FumblarooVerb.DISCARD:
             return "discards its weakest card outside trump"
         if action.card is None or state.trump < 0:
             return ""

@@ -4,6 +4,7 @@ record's own seed."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -30,7 +31,7 @@ def record_of(name: str, actions: int, seed: int = 11) -> dict:
         if game.over:
             break
         game.apply(game.to_act, rng.choice(game.legal_actions()))
-    return game.record()
+    return game.record().model_dump()
 
 
 def write(tmp_path, record: dict, name: str = "r.json") -> str:
@@ -77,7 +78,7 @@ def test_an_action_that_cannot_be_applied_exits_1_naming_it(capsys, tmp_path):
 @pytest.mark.parametrize("text", ["not json", "[]", '{"game": "fiasco"}',
                                   '{"game": "nogame", "players": 3}'])
 def test_a_malformed_record_exits_2_with_one_line(capsys, text, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(text))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
     status, out, err = run_hint(capsys, "-")
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and err.startswith("hint: ")

@@ -70,7 +70,7 @@ def mirror_whole_game(g: Fazes, rng: random.Random, *, resync: float) -> int:
 def test_random_playouts_on_the_fast_path_match_the_rules_core(players, options):
     g = new(players, options, seed=100 * players + len(str(options)))
     fazes = mirror_whole_game(g, random.Random(players), resync=0.05)
-    assert fazes == len(g.opts.fazes)
+    assert fazes == len(g.options.fazes)
 
 
 def test_many_seeds_of_every_faze_match_and_exercise_the_moon():

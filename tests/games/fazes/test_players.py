@@ -156,7 +156,7 @@ def test_easy_beats_random_players_over_a_few_single_faze_games():
 def swapped_twin(g: Fazes, a: int, b: int, ca: str, cb: str) -> Fazes | None:
     """``g`` replayed with unseen ``ca`` (in hand ``a``) and ``cb`` (hand ``b``) swapped
     in the current faze's deal, or ``None`` when its history would not be legal."""
-    record = g.record()
+    record = g.record().model_dump()
     deals = [dict(hands=[list(h) for h in d["hands"]]) for d in record["deals"]]
     hands = deals[-1]["hands"]
     hands[a][hands[a].index(ca)], hands[b][hands[b].index(cb)] = cb, ca

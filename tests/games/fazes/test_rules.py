@@ -360,7 +360,7 @@ def test_fazes_option_plays_the_listed_fazes_in_order_with_repeats():
     g = game(COLOUR_HANDS_4P, 4, 4, 1)
     play_first_legal(g)
     assert g.rounds == [[100, 0, 100, 100], [100, 0, 100, 100], [0, 65, 65, 65]]
-    assert len(g.record()["deals"]) == 3
+    assert len(g.record().deals) == 3
 
 
 def test_fazes_option_is_any_non_empty_list_with_no_upper_limit():
@@ -602,4 +602,4 @@ def test_a_clone_draws_the_same_next_deals_as_the_original():
     assert c.rng.getstate() == g.rng.getstate()
     play_first_legal(g)
     play_first_legal(c)
-    assert g.record()["deals"] == c.record()["deals"]
+    assert g.record().deals == c.record().deals

@@ -14,7 +14,7 @@ from games.fiasco.computer.bits import CARD_ID, CARDS, hand_cards, hand_int
 from games.fiasco.computer.fast import FiascoState, from_game
 from games.fiasco.computer.knowledge import KNOWLEDGE, Situation, Worlds, claims_of
 from games.fiasco.computer.thumb import EASY_NOISE, choose
-from games.fiasco.game import HAND_SIZE
+from games.fiasco.deal import HAND_SIZE
 from games.players import decide, knowledge_for, perspective
 from games.players.base import Perspective
 from games.players.hard import HardPlayer

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.records import Record
 from games.core.registry import new_game
 from games.core.replay import replay, summarize
 from tests.invariants import random_playout
@@ -33,6 +32,6 @@ def test_random_playout_keeps_the_invariants(players, options, seed):
 @pytest.mark.parametrize(("players", "options"), OPTION_SETS[::3], ids=str)
 def test_a_finished_games_record_replays_to_the_same_state(players, options):
     game = random_playout(new_game("fiasco", players, options, seed=77), 5)
-    again = replay(Record.from_data(game.record()))
+    again = replay(game.record())
     assert again.error is None
     assert again.summary() == summarize(game)

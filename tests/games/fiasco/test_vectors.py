@@ -72,7 +72,7 @@ def test_an_action_after_the_game_is_over_exits_1():
     g = new_game("fiasco", 2, {}, seed=9, dealer=0)
     while not g.over:
         g.apply(g.to_act, g.legal_actions()[0])
-    record = g.record()
+    record = g.record().model_dump()
     record["actions"].append("0 play K")
     check_replay(record, {"over": True,
                           "error": {"index": len(record["actions"]) - 1, "action": "0 play K"}}, 1)

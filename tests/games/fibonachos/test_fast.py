@@ -152,7 +152,7 @@ def test_a_clone_shares_no_list_with_its_original():
 
 
 def test_a_clone_of_a_game_without_a_seed_has_no_generator():
-    deal = new_game("fibonachos", 3, seed=1).record()["deals"][0]
+    deal = new_game("fibonachos", 3, seed=1).record().deals[0]
     g = new_game("fibonachos", 3, {"rounds": 1}, dealer=0, deals=[deal])
     copy = g.clone()
     assert copy.rng is None

@@ -85,7 +85,7 @@ def test_a_table_of_one_level_finishes(level):
 def swapped_unseen(g: Fibonachos, seat: int) -> Fibonachos | None:
     """The same game with two cards the seat has not seen swapped in the round's deal:
     same-suit cards still in two other hidden places (hands, or the cards set aside)."""
-    record = g.record()
+    record = g.record().model_dump()
     deal = record["deals"][-1]
     hidden = [("hands", q) for q in range(g.players) if q != seat] + [("aside", None)]
     places = {("hands", q): g.hands[q] for q in range(g.players) if q != seat}
@@ -198,7 +198,7 @@ def assert_round_replays(g: Fibonachos, world: FibonachosState, p: Perspective) 
     rest = Counter(NACHO_DECK.cards)
     rest.subtract(c for h in hands for c in h)
     deal = {"hands": [[c.text for c in h] for h in hands],
-            "spicy": g.record()["deals"][-1]["spicy"],
+            "spicy": g.record().deals[-1]["spicy"],
             "aside": [c.text for c in rest.elements()]}
     again = new_game("fibonachos", g.players, {"rounds": 1}, dealer=g.dealer, deals=[deal])
     for q, card in plays:

@@ -13,6 +13,7 @@ from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError, 
 from games.core.registry import new_game
 from games.fibonachos import Fibonachos
 from games.fibonachos.cards import NACHO_DECK, SPICY_CARD, SPICY_DECK
+from games.fibonachos.game import FibonachosVerb
 from games.fibonachos.scoring import round_score
 from tests.games.fibonachos.helpers import (
     MIXED,
@@ -60,7 +61,7 @@ def test_deal_sizes_for_each_player_count(players, hand, deck, aside):
     assert len(g.aside) == aside
     assert len(g.prize) == 1 and len(g.spicy) == 14
     assert g.to_act == (g.dealer + 1) % players  # the dealer's left leads
-    dealt = g.record()["deals"][0]
+    dealt = g.record().deals[0]
     assert set(dealt) == ({"hands", "spicy", "aside", "decks"} if deck else
                           {"hands", "spicy", "aside"})
     assert sorted(dealt["spicy"]) == [1] * 5 + [2] * 5 + [3] * 5
@@ -293,7 +294,8 @@ def test_game_lasts_the_rounds_option():
         (0, "draw R1", UnknownAction, None),
         (0, "play", UnknownAction, None),
         (0, "", UnknownAction, None),
-        (0, Action("play", SPICY_CARD[2]), IllegalAction, "play one of your Nacho cards"),
+        (0, Action(FibonachosVerb.PLAY, SPICY_CARD[2]), IllegalAction,
+         "play one of your Nacho cards"),
     ],
 )
 def test_illegal_action_raises_its_error_and_changes_nothing(player, action, error, message):
@@ -413,4 +415,4 @@ def test_a_deal_needed_without_a_seed_raises_setup_error_and_changes_nothing():
     with pytest.raises(SetupError):
         g.apply(g.to_act or 0, f"play {ROUND_SCRIPT[-1]}")
     assert snapshot(g) == before and g.dealer == dealer
-    assert len(g.record()["deals"]) == 1
+    assert len(g.record().deals) == 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from typing import Any
@@ -93,7 +92,7 @@ def _with_unseen_swap(game: Fizzbin, seat: int) -> Fizzbin | None:
     """The same game with two cards swapped between two other players' hands, cards they
     were dealt and still hold face down, never shown: the history stays legal."""
     hand_no = len(game.results)
-    record = copy.deepcopy(game.record())  # record() shares the deal dicts
+    record = game.record().model_dump()
     deal = record["deals"][hand_no]
     others = [q for q in range(game.players) if q != seat]
     face_up = {c.text for f in game.face_up for c in f}

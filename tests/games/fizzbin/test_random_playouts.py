@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.records import Record
 from games.core.registry import new_game
 from games.core.replay import replay, summarize
 from games.fizzbin import Fizzbin
@@ -39,7 +38,7 @@ def test_a_clock_game_keeps_the_invariants_with_night_and_day_hands():
     flips = iter([True, False, True])
     game = new_game("fizzbin", 3, {"hands": 3}, seed=5, is_night=lambda: next(flips))
     random_playout(game, 3)
-    assert [d["night"] for d in game.record()["deals"]] == [True, False, True]
+    assert [d["night"] for d in game.record().deals] == [True, False, True]
 
 
 REPLAYED = [(2, {"hands": 3}), (4, {"hands": 2, "time": "night"}),
@@ -51,7 +50,7 @@ def test_a_finished_games_record_replays_to_the_same_state(players, options):
     nights = iter([True, False] * 10)
     game = random_playout(new_game("fizzbin", players, options, seed=77,
                                    is_night=lambda: next(nights)), 5)
-    again = replay(Record.from_data(game.record()))
+    again = replay(game.record())
     assert again.error is None and again.game.over
     assert again.summary() == summarize(game)
-    assert again.game.record()["deals"] == game.record()["deals"]
+    assert again.game.record().deals == game.record().deals

@@ -73,7 +73,7 @@ def test_a_shuffled_deal_gives_seven_to_the_dealer_and_left_and_the_rest_is_the_
     assert sizes == expected
     assert len(g.stack) == 52 - sum(sizes)
     assert [len(f) for f in g.face_up] == [1 if s == 7 else 0 for s in sizes]
-    assert g.record()["deals"][0]["hands"][0][1] == g.face_up[0][0].text
+    assert g.record().deals[0]["hands"][0][1] == g.face_up[0][0].text
 
 
 def test_the_seven_card_hands_must_be_the_dealers_and_the_left_players():
@@ -496,7 +496,7 @@ def test_the_clock_is_read_once_per_deal_when_time_is_clock():
         if len(g.results) != before and not g.over:
             nights.append(g.night)
     assert len(calls) == 3 and nights == answers
-    assert [d["night"] for d in g.record()["deals"]] == answers
+    assert [d["night"] for d in g.record().deals] == answers
 
 
 @pytest.mark.parametrize(("time", "night"), [("day", False), ("night", True)])
@@ -506,12 +506,12 @@ def test_a_fixed_time_never_reads_the_clock(time, night):
 
     g = new_game("fizzbin", 4, {"time": time}, seed=2, is_night=clock)
     assert isinstance(g, Fizzbin) and g.night is night
-    assert g.record()["deals"][0]["night"] is night
+    assert g.record().deals[0]["night"] is night
 
 
 def test_a_deal_that_gives_night_is_played_so_whatever_the_clock():
     g = game(PLAIN4, night=True, is_night=lambda: False)
-    assert g.night and g.record()["deals"][0]["night"] is True
+    assert g.night and g.record().deals[0]["night"] is True
     g = game(PLAIN4, "QS", night=True)
     events = g.apply(1, "draw stack")  # Q is special by night
     assert [e.kind for e in events] == ["draw"] and "draw stack" in legal(g)
@@ -520,7 +520,7 @@ def test_a_deal_that_gives_night_is_played_so_whatever_the_clock():
 @pytest.mark.parametrize(("time", "night"), [("clock", False), ("day", False), ("night", True)])
 def test_a_deal_without_night_and_no_clock_is_by_night_only_when_time_is_night(time, night):
     assert game(PLAIN4, time=time).night is night
-    assert new_game("fizzbin", 3, {"time": time}, seed=5).record()["deals"][0]["night"] is night
+    assert new_game("fizzbin", 3, {"time": time}, seed=5).record().deals[0]["night"] is night
 
 
 def test_a_clone_is_independent_and_keeps_the_same_clock():

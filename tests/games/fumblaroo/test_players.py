@@ -118,7 +118,7 @@ def swapped_unseen(g: Fumblaroo, seat: int) -> Fumblaroo | None:
     """The same game with two unseen cards swapped in the hand's deal: cards still held
     by the two other seats, or one of them and one still in the Kingdom, of the same
     suit whatever trump is (no 2s)."""
-    record = g.record()
+    record = g.record().model_dump()
     deal = record["deals"][-1]
     others = [q for q in range(3) if q != seat]
     places = [("hands", q) for q in others] + [("kingdom", None)]

@@ -47,7 +47,7 @@ def test_record_of_a_finished_random_game_replays_to_the_same_summary(seed: int)
     g = new_game("fumblaroo", 3, {"target": 7}, seed=seed)
     random_playout(g, seed)
     assert g.over
-    data = json.loads(json.dumps(g.record()))
+    data = json.loads(g.record().model_dump_json())
     result = replay(Record.from_data(data))
     assert result.error is None
     assert result.summary() == summarize(g)

@@ -19,9 +19,10 @@ from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError, 
 from games.core.registry import new_game
 from games.core.zones import Visibility
 from games.fumblaroo import Fumblaroo
-from games.fumblaroo.cards import DECK, effective_suit, trick_strength
-from games.fumblaroo.game import Stage
+from games.fumblaroo.cards import DECK, effective_suit
+from games.fumblaroo.game import FumblarooVerb, Stage
 from games.fumblaroo.scoring import game_winner
+from games.fumblaroo.tricks import trick_strength
 from tests.games.fumblaroo.helpers import (
     FORFEIT_DEAL,
     NEXT_DEAL,
@@ -516,8 +517,8 @@ def test_illegal_plays_name_the_reason_and_change_nothing():
 
 def test_action_objects_and_text_are_the_same_action():
     g = game(TWO_TWO_ONE, "9C")
-    g.apply(0, Action("order"))
-    g.apply(2, Action("discard", DECK.parse("9C")))
+    g.apply(0, Action(FumblarooVerb.ORDER))
+    g.apply(2, Action(FumblarooVerb.DISCARD, DECK.parse("9C")))
     assert g.history == ["0 order", "2 discard 9C"]
 
 
@@ -540,7 +541,7 @@ def test_bad_options_are_setup_errors(options):
 @pytest.mark.parametrize("target", [5, 25])
 def test_target_accepts_5_to_25(target):
     g = new_game("fumblaroo", 3, {"target": target}, seed=1)
-    assert isinstance(g, Fumblaroo) and g.opts.target == target
+    assert isinstance(g, Fumblaroo) and g.options.target == target
 
 
 def _good() -> dict[str, Any]:

@@ -83,9 +83,9 @@ def toy(monkeypatch):
 
 
 def test_hard_spends_the_games_own_budget_hint(toy, monkeypatch):
-    module = types.ModuleType("games.players.toy")
+    module = types.ModuleType("games.toy.computer.knowledge")
     module.BUDGET = 600  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "games.players.toy", module)
+    monkeypatch.setitem(sys.modules, "games.toy.computer.knowledge", module)
     assert budget_for("toy") == 600
     decision = HardPlayer().decide(toy_perspective(len(STRENGTHS)), random.Random(0))
     assert 600 <= toy.counter.moves < 600 + 3 * len(STRENGTHS) * 4

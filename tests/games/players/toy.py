@@ -12,10 +12,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.core.actions import Action
+from games.core.actions import Action, Verb
 from games.players.base import Decision, Perspective
 
-CHOICES = tuple(Action("pick", None, str(i)) for i in range(8))
+
+class ToyVerb(Verb):
+    PICK = "pick"
+
+
+CHOICES = tuple(Action(ToyVerb.PICK, None, str(i)) for i in range(8))
 
 
 @dataclass
