@@ -24,7 +24,7 @@ from tests.discord.test_bot_stale import PEOPLE, Process, move
 from tests.store.test_store import GUILD, OTHER_GUILD, T0, make_result
 from tests.stores import Backend
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def command(*args: str) -> subprocess.CompletedProcess[str]:
