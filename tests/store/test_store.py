@@ -938,3 +938,92 @@ async def test_one_players_games_finishing_at_once_in_two_stores_both_rate(
     finally:
         await first.close()
         await second.close()
+
+
+# ------------------------------------------------------------- writes that say what changed
+
+
+async def test_an_appended_action_is_stored_once_and_durable_when_the_await_returns(
+    store: Store, backend: Backend,
+) -> None:
+    """The action's row and the new head are on disk when ``append_action`` returns (a
+    connection of the test's own sees them), and the same action again is a stale copy."""
+    table = make_table("once", status=TableStatus.PLAYING)
+    await store.create_table(table)
+    later = moved(table, "1 play K")
+    await store.append_action(later, "1 play K")
+    rows = await backend.fetch("SELECT n, action FROM table_actions WHERE table_id = ? "
+                               "ORDER BY n", "once")
+    assert [(n, json.loads(text)) for n, text in rows] == [(0, {"seat": 0, "play": "S4"}),
+                                                           (1, "1 play K")]
+    assert await backend.count("SELECT version FROM tables WHERE id = ?", "once") == 4
+    with pytest.raises(StaleTable) as caught:
+        await store.append_action(later, "1 play K")
+    assert (caught.value.version, caught.value.stored) == (4, 4)
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 2
+    assert await store.get_table("once") == later
+
+
+async def test_an_action_over_a_stale_version_is_refused_and_writes_nothing(
+    store: Store, backend: Backend,
+) -> None:
+    table = make_table("cas", status=TableStatus.PLAYING)
+    await store.create_table(table)
+    for version in (table.version, table.version + 2):  # the same version again, or a skip
+        stale = moved(table, "1 play K").model_copy(update={"version": version})
+        with pytest.raises(StaleTable):
+            await store.append_action(stale, "1 play K")
+    with pytest.raises(StaleTable) as caught:  # a table never stored
+        await store.append_action(moved(make_table("never", status=TableStatus.PLAYING),
+                                        "1 play K"), "1 play K")
+    assert caught.value.stored is None
+    lobby = make_table("lobby")
+    await store.create_table(lobby)
+    with pytest.raises(ValueError, match="lobby"):  # only a game in play takes actions
+        await store.append_action(moved(lobby, "0 play A"), "0 play A")
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 1
+    assert await store.get_table("cas") == table
+
+
+async def test_a_head_save_adds_no_action_row(store: Store, backend: Backend) -> None:
+    """Seats, message id, timers, starting and closing: the head alone, compared like an
+    action; the action rows stay as they are."""
+    table = make_table("head", status=TableStatus.PLAYING)
+    await store.create_table(table)
+    await backend.count_action_writes()
+    for change in ({"message_id": 7001}, {"seats": table.seats[:2]},
+                   {"deadline": T0 + timedelta(minutes=2), "overtime": True},
+                   {"status": TableStatus.CANCELLED}):
+        table = table.model_copy(update={**change, "version": table.version + 1})
+        await store.save_head(table)
+        assert await store.get_table("head") == table
+    assert await backend.action_writes() == 0
+    with pytest.raises(StaleTable):
+        await store.save_head(table)
+    # A lobby starting: its record arrives with the head, with no action yet.
+    lobby = make_table("start")
+    await store.create_table(lobby)
+    started = lobby.model_copy(update={"status": TableStatus.PLAYING, "version": 4,
+                                       "record": {"seed": 5, "actions": []}})
+    await store.save_head(started)
+    assert await store.get_table("start") == started
+    assert await backend.action_writes() == 0
+
+
+async def test_a_failed_write_among_concurrent_actions_is_undone_alone(
+    store: Store, backend: Backend,
+) -> None:
+    """Eight tables act at once (on SQLite, one group), one of them from a stale copy: that
+    one is refused, the seven others are stored."""
+    tables = [make_table(f"c{i}", status=TableStatus.PLAYING) for i in range(8)]
+    for table in tables:
+        await store.create_table(table)
+    moves = [moved(table, f"1 play {i}") for i, table in enumerate(tables)]
+    moves[3] = moves[3].model_copy(update={"version": 9})
+    outcomes = await asyncio.gather(*(store.append_action(m, f"1 play {i}")
+                                      for i, m in enumerate(moves)), return_exceptions=True)
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 3 + ["StaleTable"] + \
+        ["NoneType"] * 4
+    for i, move in enumerate(moves):
+        assert await store.get_table(f"c{i}") == (tables[i] if i == 3 else move)
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 8 + 7

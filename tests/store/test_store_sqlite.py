@@ -23,7 +23,7 @@ import pytest
 import bot.store.sqlite.store as store_module
 import games
 from bot.models import StoredTable, TableStatus
-from bot.store.api import ChannelTaken
+from bot.store.api import ChannelTaken, StaleTable
 from bot.store.rows import iso, split_record
 from bot.store.schema import (
     Migration,
@@ -32,11 +32,11 @@ from bot.store.schema import (
     load_migrations,
     split_statements,
 )
-from bot.store.sqlite.store import SqliteStore
 from bot.store.sqlite.commit import GroupCommitError
+from bot.store.sqlite.store import SqliteStore
 from bot.tables.sessions import SessionManager
 from tests.botdriver import settings_for
-from tests.store.test_store import GUILD, T0, make_result, make_table
+from tests.store.test_store import GUILD, T0, make_result, make_table, moved
 
 LATEST = len(load_migrations())
 
@@ -122,7 +122,7 @@ async def test_wal_foreign_keys_and_full_sync_are_on(db_path: Path) -> None:
     conn = await store_module._connect(str(db_path))
 
     async def pragma(name: str) -> Any:
-        return list(await conn.execute_fetchall(f"PRAGMA {name}"))[0][0]
+        return next(iter(await conn.execute_fetchall(f"PRAGMA {name}")))[0]
 
     try:
         assert await pragma("journal_mode") == "wal"
@@ -335,6 +335,45 @@ async def test_a_failing_write_fails_alone_and_its_group_commits(store: SqliteSt
     assert isinstance(outcomes[1], sqlite3.IntegrityError)
     assert await store.get_table("first") is not None
     assert [r[0] for r in query(store.path, "SELECT table_id FROM results")] == ["good"]
+
+
+async def test_actions_queued_together_share_their_statements_and_fail_alone(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thirty-two tables' actions in one group are one ``executemany`` per statement (a few
+    round trips to the connection's thread in all); one of them stale and one whose row is
+    already there fail alone, with their own errors, and the thirty others commit with them
+    in that one transaction."""
+    tables = [make_table(f"b{i}", status=TableStatus.PLAYING) for i in range(32)]
+    await asyncio.gather(*(store.create_table(t) for t in tables))
+    calls = []
+    real = store._db._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(fn)
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(store._db, "_execute", counted)
+    tables = [moved(t, f"0 play {i}") for i, t in enumerate(tables)]
+    await asyncio.gather(*(store.append_action(t, f"0 play {i}") for i, t in enumerate(tables)))
+    assert len(calls) <= 6, calls  # BEGIN, SAVEPOINT, two executemany, RELEASE, COMMIT
+    monkeypatch.undo()
+    moves = [moved(t, f"1 play {i}") for i, t in enumerate(tables)]
+    moves[5] = moves[5].model_copy(update={"version": 3})  # stale
+    conn = sqlite3.connect(store.path)
+    with conn:  # the row of b9's next action is there already: the insert will fail
+        conn.execute("INSERT INTO table_actions VALUES ('b9', 2, '\"1 play 9\"')")
+    conn.close()
+    before = store.groups_committed
+    outcomes = await asyncio.gather(*(store.append_action(m, f"1 play {i}")
+                                      for i, m in enumerate(moves)), return_exceptions=True)
+    assert store.groups_committed == before + 1
+    assert isinstance(outcomes[5], StaleTable)
+    assert isinstance(outcomes[9], sqlite3.IntegrityError)
+    assert [i for i, o in enumerate(outcomes) if o is not None] == [5, 9]
+    stored = dict(query(store.path, "SELECT id, version FROM tables"))
+    assert stored == {f"b{i}": 4 if i in (5, 9) else 5 for i in range(32)}
+    assert count(store.path, "SELECT COUNT(*) FROM table_actions") == 32 * 2 + 30 + 1
 
 
 async def test_a_group_whose_commit_fails_fails_every_caller(db_path: Path) -> None:

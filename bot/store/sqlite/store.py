@@ -41,12 +41,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import aiosqlite
 
@@ -127,7 +128,7 @@ async def _connect(location: str) -> aiosqlite.Connection:
     # was, so a process that ends without closing the store is not kept alive by it: every
     # acknowledged write was committed already, and SQLite recovers from the rest. (aiosqlite
     # 0.22 keeps its thread apart; before, the connection was the thread.)
-    getattr(connecting, "_thread", connecting).daemon = True
+    cast(threading.Thread, getattr(connecting, "_thread", connecting)).daemon = True
     db = await connecting
     try:
         db.row_factory = sqlite3.Row
