@@ -33,8 +33,17 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.models import SERVER_CHOICES, GameResult, StoredTable, TableStatus
+from bot.models import (
+    SERVER_CHOICES,
+    GameResult,
+    GameStats,
+    LeaderRow,
+    RecentGame,
+    StoredTable,
+    TableStatus,
+)
 from bot.store.api import StaleTable
+from bot.store.ratings import display_rating
 
 NO_GUILD = 0
 """The ``guild_id`` stored in key columns for "no guild" (Discord never issues snowflake 0),
@@ -178,6 +187,35 @@ def rebuild(table_id: str, doc: str, status: str, final: str | None,
     return StoredTable.model_validate(data)
 
 
+def check_page(offset: int, limit: int) -> None:
+    """ValueError for a negative offset or limit (a leaderboard page, recent games)."""
+    if offset < 0 or limit < 0:
+        raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
+
+
+def leader_row(row: Any) -> LeaderRow:
+    """One player of a leaderboard page, from a row of ``ratings``."""
+    return LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
+                     games=row["games"], wins=row["wins"])
+
+
+def game_stats(row: Any) -> GameStats:
+    """One game of a player's ``/stats``; ``rating`` None for a game never rated."""
+    return GameStats(game=row["game"], games=row["games"], wins=row["wins"],
+                     rating=None if row["mu"] is None
+                     else display_rating(row["mu"], row["sigma"]))
+
+
+def recent_game(row: Any) -> RecentGame:
+    """One of a player's latest games; its end as stored (ISO text or a datetime) in UTC."""
+    finished = row["finished_at"]
+    return RecentGame(table_id=row["table_id"], game=row["game"],
+                      finished_at=utc(datetime.fromisoformat(finished)
+                                      if isinstance(finished, str) else finished),
+                      place=row["place"], score=row["score"], players=row["players"])
+
+
 __all__ = ["CLOSED_STATUSES", "NO_GUILD", "OPEN_STATUSES", "SETTINGS", "CorruptTableError",
-           "appended", "check_timer", "dump", "guild_key", "head_doc", "iso", "rebuild",
-           "refusal", "result_record", "setting_upsert", "split_record", "utc"]
+           "appended", "check_page", "check_timer", "dump", "game_stats", "guild_key",
+           "head_doc", "iso", "leader_row", "rebuild", "recent_game", "refusal",
+           "result_record", "setting_upsert", "split_record", "utc"]

@@ -39,9 +39,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable, TableStatus
+from bot.models import GameResult, StoredTable, TableStatus
 from bot.store.api import ChannelTaken, StaleTable, StoreError
-from bot.store.ratings import Standing, display_rating, humans, rate_game
+from bot.store.common import ColumnSettings, ResultQueries
+from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
     appended,
     guild_key,
@@ -54,7 +55,6 @@ from bot.store.rows import (
     utc,
 )
 from bot.store.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
-from bot.store.settings import ColumnSettings
 from bot.store.url import redact
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def _updated(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresStore(ColumnSettings):
+class PostgresStore(ResultQueries, ColumnSettings):
     """The :class:`bot.store.api.Store` protocol on PostgreSQL; create it with :meth:`open`."""
 
     def __init__(self, pool: asyncpg.Pool, where: str) -> None:
@@ -312,42 +312,21 @@ class PostgresStore(ColumnSettings):
 
     # ----------------------------------------------------------------- queries
 
-    async def leaderboard(
-        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
-    ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's rated players of ``game``, and how many there are.
+    async def _board_rows(self, key: tuple[int, str], offset: int, limit: int
+                          ) -> tuple[Sequence[Any], int]:
+        """A leaderboard page in one statement: the SQLite store's bucket walk, in SQL. Every
+        row carries the board's size; a page past the end is one row with no player."""
+        rows = await self._once(lambda conn: conn.fetch(_BOARD_PAGE, *key, offset, limit))
+        return [row for row in rows if row["user_id"] is not None], int(rows[0]["total"])
 
-        In the SQLite store's order; any page costs about the same as the first
-        (the buckets of ``board_buckets`` find where it starts).
-        """
-        if offset < 0 or limit < 0:
-            raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
-        key = (guild_key(guild_id), game)
-        return await self._once(lambda conn: _board_page(conn, key, offset, limit))
-
-    async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
-        """The player's games, wins and rating per game played in this server."""
-        rows = await self._once(lambda conn: conn.fetch(
+    async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
+        return await self._once(lambda conn: conn.fetch(
             "SELECT game, games, wins, mu, sigma FROM ratings "
             "WHERE guild_id = $1 AND user_id = $2 AND games > 0 ORDER BY games DESC, game",
-            guild_key(guild_id), user_id))
-        return [GameStats(game=row["game"], games=row["games"], wins=row["wins"],
-                          rating=None if row["mu"] is None
-                          else display_rating(row["mu"], row["sigma"]))
-                for row in rows]
+            guild, user_id))
 
-    async def recent_games(
-        self, guild_id: int | None, user_id: int, *, limit: int = 5
-    ) -> list[RecentGame]:
-        """The player's latest finished games in this server, newest first."""
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
-        rows = await self._once(lambda conn: conn.fetch(
-            _RECENT, user_id, guild_key(guild_id), limit))
-        return [RecentGame(table_id=row["table_id"], game=row["game"],
-                           finished_at=utc(row["finished_at"]), place=row["place"],
-                           score=row["score"], players=row["players"])
-                for row in rows]
+    async def _recent_rows(self, guild: int, user_id: int, limit: int) -> Sequence[Any]:
+        return await self._once(lambda conn: conn.fetch(_RECENT, user_id, guild, limit))
 
     # ----------------------------------------------------------------- server settings
 
@@ -468,16 +447,6 @@ async def _update_ratings(conn: Connection, guild: int, game: str, standings: li
         "UPDATE ratings SET mu = $4, sigma = $5, games = games + 1, wins = wins + $6 "
         "WHERE guild_id = $1 AND game = $2 AND user_id = $3",
         [(guild, game, user, *new[user], int(won[user])) for user in users])
-
-
-async def _board_page(conn: Connection, key: tuple[int, str], offset: int, limit: int
-                      ) -> tuple[list[LeaderRow], int]:
-    """One leaderboard page and the board's size: the SQLite store's bucket walk, in SQL."""
-    rows = await conn.fetch(_BOARD_PAGE, *key, offset, limit)
-    page = [LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
-                      games=row["games"], wins=row["wins"])
-            for row in rows if row["user_id"] is not None]
-    return page, int(rows[0]["total"])
 
 
 __all__ = ["PostgresStore"]

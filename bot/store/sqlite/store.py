@@ -51,9 +51,10 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import aiosqlite
 
-from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable, TableStatus
+from bot.models import GameResult, StoredTable, TableStatus
 from bot.store.api import ChannelTaken, StaleTable, StoreError
-from bot.store.ratings import Standing, display_rating, humans, rate_game
+from bot.store.common import ColumnSettings, ResultQueries
+from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
     CLOSED_STATUSES,
     OPEN_STATUSES,
@@ -66,10 +67,8 @@ from bot.store.rows import (
     result_record,
     setting_upsert,
     split_record,
-    utc,
 )
 from bot.store.schema import load_migrations, migrate_sqlite
-from bot.store.settings import ColumnSettings
 from bot.store.sqlite.commit import Batched, GroupCommit, GroupCommitError, Write
 
 __all__ = ["GroupCommitError", "SqliteStore"]
@@ -145,7 +144,7 @@ async def _connect(location: str) -> aiosqlite.Connection:
     return db
 
 
-class SqliteStore(ColumnSettings):
+class SqliteStore(ResultQueries, ColumnSettings):
     """The :class:`bot.store.api.Store` protocol on SQLite; create it with :meth:`open`."""
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
@@ -282,52 +281,23 @@ class SqliteStore(ColumnSettings):
 
     # ----------------------------------------------------------------- queries
 
-    async def leaderboard(
-        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
-    ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's rated players of ``game``, and how many there are.
-
-        Ordered by the rating's ordinal (best first), then wins, then games,
-        then user id so pages never overlap or skip a player. Only players with
-        at least one rated game are listed. Any page of a board of 100,000
-        players costs about the same as the first (see :func:`_board_page`).
-        """
-        if offset < 0 or limit < 0:
-            raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
-        key = (guild_key(guild_id), game)
+    async def _board_rows(self, key: tuple[int, str], offset: int, limit: int
+                          ) -> tuple[Sequence[Any], int]:
+        """A leaderboard page (see :func:`_board_page`), its queries in one snapshot."""
         return await self._read(lambda db: _board_page(db, key, offset, limit), snapshot=True)
 
-    async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
-        """The player's games, wins and rating per game played in this server.
-
-        Most played game first. ``rating`` is None for a game the player has
-        only played without another human.
-        """
-        rows = await self._read(lambda db: db.execute_fetchall(
+    async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
+        return list(await self._read(lambda db: db.execute_fetchall(
             """
             SELECT game, games, wins, mu, sigma FROM ratings INDEXED BY ratings_player
             WHERE guild_id = ? AND user_id = ? AND games > 0
             ORDER BY games DESC, game
             """,
-            (guild_key(guild_id), user_id),
-        ))
-        return [
-            GameStats(
-                game=row["game"],
-                games=row["games"],
-                wins=row["wins"],
-                rating=None if row["mu"] is None else display_rating(row["mu"], row["sigma"]),
-            )
-            for row in rows
-        ]
+            (guild, user_id),
+        )))
 
-    async def recent_games(
-        self, guild_id: int | None, user_id: int, *, limit: int = 5
-    ) -> list[RecentGame]:
-        """The player's latest finished games in this server, newest first."""
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
-        rows = await self._read(lambda db: db.execute_fetchall(
+    async def _recent_rows(self, guild: int, user_id: int, limit: int) -> Sequence[Any]:
+        return list(await self._read(lambda db: db.execute_fetchall(
             """
             SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place, p.score,
                    (SELECT COUNT(*) FROM result_players AS q
@@ -342,19 +312,8 @@ class SqliteStore(ColumnSettings):
             GROUP BY r.id
             ORDER BY r.finished_at DESC, r.id DESC
             """,
-            (user_id, guild_key(guild_id), limit, user_id),
-        ))
-        return [
-            RecentGame(
-                table_id=row["table_id"],
-                game=row["game"],
-                finished_at=utc(datetime.fromisoformat(row["finished_at"])),
-                place=row["place"],
-                score=row["score"],
-                players=row["players"],
-            )
-            for row in rows
-        ]
+            (user_id, guild, limit, user_id),
+        )))
 
     # ----------------------------------------------------------------- server settings
 
@@ -484,7 +443,7 @@ LIMIT ? OFFSET ?
 
 
 async def _board_page(db: aiosqlite.Connection, key: tuple[int, str], offset: int, limit: int
-                      ) -> tuple[list[LeaderRow], int]:
+                      ) -> tuple[Sequence[Any], int]:
     """One leaderboard page and the board's size, without walking the players above it.
 
     ``board_buckets`` (kept by triggers) says how many players each slice of
@@ -508,12 +467,7 @@ async def _board_page(db: aiosqlite.Connection, key: tuple[int, str], offset: in
         above += players
     rows = [] if start is None or limit == 0 else await db.execute_fetchall(
         _PAGE, (*key, start, limit, offset - above))
-    page = [
-        LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
-                  games=row["games"], wins=row["wins"])
-        for row in rows
-    ]
-    return page, total
+    return list(rows), total
 
 
 async def _insert_result(db: aiosqlite.Connection, result: GameResult, record: str,
