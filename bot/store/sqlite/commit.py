@@ -10,18 +10,21 @@ Few round trips
     aiosqlite runs each call on its connection's thread and hands the answer back
     to the event loop: one round trip per call. Writes of one kind (a
     :class:`Batched` write: every action appended) queued side by side run as one
-    ``executemany`` per statement for the whole run, inside one savepoint, so a
-    group of 32 actions is six round trips, not one hundred and thirty.
+    ``executemany`` per statement for the whole run, so a group of 32 actions is
+    four round trips (BEGIN, two statements, COMMIT), not one hundred and thirty.
+    They take no savepoint: one around a whole run would make SQLite keep every page
+    the run changes in its statement journal, which spills to disk past 64 KiB.
 
 Failing alone
     Every other write runs inside its own savepoint, so a write that raises (a
     constraint, bad input, a stale copy) is undone alone and its caller gets its own
     exception while the others commit. A batched run whose statements do not all
-    match one row each (a stale copy among them) or that raises is undone and its
-    writes are run again one by one, each in its own savepoint, and so fail alone
-    too. If the COMMIT itself fails, every caller of that group gets a
-    :class:`GroupCommitError`; none is told its write landed unless the COMMIT it
-    was part of returned.
+    change one row per write (a stale copy among them), or that raises, cannot be
+    undone alone: the group's transaction is rolled back (nothing of it was
+    committed) and the group runs again at once, every write in its own savepoint,
+    so the failing one fails alone there. If the COMMIT itself fails, every caller
+    of that group gets a :class:`GroupCommitError`; none is told its write landed
+    unless the COMMIT it was part of returned.
 
 Cancellation
     A caller cancelled while its write is queued or running does not stop it: the
@@ -53,6 +56,10 @@ MAX_GROUP = 256
 
 class GroupCommitError(RuntimeError):
     """The transaction holding this write could not be committed; the write did not land."""
+
+
+class _Replay(Exception):
+    """A batched run did not apply as a whole: run the group again, one write at a time."""
 
 
 class Batched:
@@ -131,22 +138,30 @@ class GroupCommit:
                 _deliver(pending.future, outcome)
 
     async def _commit(self, writes: list[Write[Any]]) -> list[_Outcome]:
-        """Run ``writes`` in one transaction and commit once (one fsync).
+        """Run ``writes`` in one transaction and commit once (one fsync): batched runs
+        together if they all apply, else the whole group again, one write at a time.
 
         Raises only if the transaction as a whole fails (BEGIN or COMMIT), after
         rolling it back.
         """
+        try:
+            return await self._transaction(writes, together=True)
+        except _Replay:
+            return await self._transaction(writes, together=False)
+
+    async def _transaction(self, writes: list[Write[Any]], *, together: bool
+                           ) -> list[_Outcome]:
         db = self._db
         await db.execute("BEGIN IMMEDIATE")
         try:
             outcomes: list[_Outcome] = []
-            for kind, run in itertools.groupby(writes, key=_kind):
+            for kind, run in itertools.groupby(writes, key=_kind if together else _none):
                 writes_of_run = list(run)
                 if kind is None:
                     outcomes.extend([await self._alone(write) for write in writes_of_run])
                 else:
                     batched = [cast(Batched, write) for write in writes_of_run]
-                    outcomes.extend(await self._batch(kind, batched))
+                    outcomes.extend(await self._together(kind, batched))
             await db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -167,29 +182,29 @@ class GroupCommit:
         await db.execute("RELEASE one_write")
         return _Outcome(value=value)
 
-    async def _batch(self, statements: tuple[str, ...], run: list[Batched]) -> list[_Outcome]:
+    async def _together(self, statements: tuple[str, ...], run: list[Batched]
+                        ) -> list[_Outcome]:
         """A run of writes of one :class:`Batched` kind: each statement once for all of
-        them; if any does not change one row per write, the run again one write at a time."""
-        db = self._db
-        await db.execute("SAVEPOINT batch")
-        try:
-            for index, statement in enumerate(statements):
-                rows = [write.params[index] for write in run]
-                if (await db.executemany(statement, rows)).rowcount != len(run):
-                    break
-            else:
-                await db.execute("RELEASE batch")
-                return [_Outcome() for _ in run]
-        except Exception:
-            pass
-        await db.execute("ROLLBACK TO batch")
-        await db.execute("RELEASE batch")
-        return [await self._alone(write) for write in run]
+        them; :class:`_Replay` unless every one changes one row per write."""
+        for index, statement in enumerate(statements):
+            rows = [write.params[index] for write in run]
+            try:
+                changed = (await self._db.executemany(statement, rows)).rowcount
+            except Exception as exc:
+                raise _Replay from exc
+            if changed != len(run):
+                raise _Replay
+        return [_Outcome() for _ in run]
 
 
 def _kind(write: Write[Any]) -> tuple[str, ...] | None:
     """The statements a write shares with others of its kind, or None for a write alone."""
     return write.STATEMENTS if isinstance(write, Batched) else None
+
+
+def _none(write: Write[Any]) -> None:
+    """Every write alone (a group run again after a batched run failed)."""
+    return None
 
 
 def _deliver(future: asyncio.Future[Any], outcome: _Outcome) -> None:
