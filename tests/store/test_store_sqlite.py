@@ -421,6 +421,9 @@ def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None
     names = [f["name"] for f in data["figures"]]
     assert any(n.startswith("actions/s, 1 table, short") for n in names)
     assert any(n.startswith("actions/s, 8 tables") for n in names)
+    # Today's store against the store before aiosqlite (loaded from git), in the same run.
+    assert any(n.startswith("actions/s, 8 tables") and "thread store" in n for n in names)
+    assert any(n.startswith("new/old, actions/s, 8 tables") for n in names)
     for query in ("/leaderboard page 1", "/leaderboard last page", "/stats"):
         assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 5
     for figure in data["figures"]:
