@@ -195,7 +195,9 @@ def store_before(rev: str) -> types.ModuleType:
         module = types.ModuleType(names[name])
         module.__file__ = f"{path}@{label}"
         sys.modules[module.__name__] = module  # the next module imports it by this name
-        source = pattern.sub(lambda m: names[m.group(0)], shown.stdout)
+        source = pattern.sub(lambda m: names[m.group(0)], shown.stdout).replace(
+            "from bot.tables.timers import SERVER_CHOICES",  # where it lives since
+            "from bot.models import SERVER_CHOICES")
         exec(compile(source, module.__file__, "exec"), module.__dict__)  # our own code, from git
     assert module is not None
     module.REVISION = label  # type: ignore[attr-defined]
