@@ -108,7 +108,7 @@ class FivefoldBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await open_store(self.settings)
+            self.store = await open_store(self.settings.store_url)
         self._sessions = SessionManager(self.store, self.settings,
                                         seed_source=self._seed_source, clock=self._clock)
         self._ledger = Ledger(self.store)

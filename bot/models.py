@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +26,12 @@ ComputerLevel = Literal["random", "easy", "hard"]
 
 SeatLoss = Literal["left", "kicked", "timeouts"]
 """Why a person's seat passed to a computer."""
+
+ServerTimer = Literal["off", "30s", "1m", "2m", "5m"]
+"""A server's default turn timer as ``/settings`` names it (the tournament rule is Fiasco's,
+a table's alone): the store keeps one per server (``guild_settings.timer``)."""
+
+SERVER_CHOICES: tuple[ServerTimer, ...] = get_args(ServerTimer)
 
 TAKEN_OVER = " (computer)"
 """The end of the name of a seat a computer took over from a person ("Ana (computer)")."""

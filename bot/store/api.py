@@ -1,21 +1,27 @@
 """The store's interface: what the application asks of persistence, and how it fails.
 
-Two implementations: :class:`bot.store.sqlite.store.SqliteStore` (the default, one process)
-and :class:`bot.store.postgres.store.PostgresStore` (several processes sharing one
-database); :func:`bot.store.connect.open_store` opens the one ``DATABASE_URL`` names.
+Three protocols, one per concern: :class:`TablesInPlay` (the tables to resume, written as
+they change), :class:`ResultsAndRatings` (finished games, the leaderboard and stats) and
+:class:`ServerSettings` (each server's choices); :class:`Store` is the three and ``close``.
+Two implementations: :class:`bot.store.sqlite.store.SqliteStore` (the default, one
+process) and :class:`bot.store.postgres.store.PostgresStore` (several processes sharing
+one database); :func:`bot.store.connect.open_store` opens the one a URL names. A third
+backend implements the three protocols and registers its scheme there.
 
 What every implementation owes its callers:
 
 - a write is durable when its await returns, and a write that raises left
   nothing behind (the callers in :mod:`bot.tables.turns` and :mod:`bot.tables.sessions`
-  change memory only after a save returns);
-- saving a table costs the same at its 1,000th action as at its first (store
-  the new actions, not the whole record again);
-- a finished game's record is kept once;
-- saving a table compares versions (compare and set): a table of version ``n``
-  is written only over the stored version ``n - 1`` (or as a new table), so a
-  stale copy can never overwrite a newer move; it raises :class:`StaleTable`
-  and writes nothing. The callers bump ``version`` on every change;
+  change memory only after a write returns);
+- every write says what changed, and the store writes that, never comparing records:
+  :meth:`TablesInPlay.append_action` stores one action (a table at its 1,000th action
+  costs what it cost at its first), :meth:`TablesInPlay.save_head` the table without
+  a new action, :meth:`TablesInPlay.create_table` a new table;
+- a finished game's record is kept once (its result's);
+- a change of a table compares versions (compare and set): a table of version ``n``
+  is written only over the stored version ``n - 1``, so a stale copy can never
+  overwrite a newer move; it raises :class:`StaleTable` and writes nothing. The
+  callers bump ``version`` on every change;
 - at most one table per channel is open (lobby or playing): the schema says
   so, and opening a second raises :class:`ChannelTaken`.
 """
@@ -57,18 +63,33 @@ class ChannelTaken(StoreError):
         self.channel_id = channel_id
 
 
-class Store(Protocol):
-    async def close(self) -> None: ...
+class TablesInPlay(Protocol):
+    """The tables of this bot, written as they change and read back after a restart."""
 
-    async def save_table(self, table: StoredTable) -> None:
-        """Insert or update a table, in one transaction, durable when this returns.
+    async def create_table(self, table: StoredTable) -> None:
+        """Insert a new table (usually a lobby), with its record's actions if it has any.
 
-        The record's actions are taken to grow by appending: only those not
-        stored yet are written (a record that is not an extension of the
-        stored one is rewritten whole). Raises :class:`StaleTable` unless the
-        stored version is ``table.version - 1`` (or there is none), and
-        :class:`ChannelTaken` for a second open table in one channel; either
-        way nothing is written.
+        Raises :class:`StaleTable` if the id is stored already and
+        :class:`ChannelTaken` for a second open table in one channel; either way
+        nothing is written.
+        """
+
+    async def save_head(self, table: StoredTable) -> None:
+        """Save a change that adds no action (seats, lobby, message id, timers, start, close).
+
+        The table replaces the stored version ``table.version - 1``
+        (:class:`StaleTable` otherwise). Its record's actions are the stored ones and
+        are not written (ValueError, nothing written, if their count differs); a finished
+        table's record is its result's, so its head keeps none.
+        """
+
+    async def append_action(self, table: StoredTable, action: str) -> None:
+        """Save ``table``, in play, whose record's last action is ``action`` (its notation),
+        one action on from the stored version: the head and that one action row.
+
+        :class:`StaleTable` unless the stored version is ``table.version - 1``; ValueError
+        unless ``action`` ends the record and comes right after the stored actions.
+        Either way nothing is written.
         """
 
     async def open_tables(self) -> list[StoredTable]:
@@ -85,14 +106,20 @@ class Store(Protocol):
         with now less ``TABLE_RETENTION_DAYS``.
         """
 
+
+class ResultsAndRatings(Protocol):
+    """Finished games, written once with their rating updates, and what is read of them."""
+
     async def record_result(self, result: GameResult, *, table: StoredTable | None = None) -> bool:
         """Write a finished game and its rating updates in one transaction.
 
         With ``table``, the finished table (its record holding the final action) is
         saved in the same transaction; its record must be ``result.record``
-        (ValueError otherwise), which is stored once, and it is compared like
-        :meth:`save_table` (:class:`StaleTable`). Exactly once per table: a
-        second call for the same ``table_id`` writes nothing and returns False.
+        (ValueError otherwise), which is stored once (the table's head keeps
+        none, its action rows go), and it is compared like :meth:`TablesInPlay.save_head`
+        (:class:`StaleTable`; a table not stored yet is inserted). Without it, the stored
+        table (if any) is marked finished. Exactly once per table: a second call for the
+        same ``table_id`` writes nothing and returns False.
         """
 
     async def leaderboard(
@@ -108,6 +135,10 @@ class Store(Protocol):
     ) -> list[RecentGame]:
         """The player's latest finished games in this server, newest first."""
 
+
+class ServerSettings(Protocol):
+    """What each server chose with ``/settings``: its time zone, pictures, turn timer."""
+
     async def get_timezone(self, guild_id: int) -> str | None:
         """The server's time zone (an IANA name), or None if it set none."""
 
@@ -121,9 +152,20 @@ class Store(Protocol):
         """Turn pictures on or off for the server's new tables."""
 
     async def get_timer(self, guild_id: int) -> str | None:
-        """The server's turn timer for new tables (``bot.tables.timers.SERVER_CHOICES``), or None
+        """The server's turn timer for new tables (``bot.models.SERVER_CHOICES``), or None
         when it chose none (the bot's TURN_TIMEOUT then applies)."""
 
     async def set_timer(self, guild_id: int, choice: str | None) -> None:
         """Set the server's turn timer for new tables; None goes back to the bot's default.
-        ValueError for a choice not in ``bot.tables.timers.SERVER_CHOICES``."""
+        ValueError for a choice not in ``bot.models.SERVER_CHOICES``."""
+
+
+class Store(TablesInPlay, ResultsAndRatings, ServerSettings, Protocol):
+    """Everything the bot keeps: the three concerns, on one database."""
+
+    async def close(self) -> None:
+        """Wait for the writes under way, then let the database go; later calls refuse."""
+
+
+__all__ = ["ChannelTaken", "ResultsAndRatings", "ServerSettings", "StaleTable", "Store",
+           "StoreError", "TablesInPlay"]

@@ -1,28 +1,20 @@
-"""``open_store(settings)``: the store ``DATABASE_URL`` names, opened and migrated.
+"""``open_store(url)``: the store a database URL names, opened and migrated.
 
 One registry keyed by the URL's scheme (as Red-DiscordBot keys its storage
 drivers by configuration): ``sqlite:///...`` opens :class:`bot.store.sqlite.store.SqliteStore`,
 ``postgresql://...`` :class:`bot.store.postgres.store.PostgresStore`. Each backend's module
-is imported only when it is used, so a SQLite deployment never loads asyncpg.
+is imported only when it is used, so a SQLite deployment never loads asyncpg. The process
+(:mod:`bot.app`) passes the URL its settings name (``DATABASE_URL``, else
+``DATABASE_PATH``); the store never reads the settings.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.store.api import Store
 from bot.store.url import DatabaseUrl, parse_database_url
 
-if TYPE_CHECKING:
-    from bot.settings import Settings
 
-
-async def open_store(settings: Settings) -> Store:
-    """The store of ``settings.store_url`` (``DATABASE_URL``, else ``DATABASE_PATH``)."""
-    return await open_url(settings.store_url)
-
-
-async def open_url(url: str | DatabaseUrl) -> Store:
+async def open_store(url: str | DatabaseUrl) -> Store:
     """Open (creating and migrating if needed) the database ``url`` names.
 
     Raises ValueError for a URL that names no database, and
@@ -38,4 +30,4 @@ async def open_url(url: str | DatabaseUrl) -> Store:
     return await PostgresStore.open(where.target)
 
 
-__all__ = ["open_store", "open_url"]
+__all__ = ["open_store"]

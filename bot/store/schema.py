@@ -23,6 +23,7 @@ from bot.store.api import StoreError
 if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
+    import aiosqlite
     import asyncpg
     from asyncpg.pool import PoolConnectionProxy
 
@@ -114,30 +115,29 @@ def split_statements(sql: str) -> list[str]:
     return statements
 
 
-def migrate_sqlite(conn: sqlite3.Connection, migrations: list[Migration]) -> None:
+async def migrate_sqlite(db: aiosqlite.Connection, migrations: list[Migration]) -> None:
     """Bring a SQLite database up to date in one ``BEGIN IMMEDIATE`` transaction.
 
     The version is read after the lock is taken, so two processes opening the
     same file at once cannot both apply a step. On any failure everything is
     rolled back and the database keeps its old version.
     """
-    conn.execute("BEGIN IMMEDIATE")
+    await db.execute("BEGIN IMMEDIATE")
     try:
-        current = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        for migration in pending(migrations, current):
+        [(current,)] = await db.execute_fetchall("PRAGMA user_version")
+        for migration in pending(migrations, int(current)):
             try:
                 for statement in split_statements(migration.sql):
-                    conn.execute(statement)
+                    await db.execute(statement)
             except sqlite3.Error as error:
                 raise MigrationError(f"migration {migration.label} failed: {error}") from error
             # An int, never user input: safe to format into the PRAGMA.
-            conn.execute(f"PRAGMA user_version = {migration.version:d}")
-        if conn.execute("PRAGMA foreign_key_check").fetchall():
+            await db.execute(f"PRAGMA user_version = {migration.version:d}")
+        if await db.execute_fetchall("PRAGMA foreign_key_check"):
             raise MigrationError("the migrated database violates its foreign keys")
-        conn.execute("COMMIT")
+        await db.execute("COMMIT")
     except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        await db.execute("ROLLBACK")
         raise
 
 

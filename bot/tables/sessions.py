@@ -225,7 +225,7 @@ class SessionManager:
                 tournament=clock.tournament, created_at=stamp, updated_at=stamp,
             )
             try:
-                await self.store.save_table(table)
+                await self.store.create_table(table)
             except ChannelTaken:
                 # Another process opened one here first: the schema keeps one per channel.
                 raise TableError("there is already a table here") from None
@@ -613,7 +613,7 @@ class SessionManager:
         table.updated_at = now()
         table.version = session.table.version + 1
         try:
-            await self.store.save_table(table)
+            await self.store.save_head(table)
         except StaleTable as exc:
             await self.reload(session, exc)
             raise TableMoved(MOVED_ELSEWHERE) from None

@@ -25,13 +25,11 @@ import math
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from bot.models import StoredTable
+from bot.models import SERVER_CHOICES, ServerTimer, StoredTable
 from games.core.errors import SetupError
 
 TimerChoice = Literal["off", "30s", "1m", "2m", "5m", "tournament"]
 """A table's timer as ``/play`` names it."""
-ServerTimer = Literal["off", "30s", "1m", "2m", "5m"]
-"""A server's default timer as ``/settings`` names it (the tournament rule is Fiasco's)."""
 
 TOURNAMENT = "tournament"
 TOURNAMENT_GAME = "fiasco"
@@ -58,7 +56,6 @@ class TableTimer:
 SECONDS: dict[str, float] = {"off": 0.0, "30s": 30.0, "1m": 60.0, "2m": 120.0, "5m": 300.0,
                              TOURNAMENT: TOURNAMENT_SECONDS}
 CHOICES: tuple[TimerChoice, ...] = get_args(TimerChoice)
-SERVER_CHOICES: tuple[ServerTimer, ...] = get_args(ServerTimer)
 DESCRIPTION = ("Time for each turn before a computer plays it: off, 30s, 1m, 2m or 5m; "
                "tournament (Fiasco): 10 s, then a random card (default: the server's, 2m)")
 

@@ -251,7 +251,7 @@ class Turns:
             if game.over:
                 await self._save_finished(session, game, table)
             else:
-                await self.store.save_table(table)
+                await self.store.append_action(table, game.history[-1])
                 session.game, session.table = game, table
         except StaleTable as stale:
             if self._reload is None:

@@ -216,7 +216,7 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
     stamp = now()
     start = games.new_game("fumblaroo", 3, {"target": 5}, seed=seed)
     legacy = [{"user_id": None, "name": f"Computer {i + 1}"} for i in range(3)]  # no level
-    await store.save_table(StoredTable(
+    await store.create_table(StoredTable(
         id="t1", guild_id=GUILD, channel_id=2, host_id=ALICE, game="fumblaroo",
         options={"target": 5}, status=TableStatus.PLAYING, record=start.record().model_dump(),
         seats=[Seat.model_validate(seat) for seat in legacy],

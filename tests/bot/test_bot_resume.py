@@ -30,7 +30,7 @@ def played(seed: int, actions: int | None = None) -> dict:
 async def resume(tmp_path: Path, record: dict) -> SessionManager:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     stamp = now()
-    await store.save_table(StoredTable(
+    await store.create_table(StoredTable(
         id="t1", guild_id=1, channel_id=2, host_id=3, game="fumblaroo",
         options={}, status=TableStatus.PLAYING, record=record,
         seats=[Seat(user_id=3, name="a"), Seat(user_id=4, name="b"), Seat(name="c")],
@@ -69,7 +69,7 @@ async def store_tables(tmp_path: Path, records: dict[str, dict | None]) -> Sqlit
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     stamp = now()
     for n, (table_id, record) in enumerate(records.items()):
-        await store.save_table(StoredTable(
+        await store.create_table(StoredTable(
             id=table_id, guild_id=1, channel_id=100 + n, host_id=3, game="fumblaroo",
             options={}, status=TableStatus.PLAYING, record=record,
             seats=[Seat(user_id=3, name="a"), Seat(user_id=4, name="b"), Seat(name="c")],
@@ -125,14 +125,14 @@ async def test_a_store_that_fails_to_close_a_broken_table_still_resumes_the_othe
     tmp_path, monkeypatch
 ):
     store = await store_tables(tmp_path, {"broken": None, "good": played(11, 5)})
-    real_save = store.save_table
+    real_save = store.save_head
 
-    async def save_table(table):
+    async def save_head(table):
         if table.id == "broken":
             raise OSError("disk full")
         await real_save(table)
 
-    monkeypatch.setattr(store, "save_table", save_table)
+    monkeypatch.setattr(store, "save_head", save_head)
     try:
         manager = SessionManager(store, settings_for(tmp_path))
         assert [s.id for s in await manager.resume_all()] == ["good"]

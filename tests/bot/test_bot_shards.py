@@ -22,7 +22,7 @@ import pytest_asyncio
 
 from bot.models import StoredTable, TableStatus
 from bot.store.api import Store
-from bot.store.connect import open_url
+from bot.store.connect import open_store
 from tests.botprocess import STOP_TIMEOUT, bot_process, try_move, until_enabled
 from tests.custom_ids import move_words
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, StoredMessage
@@ -130,7 +130,7 @@ async def test_two_shard_processes_share_one_database_and_a_killed_ones_tables_f
         # Shard 1's table plays on throughout: while shard 0 is played, killed and gone.
         await asyncio.gather(kill_shard_zero_mid_game(), play(world, one, 2 * MOVES_BEFORE_KILL))
         assert first.returncode == -signal.SIGKILL
-        store = await open_url(url)
+        store = await open_store(url)
         try:
             assert_record_holds(await stored(store, zero), zero)
             await play(world, one, 2)  # shard 0 is down; shard 1 does not notice
@@ -147,7 +147,7 @@ async def test_two_shard_processes_share_one_database_and_a_killed_ones_tables_f
             assert resumed_count(tmp_path / "shard0-again.log") == 1  # shard 1's table is not its
             await asyncio.gather(play(world, zero), play(world, one))
 
-    store = await open_url(url)
+    store = await open_store(url)
     try:
         assert await store.open_tables() == []
         for table, guild in ((zero, world.guilds[0]), (one, world.guilds[1])):

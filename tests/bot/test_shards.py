@@ -106,7 +106,7 @@ def table(table_id: str, guild_id: int, channel_id: int, *, old: bool = False,
 async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> SessionManager:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     for stored in tables:
-        await store.save_table(stored)
+        await store.create_table(stored)
     return SessionManager(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
 
 
@@ -166,7 +166,7 @@ async def test_a_click_naming_another_shards_table_is_answered_with_the_reason(
     from tests.fakediscord import FakeDiscord
 
     store = await SqliteStore.open(tmp_path / "fivefold.db")
-    await store.save_table(table("theirs", ON_ONE, 2))
+    await store.create_table(table("theirs", ON_ONE, 2))
     await store.close()
     async with FakeDiscord() as fake:
         guild = fake.add_guild("shard 0", shard=(0, 2))

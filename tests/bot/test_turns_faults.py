@@ -16,10 +16,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import aiosqlite
 import pytest
 
 from bot.app import FivefoldBot, create_bot
 from bot.models import TableStatus
+from bot.store.sqlite.commit import Write
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.session import Session
 from bot.tables.sessions import SessionManager
@@ -53,13 +55,13 @@ class FaultyStore(SqliteStore):
         """The next write (a save or a result) will fail and be rolled back."""
         self.failing.add(self.writes + 1)
 
-    async def _write(self, write: Callable[[sqlite3.Connection], T]) -> T:
+    async def _write(self, write: Write[T]) -> T:
         self.writes += 1
         if self.writes not in self.failing:
             return await super()._write(write)
 
-        def failing(conn: sqlite3.Connection) -> T:
-            write(conn)
+        async def failing(conn: aiosqlite.Connection) -> T:
+            await write(conn)
             raise sqlite3.OperationalError("database or disk is full (injected)")
 
         return await super()._write(failing)

@@ -29,13 +29,13 @@ async def test_a_click_whose_save_is_slow_is_deferred_then_shows_its_result(
     async with running_bot(fake, tmp_path) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
-        save = bot.store.save_table
+        save = bot.store.append_action
 
         async def slow_save(*args: Any, **kwargs: Any) -> Any:
             await asyncio.sleep(SLOW_SAVE)
             return await save(*args, **kwargs)
 
-        monkeypatch.setattr(bot.store, "save_table", slow_save)
+        monkeypatch.setattr(bot.store, "append_action", slow_save)
         assert session.game is not None and session.game.to_act is not None
         player = session.seats[session.game.to_act].user_id
         person = next(u for u in (world.alice, world.bob) if u.id == player)

@@ -119,9 +119,11 @@ def moved(table: StoredTable, action: str) -> StoredTable:
 
 @pytest.mark.parametrize("implementation", [SqliteStore, PostgresStore])
 def test_both_stores_satisfy_the_protocol(implementation: type) -> None:
-    """Same method names and signatures as :class:`bot.store.api.Store`."""
-    names = {name for name in vars(Store) if not name.startswith("_")}
-    assert names >= {"close", "save_table", "open_tables", "get_table", "record_result"}
+    """Same method names and signatures as :class:`bot.store.api.Store` (its three
+    protocols and ``close``)."""
+    names = {name for name in dir(Store) if not name.startswith("_")}
+    assert names >= {"close", "create_table", "save_head", "append_action", "open_tables",
+                     "get_table", "record_result"}
     assert names >= {"leaderboard", "stats", "recent_games"}
     assert names >= {"get_timezone", "set_timezone", "get_pictures", "set_pictures"}
     for name in names:
@@ -139,7 +141,7 @@ async def test_tables_round_trip_and_open_tables(store: Store, backend: Backend)
     finished = make_table("done1", status=TableStatus.FINISHED)
     cancelled = make_table("gone1", status=TableStatus.CANCELLED, guild_id=None)
     for table in (playing, lobby, finished, cancelled):
-        await store.save_table(table)
+        await store.create_table(table)
 
     assert await store.get_table("lobby1") == lobby
     assert await store.get_table("play1") == playing
@@ -151,10 +153,10 @@ async def test_tables_round_trip_and_open_tables(store: Store, backend: Backend)
     started = playing.model_copy(
         update={"version": 4, "seats": [Seat(user_id=3, name="Cy", replaced_user_id=2)]}
     )
-    await store.save_table(started)
+    await store.save_head(started)
     assert await store.get_table("play1") == started
     cancelled_now = lobby.model_copy(update={"status": TableStatus.CANCELLED, "version": 4})
-    await store.save_table(cancelled_now)
+    await store.save_head(cancelled_now)
     assert [t.id for t in await store.open_tables()] == ["play1"]
     assert await backend.count("SELECT COUNT(*) FROM tables") == 4
 
@@ -163,8 +165,8 @@ async def test_datetimes_are_stored_as_utc_iso(store: Store, backend: Backend) -
     paris = timezone(timedelta(hours=1))
     local = make_table("tz", created_at=datetime(2025, 3, 1, 13, 0, tzinfo=paris))
     naive = make_table("naive", created_at=datetime(2025, 3, 1, 12, 0))
-    await store.save_table(local)
-    await store.save_table(naive)
+    await store.create_table(local)
+    await store.create_table(naive)
     rows = await backend.fetch("SELECT id, created_at FROM tables ORDER BY id")
     # SQLite keeps ISO text that sorts as time does; PostgreSQL a timestamptz.
     stored = "2025-03-01T12:00:00.000000+00:00" if backend.name == "sqlite" else T0
@@ -182,7 +184,7 @@ async def test_datetimes_are_stored_as_utc_iso(store: Store, backend: Backend) -
 async def test_record_result_writes_once_and_finishes_the_table(
     store: Store, backend: Backend,
 ) -> None:
-    await store.save_table(make_table("t1", status=TableStatus.PLAYING))
+    await store.create_table(make_table("t1", status=TableStatus.PLAYING))
     result = make_result("t1", [(1, 1), (None, 2), (2, 3)], finished_at=T0 + timedelta(hours=1))
 
     assert await store.record_result(result) is True
@@ -216,7 +218,7 @@ async def test_concurrent_record_result_for_one_table_writes_once(
 async def test_record_result_saves_the_final_table_in_the_same_transaction(
     store: Store,
 ) -> None:
-    await store.save_table(make_table("t1", status=TableStatus.PLAYING))
+    await store.create_table(make_table("t1", status=TableStatus.PLAYING))
     final = make_table("t1", status=TableStatus.PLAYING)
     final.version = 4
     final.record = {"seed": 42, "actions": ["0 play S4", "1 play K"]}
@@ -233,7 +235,7 @@ async def test_record_result_saves_the_final_table_in_the_same_transaction(
 async def test_a_finished_game_is_stored_once(store: Store, backend: Backend) -> None:
     """The record lives in results only: the table keeps no copy and no action rows."""
     table = make_table("t1", status=TableStatus.PLAYING)
-    await store.save_table(table)
+    await store.create_table(table)
     assert await backend.count("SELECT COUNT(*) FROM table_actions") == 1
     result = make_result("t1", [(1, 1), (2, 2)])
     result.record = table.record or {}
@@ -244,7 +246,7 @@ async def test_a_finished_game_is_stored_once(store: Store, backend: Backend) ->
     saved = await store.get_table("t1")
     assert saved is not None and saved.record == table.record
     # Without the table, the stored one is finished the same way.
-    await store.save_table(make_table("t2", status=TableStatus.PLAYING))
+    await store.create_table(make_table("t2", status=TableStatus.PLAYING))
     assert await store.record_result(make_result("t2", [(1, 1), (2, 2)])) is True
     assert await backend.count("SELECT COUNT(*) FROM table_actions") == 0
     later = await store.get_table("t2")
@@ -437,13 +439,13 @@ async def test_stats_and_recent_games(store: Store) -> None:
 
 async def test_fifty_tables_finishing_at_the_same_moment(store: Store, backend: Backend) -> None:
     for i in range(50):
-        await store.save_table(make_table(f"old{i}", status=TableStatus.PLAYING))
+        await store.create_table(make_table(f"old{i}", status=TableStatus.PLAYING))
     results = [
         make_result(f"old{i}", [(1000 + i, 1), (None, 2), (2000 + i, 3)], finished_at=T0)
         for i in range(50)
     ]
     new_tables = [make_table(f"new{i}", status=TableStatus.LOBBY) for i in range(50)]
-    calls = [store.record_result(r) for r in results] + [store.save_table(t) for t in new_tables]
+    calls = [store.record_result(r) for r in results] + [store.create_table(t) for t in new_tables]
     outcomes = await asyncio.gather(*calls)
 
     assert outcomes[:50] == [True] * 50
@@ -463,7 +465,7 @@ async def test_two_stores_on_one_database_do_not_lock_each_other(backend: Backen
             (first if i % 2 else second).record_result(make_result(f"t{i}", [(i, 1), (i + 1, 2)]))
             for i in range(40)
         ]
-        calls += [(second if i % 2 else first).save_table(make_table(f"s{i}")) for i in range(40)]
+        calls += [(second if i % 2 else first).create_table(make_table(f"s{i}")) for i in range(40)]
         assert (await asyncio.gather(*calls))[:40] == [True] * 40
         # Both see the other's writes, and duplicates across them are still refused.
         assert await backend.count("SELECT COUNT(*) FROM results") == 40
@@ -477,8 +479,8 @@ async def test_two_stores_on_one_database_do_not_lock_each_other(backend: Backen
 async def test_reopened_store_sees_everything(backend: Backend) -> None:
     store = await backend.open()
     playing = make_table("p", status=TableStatus.PLAYING)
-    await store.save_table(playing)
-    await store.save_table(make_table("f", status=TableStatus.PLAYING))
+    await store.create_table(playing)
+    await store.create_table(make_table("f", status=TableStatus.PLAYING))
     await store.record_result(make_result("f", [(1, 1), (2, 2)]))
     board = await store.leaderboard(GUILD, "fiasco")
     stats = await store.stats(GUILD, 1)
@@ -512,7 +514,7 @@ async def test_a_failed_write_rolls_back_and_the_store_keeps_working(
     assert await store.stats(GUILD, 1) == []
     # The same table can still be recorded properly, and other writes go through.
     assert await store.record_result(make_result("bad", [(1, 1), (2, 2)])) is True
-    await store.save_table(make_table("after"))
+    await store.create_table(make_table("after"))
     assert await store.get_table("after") is not None
 
 
@@ -525,7 +527,7 @@ async def test_cancelled_writes_leave_no_open_transaction(store: Store, backend:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
-        await store.save_table(make_table(f"after{steps}"))
+        await store.create_table(make_table(f"after{steps}"))
         results = await backend.count("SELECT COUNT(*) FROM results")
         players = await backend.count("SELECT COUNT(*) FROM result_players")
         games = await backend.count("SELECT COALESCE(SUM(games), 0) FROM ratings")
@@ -625,13 +627,13 @@ async def test_the_board_size_follows_players_gaining_and_losing_a_rating(
     assert (await store.leaderboard(GUILD, "fiasco")) == ([], 0)
 
 
-async def test_saving_a_longer_record_writes_only_the_new_action(
+async def test_appending_an_action_writes_only_the_new_action(
     store: Store, backend: Backend,
 ) -> None:
-    """The cost of a save does not grow with the game: one head row and one action row."""
+    """The cost of an action does not grow with the game: one head row and one action row."""
     table = make_table("long", status=TableStatus.PLAYING)
     table.record = {"seed": 1, "deals": [], "actions": [f"0 play {n}" for n in range(500)]}
-    await store.save_table(table)
+    await store.create_table(table)
     await backend.count_action_writes()
 
     def next_version(saved: StoredTable) -> None:
@@ -639,27 +641,30 @@ async def test_saving_a_longer_record_writes_only_the_new_action(
 
     next_version(table)
     table.record = {**table.record, "actions": [*table.record["actions"], "1 play X"]}
-    await store.save_table(table)
+    await store.append_action(table, "1 play X")
     assert await backend.action_writes() == 1
     assert await store.get_table("long") == table
     head = await backend.head_record("long")
     assert head["actions"] == 501  # the actions are not in the head, only their count
-    # A record that is not an extension of the stored one is rewritten whole.
-    table.record = {**table.record, "actions": ["0 play Y", "1 play Z"]}
+    # A change without an action writes no action row.
     next_version(table)
-    await store.save_table(table)
+    table.seats = table.seats[:2]
+    await store.save_head(table)
+    assert await backend.action_writes() == 1
     assert await store.get_table("long") == table
-    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 2
-    table.record = {**table.record, "actions": ["0 play Q", "1 play R", "2 play S"]}
-    next_version(table)
-    await store.save_table(table)
+    # A record that does not follow the stored actions is refused, and nothing is written.
+    for record in ({**table.record, "actions": ["0 play Y", "1 play Z"]}, {"seed": 1}):
+        wrong = table.model_copy(update={"version": table.version + 1, "record": record})
+        with pytest.raises(ValueError, match="501 actions stored"):
+            await store.save_head(wrong)
+    skipped = moved(moved(table, "0 play A"), "1 play B")
+    skipped.version = table.version + 1
+    with pytest.raises(ValueError, match="501 actions stored"):
+        await store.append_action(skipped, "1 play B")
+    with pytest.raises(ValueError, match="does not end with"):
+        await store.append_action(moved(table, "0 play A"), "1 play B")
+    assert await backend.action_writes() == 1
     assert await store.get_table("long") == table
-    # A record without actions keeps none.
-    table.record = {"seed": 1}
-    next_version(table)
-    await store.save_table(table)
-    assert await store.get_table("long") == table
-    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 0
 
 
 async def test_the_server_timer_is_stored_and_a_bad_one_refused(
@@ -686,7 +691,7 @@ async def test_pruning_drops_old_closed_tables_and_keeps_results_and_open_tables
                                  ("lobby-old", TableStatus.LOBBY, old),
                                  ("gone-old", TableStatus.CANCELLED, old),
                                  ("gone-new", TableStatus.CANCELLED, new)]:
-        await store.save_table(make_table(table_id, status=status, created_at=at))
+        await store.create_table(make_table(table_id, status=status, created_at=at))
     result = make_result("done-old", [(1, 1), (2, 2)])
     finished = make_table("done-old", status=TableStatus.FINISHED, created_at=old)
     finished.record = result.record
@@ -720,15 +725,15 @@ async def test_acknowledged_writes_survive_sigkill(backend: Backend) -> None:
         import asyncio, sys, time
         from datetime import UTC, datetime
         from bot.models import StoredTable
-        from bot.store.connect import open_url
+        from bot.store.connect import open_store
 
         async def main():
-            store = await open_url({backend.url!r})
+            store = await open_store({backend.url!r})
             now = datetime.now(UTC)
             for i in range(20):
                 table = StoredTable(id=f"k{{i}}", guild_id=1, channel_id=i, host_id=3,
                                     game="fiasco", created_at=now, updated_at=now)
-                await store.save_table(table)
+                await store.create_table(table)
                 print(table.id, flush=True)
             time.sleep(60)  # never closes: the parent kills us here
 
@@ -765,23 +770,23 @@ async def test_acknowledged_writes_survive_sigkill(backend: Backend) -> None:
 
 async def test_a_save_from_a_stale_copy_is_refused_and_writes_nothing(store: Store) -> None:
     table = make_table("cas", status=TableStatus.PLAYING)
-    await store.save_table(table)
+    await store.create_table(table)
     newer = moved(table, "1 play K")
-    await store.save_table(newer)
+    await store.append_action(newer, "1 play K")
     stale = moved(table, "1 play Q")  # the same version from the older copy: another move
     with pytest.raises(StaleTable) as caught:
-        await store.save_table(stale)
+        await store.append_action(stale, "1 play Q")
     assert (caught.value.table_id, caught.value.version, caught.value.stored) == ("cas", 4, 4)
     assert await store.get_table("cas") == newer
     # Going back, skipping a version, or a second copy of a new table are refused alike.
     for version in (3, 6):
         with pytest.raises(StaleTable):
-            await store.save_table(newer.model_copy(update={"version": version}))
+            await store.save_head(newer.model_copy(update={"version": version}))
     with pytest.raises(StaleTable):
-        await store.save_table(make_table("cas"))
+        await store.create_table(make_table("cas"))
     assert await store.get_table("cas") == newer
     # And the next move from the up-to-date copy goes through.
-    await store.save_table(moved(newer, "2 play A"))
+    await store.append_action(moved(newer, "2 play A"), "2 play A")
     saved = await store.get_table("cas")
     assert saved is not None and saved.version == 5
 
@@ -792,15 +797,15 @@ async def test_two_stores_racing_on_one_table_lose_nothing(backend: Backend) -> 
     move is in the record in order."""
     first, second = await backend.open(), await backend.open()
     try:
-        await first.save_table(make_table("race", status=TableStatus.PLAYING))
+        await first.create_table(make_table("race", status=TableStatus.PLAYING))
         winners = []
         for round_ in range(12):
             copies = [await s.get_table("race") for s in (first, second)]
             assert copies[0] == copies[1] and copies[0] is not None
             moves = [moved(copy, f"{who} play R{round_}")
                      for who, copy in enumerate(copies) if copy is not None]
-            outcomes = await asyncio.gather(first.save_table(moves[0]),
-                                            second.save_table(moves[1]),
+            outcomes = await asyncio.gather(first.append_action(moves[0], f"0 play R{round_}"),
+                                            second.append_action(moves[1], f"1 play R{round_}"),
                                             return_exceptions=True)
             assert sorted(o is None for o in outcomes) == [False, True], outcomes
             [lost] = [o for o in outcomes if o is not None]
@@ -821,7 +826,7 @@ async def test_one_open_table_per_channel_whichever_store_opens_it(backend: Back
     first, second = await backend.open(), await backend.open()
     try:
         a, b = make_table("a", channel_id=77), make_table("b", channel_id=77)
-        outcomes = await asyncio.gather(first.save_table(a), second.save_table(b),
+        outcomes = await asyncio.gather(first.create_table(a), second.create_table(b),
                                         return_exceptions=True)
         assert sorted(o is None for o in outcomes) == [False, True], outcomes
         [refused] = [o for o in outcomes if o is not None]
@@ -832,12 +837,12 @@ async def test_one_open_table_per_channel_whichever_store_opens_it(backend: Back
         assert await second.get_table(other.id) is None  # nothing of it was written
         # Playing still holds the channel; once closed, the channel takes a new table.
         playing = opened.model_copy(update={"status": TableStatus.PLAYING, "version": 4})
-        await first.save_table(playing)
+        await first.save_head(playing)
         with pytest.raises(ChannelTaken):
-            await second.save_table(other)
-        await first.save_table(playing.model_copy(update={"status": TableStatus.CANCELLED,
+            await second.create_table(other)
+        await first.save_head(playing.model_copy(update={"status": TableStatus.CANCELLED,
                                                           "version": 5}))
-        await second.save_table(other)
+        await second.create_table(other)
         assert [t.id for t in await first.open_tables()] == [other.id]
     finally:
         await first.close()
@@ -849,7 +854,7 @@ async def test_two_stores_finishing_one_table_write_the_result_once(backend: Bac
     moves: one result is written, ratings count it once, the table is the winner's."""
     first, second = await backend.open(), await backend.open()
     try:
-        await first.save_table(make_table("end", status=TableStatus.PLAYING))
+        await first.create_table(make_table("end", status=TableStatus.PLAYING))
         finals, results = [], []
         for who, store in enumerate((first, second)):
             copy = await store.get_table("end")
@@ -878,8 +883,8 @@ async def test_two_stores_finishing_one_table_write_the_result_once(backend: Bac
 async def test_a_stale_final_table_writes_no_result(store: Store) -> None:
     """A game finished from a stale copy is refused whole: no result, no rating."""
     table = make_table("late", status=TableStatus.PLAYING)
-    await store.save_table(table)
-    await store.save_table(moved(table, "1 play K"))
+    await store.create_table(table)
+    await store.append_action(moved(table, "1 play K"), "1 play K")
     final = moved(table, "1 play Q").model_copy(update={"status": TableStatus.FINISHED})
     result = make_result("late", [(1, 1), (2, 2)])
     result.record = final.record or {}
@@ -895,7 +900,7 @@ async def test_a_closed_store_refuses_every_call(backend: Backend) -> None:
     opened = await backend.open()
     await opened.close()
     with pytest.raises(StoreError, match="closed"):
-        await opened.save_table(make_table("x"))
+        await opened.create_table(make_table("x"))
 
 
 def sequential_ratings(rounds: list[list[GameResult]]) -> set[tuple[float, float]]:
@@ -933,3 +938,92 @@ async def test_one_players_games_finishing_at_once_in_two_stores_both_rate(
     finally:
         await first.close()
         await second.close()
+
+
+# ------------------------------------------------------------- writes that say what changed
+
+
+async def test_an_appended_action_is_stored_once_and_durable_when_the_await_returns(
+    store: Store, backend: Backend,
+) -> None:
+    """The action's row and the new head are on disk when ``append_action`` returns (a
+    connection of the test's own sees them), and the same action again is a stale copy."""
+    table = make_table("once", status=TableStatus.PLAYING)
+    await store.create_table(table)
+    later = moved(table, "1 play K")
+    await store.append_action(later, "1 play K")
+    rows = await backend.fetch("SELECT n, action FROM table_actions WHERE table_id = ? "
+                               "ORDER BY n", "once")
+    assert [(n, json.loads(text)) for n, text in rows] == [(0, {"seat": 0, "play": "S4"}),
+                                                           (1, "1 play K")]
+    assert await backend.count("SELECT version FROM tables WHERE id = ?", "once") == 4
+    with pytest.raises(StaleTable) as caught:
+        await store.append_action(later, "1 play K")
+    assert (caught.value.version, caught.value.stored) == (4, 4)
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 2
+    assert await store.get_table("once") == later
+
+
+async def test_an_action_over_a_stale_version_is_refused_and_writes_nothing(
+    store: Store, backend: Backend,
+) -> None:
+    table = make_table("cas", status=TableStatus.PLAYING)
+    await store.create_table(table)
+    for version in (table.version, table.version + 2):  # the same version again, or a skip
+        stale = moved(table, "1 play K").model_copy(update={"version": version})
+        with pytest.raises(StaleTable):
+            await store.append_action(stale, "1 play K")
+    with pytest.raises(StaleTable) as caught:  # a table never stored
+        await store.append_action(moved(make_table("never", status=TableStatus.PLAYING),
+                                        "1 play K"), "1 play K")
+    assert caught.value.stored is None
+    lobby = make_table("lobby")
+    await store.create_table(lobby)
+    with pytest.raises(ValueError, match="lobby"):  # only a game in play takes actions
+        await store.append_action(moved(lobby, "0 play A"), "0 play A")
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 1
+    assert await store.get_table("cas") == table
+
+
+async def test_a_head_save_adds_no_action_row(store: Store, backend: Backend) -> None:
+    """Seats, message id, timers, starting and closing: the head alone, compared like an
+    action; the action rows stay as they are."""
+    table = make_table("head", status=TableStatus.PLAYING)
+    await store.create_table(table)
+    await backend.count_action_writes()
+    for change in ({"message_id": 7001}, {"seats": table.seats[:2]},
+                   {"deadline": T0 + timedelta(minutes=2), "overtime": True},
+                   {"status": TableStatus.CANCELLED}):
+        table = table.model_copy(update={**change, "version": table.version + 1})
+        await store.save_head(table)
+        assert await store.get_table("head") == table
+    assert await backend.action_writes() == 0
+    with pytest.raises(StaleTable):
+        await store.save_head(table)
+    # A lobby starting: its record arrives with the head, with no action yet.
+    lobby = make_table("start")
+    await store.create_table(lobby)
+    started = lobby.model_copy(update={"status": TableStatus.PLAYING, "version": 4,
+                                       "record": {"seed": 5, "actions": []}})
+    await store.save_head(started)
+    assert await store.get_table("start") == started
+    assert await backend.action_writes() == 0
+
+
+async def test_a_failed_write_among_concurrent_actions_is_undone_alone(
+    store: Store, backend: Backend,
+) -> None:
+    """Eight tables act at once (on SQLite, one group), one of them from a stale copy: that
+    one is refused, the seven others are stored."""
+    tables = [make_table(f"c{i}", status=TableStatus.PLAYING) for i in range(8)]
+    for table in tables:
+        await store.create_table(table)
+    moves = [moved(table, f"1 play {i}") for i, table in enumerate(tables)]
+    moves[3] = moves[3].model_copy(update={"version": 9})
+    outcomes = await asyncio.gather(*(store.append_action(m, f"1 play {i}")
+                                      for i, m in enumerate(moves)), return_exceptions=True)
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 3 + ["StaleTable"] + \
+        ["NoneType"] * 4
+    for i, move in enumerate(moves):
+        assert await store.get_table(f"c{i}") == (tables[i] if i == 3 else move)
+    assert await backend.count("SELECT COUNT(*) FROM table_actions") == 8 + 7

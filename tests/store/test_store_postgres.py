@@ -13,7 +13,7 @@ import pytest
 
 import bot.store.postgres.store as pgstore_module
 from bot.store.api import StoreError
-from bot.store.connect import open_url
+from bot.store.connect import open_store
 from bot.store.postgres.store import PostgresStore
 from bot.store.schema import (
     POSTGRES_MIGRATIONS,
@@ -45,7 +45,7 @@ async def test_an_empty_database_gets_every_migration_once(postgres: Backend) ->
     assert {"tables", "table_actions", "results", "result_players", "ratings",
             "board_buckets", "guild_settings", "fivefold_schema"} <= await relations(postgres)
     async with await PostgresStore.open(postgres.url) as again:
-        await again.save_table(make_table("t"))
+        await again.create_table(make_table("t"))
     assert await schema_version(postgres) == LATEST
 
 
@@ -55,7 +55,7 @@ async def test_processes_opening_one_empty_database_at_once_migrate_it_once(
     stores = await asyncio.gather(*(PostgresStore.open(postgres.url) for _ in range(4)))
     try:
         assert await schema_version(postgres) == LATEST
-        await stores[0].save_table(make_table("t"))
+        await stores[0].create_table(make_table("t"))
         assert [t.id for t in await stores[3].open_tables()] == ["t"]
     finally:
         for store in stores:
@@ -90,7 +90,7 @@ def free_port() -> int:
 async def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:
     url = f"postgresql://fivefold:s3cret@127.0.0.1:{free_port()}/fivefold"
     with pytest.raises(StoreError, match="cannot connect to postgresql://fivefold:\\*\\*\\*@") as e:
-        await open_url(url)
+        await open_store(url)
     assert "s3cret" not in str(e.value)
 
 
@@ -99,6 +99,6 @@ async def test_a_wrong_password_is_a_clear_error() -> None:
     user = url.split("//", 1)[1].split(":", 1)[0]
     wrong = url.replace(f"{user}:", f"{user}:not-", 1)
     with pytest.raises(StoreError, match="password authentication failed") as caught:
-        await open_url(wrong)
+        await open_store(wrong)
     assert isinstance(caught.value.__cause__, asyncpg.InvalidPasswordError)
     assert "not-" not in str(caught.value)

@@ -1,5 +1,6 @@
 """What only the SQLite store has: its migrations (from every old schema), its connection's
-settings, and group commit on its thread. Everything both stores owe is in ``test_store.py``.
+settings, and group commit on its connection. Everything both stores owe is in
+``test_store.py``.
 
 A test looks at the file through a sqlite3 connection of its own, never the store's.
 """
@@ -11,17 +12,18 @@ import json
 import random
 import sqlite3
 import textwrap
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 import bot.store.sqlite.store as store_module
 import games
 from bot.models import StoredTable, TableStatus
-from bot.store.api import ChannelTaken
+from bot.store.api import ChannelTaken, StaleTable
 from bot.store.rows import iso, split_record
 from bot.store.schema import (
     Migration,
@@ -30,11 +32,11 @@ from bot.store.schema import (
     load_migrations,
     split_statements,
 )
+from bot.store.sqlite.commit import GroupCommitError
 from bot.store.sqlite.store import SqliteStore
-from bot.store.sqlite.thread import GroupCommitError, StoreThread
 from bot.tables.sessions import SessionManager
 from tests.botdriver import settings_for
-from tests.store.test_store import GUILD, T0, make_result, make_table
+from tests.store.test_store import GUILD, T0, make_result, make_table, moved
 
 LATEST = len(load_migrations())
 
@@ -115,21 +117,25 @@ async def test_open_empty_database_applies_every_migration(db_path: Path) -> Non
     assert user_version(db_path) == LATEST
 
 
-def test_wal_foreign_keys_and_full_sync_are_on(db_path: Path) -> None:
-    """The connection the store opens (on its thread, :func:`bot.store.sqlite.store._connect`)."""
-    conn = store_module._connect(str(db_path))
+async def test_wal_foreign_keys_and_full_sync_are_on(db_path: Path) -> None:
+    """The connection the store opens (:func:`bot.store.sqlite.store._connect`)."""
+    conn = await store_module._connect(str(db_path))
+
+    async def pragma(name: str) -> Any:
+        return next(iter(await conn.execute_fetchall(f"PRAGMA {name}")))[0]
+
     try:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert conn.execute("PRAGMA busy_timeout").fetchone()[0] > 0
+        assert await pragma("journal_mode") == "wal"
+        assert await pragma("foreign_keys") == 1
+        assert await pragma("synchronous") == 2  # FULL
+        assert await pragma("busy_timeout") > 0
         # Foreign keys are enforced, not merely declared.
         with pytest.raises(sqlite3.IntegrityError):
-            conn.execute(
+            await conn.execute(
                 "INSERT INTO result_players (result_id, seat, user_id, name, score, place,"
                 " winner) VALUES (999, 0, 1, 'x', 0, 1, 1)")
     finally:
-        conn.close()
+        await conn.close()
     # WAL is persistent in the file: another connection sees it too.
     with sqlite3.connect(db_path) as other:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -274,7 +280,7 @@ async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_dat
         game.apply(seat, game.legal_actions(seat)[0])
         playing.record = game.record().model_dump()
         playing.version += 1
-        await store.save_table(playing)
+        await store.append_action(playing, game.history[-1])
         assert count(db_path, "SELECT COUNT(*) FROM table_actions") == 41
         assert await store.get_table("v3-playing") == playing
     finally:
@@ -309,7 +315,7 @@ async def test_a_failing_migration_changes_nothing(
 
 async def test_writes_queued_together_share_one_transaction(store: SqliteStore) -> None:
     before = store.groups_committed
-    await asyncio.gather(*(store.save_table(make_table(f"g{i}")) for i in range(32)))
+    await asyncio.gather(*(store.create_table(make_table(f"g{i}")) for i in range(32)))
     assert store.groups_committed == before + 1
     assert len(await store.open_tables()) == 32
 
@@ -319,7 +325,7 @@ async def test_a_failing_write_fails_alone_and_its_group_commits(store: SqliteSt
     bad.players[1].seat = 0  # two players in seat 0: violates the key
     before = store.groups_committed
     outcomes = await asyncio.gather(
-        store.save_table(make_table("first")),
+        store.create_table(make_table("first")),
         store.record_result(bad),
         store.record_result(make_result("good", [(1, 1), (2, 2)])),
         return_exceptions=True,
@@ -331,35 +337,74 @@ async def test_a_failing_write_fails_alone_and_its_group_commits(store: SqliteSt
     assert [r[0] for r in query(store.path, "SELECT table_id FROM results")] == ["good"]
 
 
+async def test_actions_queued_together_share_their_statements_and_fail_alone(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thirty-two tables' actions in one group are one ``executemany`` per statement (a few
+    round trips to the connection's thread in all); one of them stale and one whose row is
+    already there fail alone, with their own errors, and the thirty others commit with them
+    in that one transaction."""
+    tables = [make_table(f"b{i}", status=TableStatus.PLAYING) for i in range(32)]
+    await asyncio.gather(*(store.create_table(t) for t in tables))
+    calls = []
+    real = store._db._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(fn)
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(store._db, "_execute", counted)
+    tables = [moved(t, f"0 play {i}") for i, t in enumerate(tables)]
+    await asyncio.gather(*(store.append_action(t, f"0 play {i}") for i, t in enumerate(tables)))
+    assert len(calls) <= 4, calls  # BEGIN, two executemany, COMMIT
+    monkeypatch.undo()
+    moves = [moved(t, f"1 play {i}") for i, t in enumerate(tables)]
+    moves[5] = moves[5].model_copy(update={"version": 3})  # stale
+    conn = sqlite3.connect(store.path)
+    with conn:  # the row of b9's next action is there already: the insert will fail
+        conn.execute("INSERT INTO table_actions VALUES ('b9', 2, '\"1 play 9\"')")
+    conn.close()
+    before = store.groups_committed
+    outcomes = await asyncio.gather(*(store.append_action(m, f"1 play {i}")
+                                      for i, m in enumerate(moves)), return_exceptions=True)
+    assert store.groups_committed == before + 1
+    assert isinstance(outcomes[5], StaleTable)
+    assert isinstance(outcomes[9], sqlite3.IntegrityError)
+    assert [i for i, o in enumerate(outcomes) if o is not None] == [5, 9]
+    stored = dict(query(store.path, "SELECT id, version FROM tables"))
+    assert stored == {f"b{i}": 4 if i in (5, 9) else 5 for i in range(32)}
+    assert count(store.path, "SELECT COUNT(*) FROM table_actions") == 32 * 2 + 30 + 1
+
+
 async def test_a_group_whose_commit_fails_fails_every_caller(db_path: Path) -> None:
     """No caller hears "saved" unless the COMMIT its write was part of succeeded."""
 
-    def dangling(conn: sqlite3.Connection) -> None:
+    async def dangling(conn: aiosqlite.Connection) -> None:
         # Deferred: the broken foreign key is only caught by COMMIT, for the whole group.
-        conn.execute("PRAGMA defer_foreign_keys = ON")
-        conn.execute("INSERT INTO result_players (result_id, seat, user_id, name, score, "
-                     "place, winner) VALUES (999, 0, 1, 'x', 0, 1, 1)")
+        await conn.execute("PRAGMA defer_foreign_keys = ON")
+        await conn.execute("INSERT INTO result_players (result_id, seat, user_id, name, score, "
+                           "place, winner) VALUES (999, 0, 1, 'x', 0, 1, 1)")
 
-    def insert(conn: sqlite3.Connection, n: int) -> None:
-        conn.execute("INSERT INTO results (table_id, game, finished_at, record) "
-                     "VALUES (?, 'fiasco', 'now', '{}')", (f"t{n}",))
+    def insert(n: int) -> Callable[[aiosqlite.Connection], Awaitable[object]]:
+        return lambda conn: conn.execute("INSERT INTO results (table_id, game, finished_at, "
+                                         "record) VALUES (?, 'fiasco', 'now', '{}')", (f"t{n}",))
 
-    thread = await StoreThread.start(lambda: store_module._connect(str(db_path)))
+    store = await SqliteStore.open(db_path)
     try:
         outcomes = await asyncio.gather(
-            thread.write(lambda conn: insert(conn, 1)),
-            thread.write(dangling),
-            thread.write(lambda conn: insert(conn, 2)),
+            store._write(insert(1)),
+            store._write(dangling),
+            store._write(insert(2)),
             return_exceptions=True,
         )
         assert all(isinstance(o, GroupCommitError) for o in outcomes), outcomes
         assert count(db_path, "SELECT COUNT(*) FROM results") == 0
         assert count(db_path, "SELECT COUNT(*) FROM result_players") == 0
-        # The thread goes on working.
-        await thread.write(lambda conn: insert(conn, 3))
+        # The store goes on working.
+        await store._write(insert(3))
         assert count(db_path, "SELECT COUNT(*) FROM results") == 1
     finally:
-        await thread.close()
+        await store.close()
 
 
 # --------------------------------------------------------------------------- the benchmark
@@ -376,6 +421,9 @@ def test_the_store_benchmark_runs_and_writes_its_figures(tmp_path: Path) -> None
     names = [f["name"] for f in data["figures"]]
     assert any(n.startswith("actions/s, 1 table, short") for n in names)
     assert any(n.startswith("actions/s, 8 tables") for n in names)
+    # Today's store against the store before aiosqlite (loaded from git), in the same run.
+    assert any(n.startswith("actions/s, 8 tables") and "thread store" in n for n in names)
+    assert any(n.startswith("new/old, actions/s, 8 tables") for n in names)
     for query in ("/leaderboard page 1", "/leaderboard last page", "/stats"):
         assert sum(n.startswith(query) for n in names) == 2, query  # new and before migration 5
     for figure in data["figures"]:
@@ -419,5 +467,5 @@ async def test_the_version_migration_keeps_one_open_table_per_channel(db_path: P
         assert dict(query(db_path, "SELECT id, version FROM tables")) == {
             "older": 3, "newer": 3, "alone": 3}
         with pytest.raises(ChannelTaken):
-            await store.save_table(make_table("third", channel_id=10))
-        await store.save_table(newer.model_copy(update={"version": 4}))
+            await store.create_table(make_table("third", channel_id=10))
+        await store.save_head(newer.model_copy(update={"version": 4}))

@@ -71,7 +71,7 @@ def test_a_bad_database_url_stops_the_bot_with_one_line(tmp_path: Path) -> None:
 
 async def test_open_store_opens_the_sqlite_file_the_settings_name(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "f.db"
-    store = await open_store(settings_for(tmp_path, database_url=f"sqlite:///{path}"))
+    store = await open_store(settings_for(tmp_path, database_url=f"sqlite:///{path}").store_url)
     try:
         assert isinstance(store, SqliteStore) and path.exists()
     finally:
@@ -81,9 +81,10 @@ async def test_open_store_opens_the_sqlite_file_the_settings_name(tmp_path: Path
 def test_a_sqlite_bot_never_loads_the_postgresql_driver(tmp_path: Path) -> None:
     """The SQLite deployment needs nothing else: opening its store loads no asyncpg."""
     script = ("import asyncio, sys\n"
-              "import bot.app, cogs.commands.tables, cogs.commands.stats, cogs.commands.settings\n"
-              "from bot.store.connect import open_url\n"
-              f"store = asyncio.run(open_url('sqlite:///{tmp_path / 'f.db'}'))\n"
+              "import bot.app, cogs.commands.tables, cogs.commands.stats, "
+              "cogs.commands.settings\n"
+              "from bot.store.connect import open_store\n"
+              f"store = asyncio.run(open_store('sqlite:///{tmp_path / 'f.db'}'))\n"
               "print('asyncpg' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, check=False,

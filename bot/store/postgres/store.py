@@ -32,7 +32,6 @@ Several processes
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
@@ -40,27 +39,28 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from bot.models import (
-    GameResult,
-    GameStats,
-    LeaderRow,
-    RecentGame,
-    StoredTable,
-    TableStatus,
-)
+from bot.models import GameResult, StoredTable, TableStatus
 from bot.store.api import ChannelTaken, StaleTable, StoreError
-from bot.store.ratings import Standing, display_rating, humans, rate_game
-from bot.store.rows import rebuild, result_record, split_record, utc
+from bot.store.common import ColumnSettings, ResultQueries
+from bot.store.ratings import Standing, humans, rate_game
+from bot.store.rows import (
+    appended,
+    guild_key,
+    head_doc,
+    rebuild,
+    refusal,
+    result_record,
+    setting_upsert,
+    split_record,
+    utc,
+)
 from bot.store.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
 from bot.store.url import redact
-from bot.tables.timers import SERVER_CHOICES
 
 if TYPE_CHECKING:
     from bot.store.schema import PgConnection as Connection
 
 T = TypeVar("T")
-NO_GUILD = 0
-"""The ``guild_id`` stored in key columns for "no guild", as in the SQLite store."""
 
 POOL_SIZE = 10
 """Connections per process: enough for tables saving at once to share WAL flushes."""
@@ -69,7 +69,6 @@ CONNECT_TIMEOUT = 10.0
 RETRIES = 3
 """Attempts of a transaction that PostgreSQL aborted for a deadlock or serialization."""
 
-_OPEN = ("lobby", "playing")
 # The head, its result's record and its actions in one statement: one snapshot, so a save
 # committing meanwhile can never show a head counting actions the read does not see.
 _SELECT = """
@@ -78,17 +77,46 @@ SELECT t.id, t.doc::text AS doc, t.status, r.record::text AS final,
            AS actions
 FROM tables AS t LEFT JOIN results AS r ON r.table_id = t.id
 """
-_UPDATE = """
-UPDATE tables SET guild_id = $2, channel_id = $3, message_id = $4, host_id = $5, game = $6,
-                  status = $7, doc = $8::jsonb, created_at = $9, updated_at = $10,
-                  version = $11
-WHERE id = $1 AND version = $11 - 1
+# Every change of a table is one statement (so one transaction, one WAL flush, one round
+# trip): an action is its head and its row, a new table its head and its actions. $1 to $6
+# are always the head's (_head_fields).
+_APPEND = """
+WITH head AS (
+    UPDATE tables SET message_id = $2, host_id = $3, doc = $4::jsonb, updated_at = $5,
+                      version = $6
+    WHERE id = $1 AND version = $6 - 1 AND status = 'playing'
+      AND (doc->'record'->>'actions')::integer = $7
+    RETURNING id
+)
+INSERT INTO table_actions (table_id, n, action) SELECT id, $7, $8 FROM head
 """
-_INSERT = """
-INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game, status, doc,
-                    created_at, updated_at, version)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)
-ON CONFLICT (id) DO NOTHING
+_SAVE_HEAD = """
+UPDATE tables SET message_id = $2, host_id = $3, doc = $4::jsonb, updated_at = $5,
+                  version = $6, status = $7
+WHERE id = $1 AND version = $6 - 1 AND COALESCE((doc->'record'->>'actions')::integer, 0) = $8
+"""
+_FINISH_HEAD = """
+UPDATE tables SET message_id = $2, host_id = $3, doc = $4::jsonb, updated_at = $5,
+                  version = $6, status = 'finished'
+WHERE id = $1 AND version = $6 - 1
+"""
+_CREATE = """
+WITH head AS (
+    INSERT INTO tables (id, message_id, host_id, doc, updated_at, version, status,
+                        guild_id, channel_id, game, created_at)
+    VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11)
+    ON CONFLICT (id) DO NOTHING
+    RETURNING id
+), actions AS (
+    INSERT INTO table_actions (table_id, n, action)
+    SELECT head.id, a.n - 1, a.action
+    FROM head, unnest($12::text[]) WITH ORDINALITY AS a(action, n)
+)
+SELECT COUNT(*) FROM head
+"""
+_STORED = """
+SELECT version, status, COALESCE((doc->'record'->>'actions')::integer, 0)
+FROM tables WHERE id = $1
 """
 # One page of the leaderboard and the board's size in one statement (one round trip, one
 # snapshot): the buckets, added up from the top, say where the page starts; the page is read
@@ -132,16 +160,12 @@ ORDER BY r.finished_at DESC, r.id DESC
 """
 
 
-def _guild_key(guild_id: int | None) -> int:
-    return NO_GUILD if guild_id is None else guild_id
-
-
 def _updated(status: str) -> int:
     """How many rows an INSERT, UPDATE or DELETE status string (``"UPDATE 1"``) says."""
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresStore:
+class PostgresStore(ResultQueries, ColumnSettings):
     """The :class:`bot.store.api.Store` protocol on PostgreSQL; create it with :meth:`open`."""
 
     def __init__(self, pool: asyncpg.Pool, where: str) -> None:
@@ -206,9 +230,9 @@ class PostgresStore:
                     raise
         raise AssertionError("unreachable")
 
-    async def _read(self, work: Callable[[Connection], Awaitable[T]]) -> T:
-        """``work``, one statement (so one snapshot), outside any transaction: a read costs
-        one round trip to the server, not three."""
+    async def _once(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        """``work``, one statement, outside any explicit transaction: one snapshot for a read,
+        one atomic write durable when it returns (its own COMMIT), one round trip, not three."""
         async with self._connection() as conn:
             return await work(conn)
 
@@ -225,17 +249,45 @@ class PostgresStore:
 
     # ----------------------------------------------------------------- tables
 
-    async def save_table(self, table: StoredTable) -> None:
-        """Compare and set the table (version ``n`` over ``n - 1``), its new actions appended."""
-        await self._transaction(lambda conn: _write_table(conn, table))
+    async def create_table(self, table: StoredTable) -> None:
+        """Insert a new table and the actions its record holds, in one statement."""
+        doc, actions = split_record(table)
+        try:
+            created = await self._once(lambda conn: _create(conn, table, doc, actions or []))
+        except asyncpg.UniqueViolationError as exc:
+            raise _channel_taken(exc, table) from exc
+        if not created:
+            stored = await self._once(lambda conn: conn.fetchrow(_STORED, table.id))
+            raise StaleTable(table.id, table.version, None if stored is None else stored[0])
+
+    async def save_head(self, table: StoredTable) -> None:
+        """Compare and set the table's head; its action rows stay as they are."""
+        doc, count = head_doc(table, record_in_results=table.status is TableStatus.FINISHED)
+        try:
+            saved = await self._once(lambda conn: conn.execute(
+                _SAVE_HEAD, *_head_fields(table, doc), table.status.value, count))
+        except asyncpg.UniqueViolationError as exc:
+            raise _channel_taken(exc, table) from exc
+        if not _updated(saved):
+            stored = await self._once(lambda conn: conn.fetchrow(_STORED, table.id))
+            raise refusal(table, stored, count)
+
+    async def append_action(self, table: StoredTable, action: str) -> None:
+        """The table's new head and its one new action row, in one statement."""
+        doc, n, text = appended(table, action)
+        added = await self._once(lambda conn: conn.execute(
+            _APPEND, *_head_fields(table, doc), n, text))
+        if not _updated(added):
+            stored = await self._once(lambda conn: conn.fetchrow(_STORED, table.id))
+            raise refusal(table, stored, n, append=True)
 
     async def open_tables(self) -> list[StoredTable]:
         """Every table in the lobby or playing, oldest first, to resume at start-up."""
-        return await self._read(lambda conn: _read_tables(
+        return await self._once(lambda conn: _read_tables(
             conn, "t.status IN ('lobby', 'playing')", ()))
 
     async def get_table(self, table_id: str) -> StoredTable | None:
-        found = await self._read(lambda conn: _read_tables(conn, "t.id = $1", (table_id,)))
+        found = await self._once(lambda conn: _read_tables(conn, "t.id = $1", (table_id,)))
         return found[0] if found else None
 
     async def prune_tables(self, before: datetime) -> int:
@@ -260,134 +312,77 @@ class PostgresStore:
 
     # ----------------------------------------------------------------- queries
 
-    async def leaderboard(
-        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
-    ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's rated players of ``game``, and how many there are.
+    async def _board_rows(self, key: tuple[int, str], offset: int, limit: int
+                          ) -> tuple[Sequence[Any], int]:
+        """A leaderboard page in one statement: the SQLite store's bucket walk, in SQL. Every
+        row carries the board's size; a page past the end is one row with no player."""
+        rows = await self._once(lambda conn: conn.fetch(_BOARD_PAGE, *key, offset, limit))
+        return [row for row in rows if row["user_id"] is not None], int(rows[0]["total"])
 
-        In the SQLite store's order; any page costs about the same as the first
-        (the buckets of ``board_buckets`` find where it starts).
-        """
-        if offset < 0 or limit < 0:
-            raise ValueError(f"offset and limit must be >= 0, got {offset} and {limit}")
-        key = (_guild_key(guild_id), game)
-        return await self._read(lambda conn: _board_page(conn, key, offset, limit))
-
-    async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
-        """The player's games, wins and rating per game played in this server."""
-        rows = await self._read(lambda conn: conn.fetch(
+    async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
+        return await self._once(lambda conn: conn.fetch(
             "SELECT game, games, wins, mu, sigma FROM ratings "
             "WHERE guild_id = $1 AND user_id = $2 AND games > 0 ORDER BY games DESC, game",
-            _guild_key(guild_id), user_id))
-        return [GameStats(game=row["game"], games=row["games"], wins=row["wins"],
-                          rating=None if row["mu"] is None
-                          else display_rating(row["mu"], row["sigma"]))
-                for row in rows]
+            guild, user_id))
 
-    async def recent_games(
-        self, guild_id: int | None, user_id: int, *, limit: int = 5
-    ) -> list[RecentGame]:
-        """The player's latest finished games in this server, newest first."""
-        if limit < 0:
-            raise ValueError(f"limit must be >= 0, got {limit}")
-        rows = await self._read(lambda conn: conn.fetch(
-            _RECENT, user_id, _guild_key(guild_id), limit))
-        return [RecentGame(table_id=row["table_id"], game=row["game"],
-                           finished_at=utc(row["finished_at"]), place=row["place"],
-                           score=row["score"], players=row["players"])
-                for row in rows]
+    async def _recent_rows(self, guild: int, user_id: int, limit: int) -> Sequence[Any]:
+        return await self._once(lambda conn: conn.fetch(_RECENT, user_id, guild, limit))
 
     # ----------------------------------------------------------------- server settings
 
-    async def get_timezone(self, guild_id: int) -> str | None:
-        zone = await self._read(lambda conn: conn.fetchval(
-            "SELECT timezone FROM guild_settings WHERE guild_id = $1", guild_id))
-        return None if zone is None else str(zone)
-
-    async def set_timezone(self, guild_id: int, zone: str | None) -> None:
-        await self._set(guild_id, "timezone", zone)
-
-    async def get_pictures(self, guild_id: int) -> bool:
-        on = await self._read(lambda conn: conn.fetchval(
-            "SELECT pictures FROM guild_settings WHERE guild_id = $1", guild_id))
-        return True if on is None else bool(on)
-
-    async def set_pictures(self, guild_id: int, on: bool) -> None:
-        await self._set(guild_id, "pictures", on)
-
-    async def get_timer(self, guild_id: int) -> str | None:
-        timer = await self._read(lambda conn: conn.fetchval(
-            "SELECT timer FROM guild_settings WHERE guild_id = $1", guild_id))
-        return None if timer is None else str(timer)
-
-    async def set_timer(self, guild_id: int, choice: str | None) -> None:
-        """ValueError for a choice not in ``bot.tables.timers.SERVER_CHOICES`` (the schema refuses
-        it too)."""
-        if choice is not None and choice not in SERVER_CHOICES:
-            raise ValueError(f"no server timer {choice!r} (one of {', '.join(SERVER_CHOICES)})")
-        await self._set(guild_id, "timer", choice)
+    async def _setting(self, guild_id: int, column: str) -> Any:
+        """One column of the server's settings row (None without a row); ``column`` is ours."""
+        return await self._once(lambda conn: conn.fetchval(
+            f"SELECT {column} FROM guild_settings WHERE guild_id = $1", guild_id))
 
     async def _set(self, guild_id: int, column: str, value: object) -> None:
-        """Upsert one column of the server's settings row (``column`` is ours, never input)."""
-        assert column in ("timezone", "pictures", "timer")
-        sql = (f"INSERT INTO guild_settings (guild_id, {column}, updated_at) "
-               f"VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
-               f"{column} = excluded.{column}, updated_at = excluded.updated_at")
+        """Upsert one column of the server's settings row (one statement, durable)."""
+        sql = setting_upsert(column, ["$1", "$2", "$3"])
         stamp = datetime.now(UTC)
-        await self._transaction(lambda conn: conn.execute(sql, guild_id, value, stamp))
+        await self._once(lambda conn: conn.execute(sql, guild_id, value, stamp))
 
 
 # --------------------------------------------------------------------------- tables
 
 
-async def _write_table(conn: Connection, table: StoredTable, *,
-                       record_in_results: bool = False) -> None:
-    """Compare and set ``table``'s head, then append its actions beyond the stored ones."""
-    doc, actions = split_record(table, record_in_results=record_in_results)
-    fields = (table.id, table.guild_id, table.channel_id, table.message_id, table.host_id,
-              table.game, table.status.value, doc, utc(table.created_at),
-              utc(table.updated_at), table.version)
-    try:
-        if (not _updated(await conn.execute(_UPDATE, *fields))
-                and not _updated(await conn.execute(_INSERT, *fields))):
-            stored = await conn.fetchval("SELECT version FROM tables WHERE id = $1", table.id)
-            raise StaleTable(table.id, table.version, stored)
-    except asyncpg.UniqueViolationError as exc:
-        if exc.constraint_name != "tables_open_channel":
-            raise
-        raise ChannelTaken(table.id, table.channel_id) from exc
-    if actions is None:
-        await conn.execute("DELETE FROM table_actions WHERE table_id = $1", table.id)
-    else:
-        await _append_actions(conn, table.id, actions)
+def _head_fields(table: StoredTable, doc: str) -> tuple[Any, ...]:
+    """``$1`` to ``$6`` of every statement that writes a head: the id, what a change may
+    change, the version."""
+    return (table.id, table.message_id, table.host_id, doc, utc(table.updated_at),
+            table.version)
 
 
-async def _append_actions(conn: Connection, table_id: str, actions: list[str]) -> None:
-    """Insert the actions after those stored (usually only the newest), as SQLite does."""
-    last = await conn.fetchrow(
-        "SELECT n, action FROM table_actions WHERE table_id = $1 ORDER BY n DESC LIMIT 1",
-        table_id)
-    stored = 0 if last is None else int(last["n"]) + 1
-    if last is not None and (stored > len(actions) or actions[stored - 1] != last["action"]):
-        await conn.execute("DELETE FROM table_actions WHERE table_id = $1", table_id)
-        stored = 0
-    new = actions[stored:]
-    if len(new) == 1:
-        await conn.execute("INSERT INTO table_actions (table_id, n, action) VALUES ($1, $2, $3)",
-                           table_id, stored, new[0])
-    elif new:
-        await conn.execute(
-            "INSERT INTO table_actions (table_id, n, action) "
-            "SELECT $1, n - 1 + $2, action FROM unnest($3::text[]) WITH ORDINALITY AS a(action, n)",
-            table_id, stored, new)
+def _channel_taken(exc: asyncpg.UniqueViolationError, table: StoredTable) -> Exception:
+    """A head the partial unique index refused: another table is open in the channel."""
+    if exc.constraint_name != "tables_open_channel":
+        return exc
+    return ChannelTaken(table.id, table.channel_id)
+
+
+async def _create(conn: Connection, table: StoredTable, doc: str, actions: list[str]) -> int:
+    """Insert the head (unless the id is taken) and the actions; 1 if inserted, else 0."""
+    return int(await conn.fetchval(
+        _CREATE, *_head_fields(table, doc), table.status.value, table.guild_id,
+        table.channel_id, table.game, utc(table.created_at), actions))
+
+
+async def _finish(conn: Connection, table: StoredTable) -> None:
+    """The finished table's head, its record left to its result (compare and set, or a new
+    table), and its action rows gone."""
+    finished = table.model_copy(update={"status": TableStatus.FINISHED, "record": None})
+    doc, _ = head_doc(finished)
+    if (not _updated(await conn.execute(_FINISH_HEAD, *_head_fields(table, doc)))
+            and not await _create(conn, finished, doc, [])):
+        stored = await conn.fetchval("SELECT version FROM tables WHERE id = $1", table.id)
+        raise StaleTable(table.id, table.version, stored)
+    await conn.execute("DELETE FROM table_actions WHERE table_id = $1", table.id)
 
 
 async def _read_tables(conn: Connection, where: str, params: Sequence[Any]
                        ) -> list[StoredTable]:
     """The tables matching ``where`` (SQL on alias ``t``), oldest first, records rebuilt."""
     rows = await conn.fetch(f"{_SELECT} WHERE {where} ORDER BY t.created_at, t.id", *params)
-    return [rebuild(row["id"], row["doc"], row["status"], row["final"],
-                    functools.partial(list, row["actions"]))
+    return [rebuild(row["id"], row["doc"], row["status"], row["final"], list(row["actions"]))
             for row in rows]
 
 
@@ -397,7 +392,7 @@ async def _read_tables(conn: Connection, where: str, params: Sequence[Any]
 async def _insert_result(conn: Connection, result: GameResult, record: str,
                          table: StoredTable | None) -> bool:
     """The body of :meth:`PostgresStore.record_result` (inside its transaction)."""
-    guild = _guild_key(result.guild_id)
+    guild = guild_key(result.guild_id)
     finished_at = utc(result.finished_at)
     result_id = await conn.fetchval(
         "INSERT INTO results (table_id, guild_id, game, finished_at, record) "
@@ -411,8 +406,7 @@ async def _insert_result(conn: Connection, result: GameResult, record: str,
         [(result_id, p.seat, p.user_id, p.name, p.score, p.place, p.winner, guild, finished_at)
          for p in result.players])
     if table is not None:
-        finished = table.model_copy(update={"status": TableStatus.FINISHED})
-        await _write_table(conn, finished, record_in_results=True)
+        await _finish(conn, table)
     else:
         await conn.execute(
             "UPDATE tables SET status = 'finished', updated_at = $2, "
@@ -455,14 +449,4 @@ async def _update_ratings(conn: Connection, guild: int, game: str, standings: li
         [(guild, game, user, *new[user], int(won[user])) for user in users])
 
 
-async def _board_page(conn: Connection, key: tuple[int, str], offset: int, limit: int
-                      ) -> tuple[list[LeaderRow], int]:
-    """One leaderboard page and the board's size: the SQLite store's bucket walk, in SQL."""
-    rows = await conn.fetch(_BOARD_PAGE, *key, offset, limit)
-    page = [LeaderRow(user_id=row["user_id"], rating=display_rating(row["mu"], row["sigma"]),
-                      games=row["games"], wins=row["wins"])
-            for row in rows if row["user_id"] is not None]
-    return page, int(rows[0]["total"])
-
-
-__all__ = ["NO_GUILD", "PostgresStore"]
+__all__ = ["PostgresStore"]
