@@ -23,7 +23,7 @@ from bot.store.api import Store
 from bot.store.connect import open_store
 from bot.store.url import parse_database_url
 from bot.tables.context import Clock
-from bot.tables.sessions import SessionManager
+from bot.tables.service import Tables
 
 log = logging.getLogger(__name__)
 
@@ -84,14 +84,15 @@ class FivefoldBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self._seed_source = seed_source
         self._clock = clock
-        self._sessions: SessionManager | None = None
+        self._sessions: Tables | None = None
         self._resumed = 0
         self._synced: int | None = None
         self._said_ready = False
         self._heartbeat: asyncio.Task[None] | None = None
 
     @property
-    def sessions(self) -> SessionManager:
+    def sessions(self) -> Tables:
+        """The table service (:class:`bot.tables.service.Tables`): every table session here."""
         if self._sessions is None:
             raise RuntimeError("the bot is not set up yet")
         return self._sessions
@@ -99,8 +100,8 @@ class FivefoldBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await open_store(self.settings)
-        self._sessions = SessionManager(self.store, self.settings,
-                                        seed_source=self._seed_source, clock=self._clock)
+        self._sessions = Tables(self.store, self.settings, seed_source=self._seed_source,
+                                clock=self._clock)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()

@@ -118,10 +118,10 @@ def test_the_scan_catches_an_import_planted_in_the_rules_core(planted: Path, lin
 
 
 def test_the_scan_catches_bot_importing_discord_or_cogs_outside_start_up(planted: Path):
-    turns = planted / "bot" / "tables" / "turns.py"
+    turns = planted / "bot" / "tables" / "actions.py"
     turns.write_text(turns.read_text(encoding="utf-8")
                      + "\nfrom discord import Embed\nfrom cogs.ui import clip\n", encoding="utf-8")
     assert violations(planted, "bot", {"discord"}, allowed_in=BOT_STARTUP) == [
-        "bot/tables/turns.py: discord", "bot/tables/turns.py: discord.Embed"]
-    assert violations(planted, "bot", {"cogs"}) == ["bot/tables/turns.py: cogs.ui",
-                                                    "bot/tables/turns.py: cogs.ui.clip"]
+        "bot/tables/actions.py: discord", "bot/tables/actions.py: discord.Embed"]
+    assert violations(planted, "bot", {"cogs"}) == ["bot/tables/actions.py: cogs.ui",
+                                                    "bot/tables/actions.py: cogs.ui.clip"]

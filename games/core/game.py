@@ -90,6 +90,9 @@ class Game(ABC, Generic[DealT]):
     goal: ClassVar[str] = ""  # the aim in one line, for the table message
     pitch: ClassVar[str] = ""  # what makes the game fun, in one line, for the lobby
     lower_is_better: ClassVar[bool] = False
+    # The rules have a tournament timer (10 s a turn, then a random card from that hand):
+    # the bot offers it for this game alone.
+    tournament_rule: ClassVar[bool] = False
 
     def __init__(
         self,

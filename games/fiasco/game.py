@@ -55,6 +55,7 @@ class Fiasco(Game[FiascoDeal]):
     goal: ClassVar[str] = "Win pots to collect your suit and the Kings; most points wins."
     pitch: ClassVar[str] = ("Claim a suit, then throw cards into the pot: "
                              "the highest wins it, but every Fiasco costs a card.")
+    tournament_rule: ClassVar[bool] = True  # the README, "Fiasco's tournament rule"
 
     def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
         self.opts = cast(FiascoOptions, options)

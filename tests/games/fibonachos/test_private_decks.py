@@ -10,6 +10,7 @@ import random
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import menu_of, table_of
 from cogs.render.hand import render_hand
 from cogs.render.table import render_details, render_table
 from games.fibonachos import Fibonachos
@@ -51,7 +52,7 @@ def test_the_hand_menu_counts_the_own_deck_and_shows_only_the_hand():
     game = two_player_game(5)
     session = session_of(game)
     for seat in (0, 1):
-        menu = render_hand(session, seat)
+        menu = render_hand(menu_of(session, seat))
         assert f"Your deck: {len(game.decks[seat])} cards face down" in menu.content
         ids = [getattr(item, "custom_id", None) or "" for item in menu.view.children]
         shown = sorted(custom_id.split(":")[4] for custom_id in ids if ":c:" in custom_id)
@@ -66,6 +67,6 @@ def test_the_table_shows_each_private_deck_as_a_count():
         [line] = [line for line in text.splitlines() if f"**{name}** ·" in line]
         assert f"{len(game.decks[seat])} cards in deck" in line, line
     assert f"Spicy: {len(game.spicy)}" in text  # the unowned stock, not a private deck
-    details = render_details(session)
+    details = render_details(table_of(session))
     for seat, name in enumerate(("Ana", "Ben")):
         assert f"{name}'s deck: {len(game.decks[seat])} cards face down" in details, details
