@@ -22,7 +22,6 @@ that move.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from bot.settings import Settings
 from bot.store.api import StaleTable, Store
 from bot.tables.checks import require_game, require_seat, require_turn
 from bot.tables.computers import TAKEOVER_LEVEL
-from bot.tables.context import Clock
+from bot.tables.context import Clock, utc_now
 from bot.tables.errors import MOVED_ELSEWHERE, STALE, NotAllowed, StaleMenu, TableError, TableMoved
 from bot.tables.results import finished, record_with_ratings
 from bot.tables.seats import hand_to_computer
@@ -47,10 +46,6 @@ from games.core.events import Event
 from games.core.game import Game
 
 log = logging.getLogger(__name__)
-
-
-def now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 def describe(events: list[Event], names: list[str]) -> list[str]:
@@ -107,7 +102,7 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     seats = list(table.seats)
     seats[seat] = seats[seat].model_copy(update={"acted_version": version})
     record = {**game.record(), "meta": (table.record or {}).get("meta", {})}
-    stamp = now()
+    stamp = utc_now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
                               "updated_at": stamp}
     if person:
@@ -262,5 +257,4 @@ class Actions:
         self._closed(session)
 
 
-__all__ = ["Actions", "CardChoice", "Choice", "advanced", "counted", "describe", "now",
-           "resolve"]
+__all__ = ["Actions", "CardChoice", "Choice", "advanced", "counted", "describe", "resolve"]

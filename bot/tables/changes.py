@@ -10,7 +10,6 @@ overwriting that newer move. Actions take their own path (:mod:`bot.tables.actio
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -19,7 +18,7 @@ from bot.logs import about_table
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
-from bot.tables.context import Clock
+from bot.tables.context import Clock, utc_now
 from bot.tables.errors import MOVED_ELSEWHERE, TableMoved
 from bot.tables.registry import Registry
 from bot.tables.session import Session
@@ -60,7 +59,7 @@ class Changes:
         store has a newer one, the session is reloaded and :class:`TableMoved`
         raised (nothing of this change was applied).
         """
-        table.updated_at = dt.datetime.now(dt.UTC)
+        table.updated_at = utc_now()
         table.version = session.table.version + 1
         try:
             await self.store.save_table(table)

@@ -23,11 +23,10 @@ from bot.logs import working_on
 from bot.models import ComputerLevel, Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import ChannelTaken, Store
-from bot.tables.actions import now
 from bot.tables.changes import Changes, copied
 from bot.tables.checks import require_lobby, require_open
 from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
-from bot.tables.context import Clock, game_context, usable_zone
+from bot.tables.context import Clock, game_context, usable_zone, utc_now
 from bot.tables.errors import TABLE_HERE, TableError
 from bot.tables.registry import Registry
 from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_refusal
@@ -107,7 +106,7 @@ class Lobby:
             clock = await self.timer_for(guild_id, game, timer)
             if pictures is None:
                 pictures = guild_id is None or await self.store.get_pictures(guild_id)
-            stamp = now()
+            stamp = utc_now()
             table = StoredTable(
                 id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id,
                 host_id=host_id, game=game, options=dict(options),
@@ -337,7 +336,7 @@ class Lobby:
             "guild": table.guild_id,
             "channel": table.channel_id,
             "players": [{"name": s.name, "user_id": s.user_id} for s in table.seats],
-            "started_at": now().isoformat(),
+            "started_at": utc_now().isoformat(),
             "table": table.id,
         }
 

@@ -15,13 +15,13 @@ a result written already) is "not rated" for this game.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 from bot.models import GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.store.api import StaleTable, Store
+from bot.tables.context import utc_now
 from games.core.game import Game
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class Ending:
 def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResult]:
     """The finished table and its result (sharing one record, stamped with its end)."""
     assert game.outcome is not None
-    stamp = dt.datetime.now(dt.UTC)
+    stamp = utc_now()
     record = dict(table.record or game.record())
     record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
     final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,

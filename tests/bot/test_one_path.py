@@ -23,29 +23,22 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from games.core.actions import Action
 from games.core.game import Game
+from tests.bot.test_turns_faults import ALICE, BOB, CAROL, two_players
 from tests.botdriver import settings_for
 
-ALICE, BOB, CAROL = 1, 2, 3
 PEOPLE = {ALICE: "alice", BOB: "bob"}
 
 
 @asynccontextmanager
-async def tables_in(tmp_path: Path) -> AsyncIterator[Tables]:
+async def fiasco_for_two(tmp_path: Path) -> AsyncIterator[tuple[Tables, Session]]:
+    """The table service on a store in ``tmp_path``, Alice and Bob playing Fiasco there."""
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     tables = Tables(store, settings_for(tmp_path), seed_source=lambda: 7)
     try:
-        yield tables
+        yield tables, await two_players(tables)
     finally:
         await tables.shutdown()
         await store.close()
-
-
-async def fiasco_for_two(tables: Tables) -> Session:
-    session = await tables.open(guild_id=1, channel_id=10, host_id=ALICE, host_name="alice",
-                                game="fiasco", options={})
-    await tables.join(session, BOB, "bob")
-    await tables.start(session, ALICE)
-    return session
 
 
 def person_to_act(session: Session) -> tuple[int, int]:
@@ -57,14 +50,15 @@ def person_to_act(session: Session) -> tuple[int, int]:
     return seat, user
 
 
-async def to_a_card_turn(tables: Tables, session: Session) -> tuple[int, int]:
-    """People play their first legal action until the one to act may play a card."""
+async def to_a_card_turn(tables: Tables, session: Session) -> tuple[int, int, Game[Any]]:
+    """People play their first legal action until the one to act may play a card: that
+    seat, its person and the game."""
     while True:
         seat, user = person_to_act(session)
         assert session.game is not None
         legal = session.game.legal_actions(seat)
         if any(action.card is not None for action in legal):
-            return seat, user
+            return seat, user, session.game
         await tables.act(session, user, legal[0], version=session.version)
 
 
@@ -101,11 +95,8 @@ def applies(monkeypatch: pytest.MonkeyPatch) -> ApplySpy:
 async def test_a_refused_card_gets_the_rules_reason_and_nothing_is_applied(
     tmp_path: Path, applies: ApplySpy
 ) -> None:
-    async with tables_in(tmp_path) as tables:
-        session = await fiasco_for_two(tables)
-        seat, user = await to_a_card_turn(tables, session)
-        game = session.game
-        assert game is not None
+    async with fiasco_for_two(tmp_path) as (tables, session):
+        seat, user, game = await to_a_card_turn(tables, session)
         held = {action.card for action in game.legal_actions(seat) if action.card is not None}
         view = game.view_for(seat)
         mine = {c for z in view.zones if z.owner == seat and z.cards for c in z.cards}
@@ -129,12 +120,10 @@ async def test_a_refused_card_gets_the_rules_reason_and_nothing_is_applied(
 async def test_every_apply_of_a_click_runs_on_a_copy_with_the_lock_held(
     tmp_path: Path, applies: ApplySpy
 ) -> None:
-    async with tables_in(tmp_path) as tables:
-        session = await fiasco_for_two(tables)
-        seat, user = await to_a_card_turn(tables, session)
-        assert session.game is not None
-        live = id(session.game)
-        card = next(a.card for a in session.game.legal_actions(seat) if a.card is not None)
+    async with fiasco_for_two(tmp_path) as (tables, session):
+        seat, user, game = await to_a_card_turn(tables, session)
+        live = id(game)
+        card = next(a.card for a in game.legal_actions(seat) if a.card is not None)
         assert card is not None
         applies.watch(session)
         applies.calls.clear()
@@ -153,8 +142,7 @@ async def test_every_apply_of_a_click_runs_on_a_copy_with_the_lock_held(
 async def test_a_stale_menu_is_refused_with_one_wording_and_the_menu_as_it_is_now(
     tmp_path: Path
 ) -> None:
-    async with tables_in(tmp_path) as tables:
-        session = await fiasco_for_two(tables)
+    async with fiasco_for_two(tmp_path) as (tables, session):
         seat, user = person_to_act(session)
         drawn = session.version
         assert session.game is not None
@@ -170,8 +158,7 @@ async def test_a_stale_menu_is_refused_with_one_wording_and_the_menu_as_it_is_no
 
 
 async def test_a_click_out_of_turn_is_refused_with_whose_turn_it_is(tmp_path: Path) -> None:
-    async with tables_in(tmp_path) as tables:
-        session = await fiasco_for_two(tables)
+    async with fiasco_for_two(tmp_path) as (tables, session):
         seat, mover = person_to_act(session)
         waiting = next(user for user in PEOPLE if user != mover)
         assert session.game is not None
@@ -188,8 +175,7 @@ async def test_a_click_out_of_turn_is_refused_with_whose_turn_it_is(tmp_path: Pa
 
 
 async def test_someone_not_seated_is_refused_without_a_menu(tmp_path: Path) -> None:
-    async with tables_in(tmp_path) as tables:
-        session = await fiasco_for_two(tables)
+    async with fiasco_for_two(tmp_path) as (tables, session):
         seat, _ = person_to_act(session)
         assert session.game is not None
         before = state(session)

@@ -22,7 +22,7 @@ from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.shards import NotOurShard, ShardPlan, shard_of
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.actions import now
+from bot.tables.context import utc_now as now
 from bot.tables.service import Tables
 from tests.botdriver import settings_for
 
