@@ -6,7 +6,7 @@
 Durable actions
     Each action is one ``append_action`` of a table whose record gained one action,
     awaited until SQLite has fsynced it (WAL, ``synchronous=FULL``), exactly as
-    :meth:`bot.tables.turns.Turns._commit` saves. The records are a real Fizzbin game's
+    :meth:`bot.tables.actions.Actions.commit` saves. The records are a real Fizzbin game's
     (1,154 actions), prepared before timing. *short* saves actions 1 to 50 of
     it, *long* actions 1,001 to 1,050: the goal is the same cost for both
     (ratio long/short near 1). *tables N* runs N tables at once, each saving

@@ -24,7 +24,7 @@ from bot.store.connect import open_store
 from bot.store.url import parse_database_url
 from bot.tables.context import Clock
 from bot.tables.ledger import Ledger
-from bot.tables.sessions import SessionManager
+from bot.tables.service import Tables
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class FivefoldBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self._seed_source = seed_source
         self._clock = clock
-        self._sessions: SessionManager | None = None
+        self._sessions: Tables | None = None
         self._ledger: Ledger | None = None
         self._resumed = 0
         self._synced: int | None = None
@@ -93,7 +93,8 @@ class FivefoldBot(commands.AutoShardedBot):
         self._heartbeat: asyncio.Task[None] | None = None
 
     @property
-    def sessions(self) -> SessionManager:
+    def sessions(self) -> Tables:
+        """The table service (:class:`bot.tables.service.Tables`): every table session here."""
         if self._sessions is None:
             raise RuntimeError("the bot is not set up yet")
         return self._sessions
@@ -109,8 +110,8 @@ class FivefoldBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await open_store(self.settings.store_url)
-        self._sessions = SessionManager(self.store, self.settings,
-                                        seed_source=self._seed_source, clock=self._clock)
+        self._sessions = Tables(self.store, self.settings, seed_source=self._seed_source,
+                                clock=self._clock)
         self._ledger = Ledger(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -21,8 +21,16 @@ class TableStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
-ComputerLevel = Literal["random", "easy", "hard"]
-"""How well a computer seat plays (the levels of :mod:`games.players`)."""
+class ComputerLevel(StrEnum):
+    """How well a computer seat plays (the levels of :mod:`games.players`).
+
+    The values are what the database and the custom ids hold, so they never change.
+    """
+
+    RANDOM = "random"
+    EASY = "easy"
+    HARD = "hard"
+
 
 SeatLoss = Literal["left", "kicked", "timeouts"]
 """Why a person's seat passed to a computer."""
@@ -66,7 +74,7 @@ class Seat(BaseModel):
     @property
     def computer_level(self) -> ComputerLevel:
         """The level this seat plays at when a computer plays it."""
-        return self.level or "random"
+        return self.level or ComputerLevel.RANDOM
 
     @property
     def label(self) -> str:

@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 @dataclass(frozen=True)
 class Rule:
     """No ``.py`` file under ``folder`` (but the ``exempt`` ones) imports a ``forbidden``
-    module. A forbidden name covers its submodules (``bot`` forbids ``bot.tables.turns``);
+    module. A forbidden name covers its submodules (``bot`` forbids ``bot.tables.actions``);
     names and exemptions may use ``*`` wildcards (``games.*.computer``, ``games/players/*``)."""
 
     folder: str
@@ -163,9 +163,9 @@ PLANTS = [
      "games.fiasco.computer.knowledge"),
     (COMPUTER, "games/fizzbin/__init__.py", "from . import computer", "games.fizzbin.computer"),
     (COMPUTER, "games/core/game.py", "import games.fazes.computer.fast", "games.fazes.computer"),
-    (BOT_DISCORD, "bot/tables/turns.py", "from discord import Embed", "discord"),
+    (BOT_DISCORD, "bot/tables/actions.py", "from discord import Embed", "discord"),
     (BOT_DISCORD, "bot/store/rows.py", "if TYPE_CHECKING:\n    import discord", "discord"),
-    (BOT_COGS, "bot/tables/turns.py", "from cogs.ui import clip", "cogs.ui"),
+    (BOT_COGS, "bot/tables/actions.py", "from cogs.ui import clip", "cogs.ui"),
     (BOT_COGS, "bot/app.py", "from cogs.commands import tables", "cogs.commands.tables"),
     (STORE_TABLES, "bot/store/rows.py", "from bot.tables.timers import CHOICES",
      "bot.tables.timers"),

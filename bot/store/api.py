@@ -11,7 +11,7 @@ backend implements the three protocols and registers its scheme there.
 What every implementation owes its callers:
 
 - a write is durable when its await returns, and a write that raises left
-  nothing behind (the callers in :mod:`bot.tables.turns` and :mod:`bot.tables.sessions`
+  nothing behind (the callers in :mod:`bot.tables.actions` and :mod:`bot.tables.changes`
   change memory only after a write returns);
 - every write says what changed, and the store writes that, never comparing records:
   :meth:`TablesInPlay.append_action` stores one action (a table at its 1,000th action

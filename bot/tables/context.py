@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import logging
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
 from bot.settings import Settings
+
+log = logging.getLogger(__name__)
 
 DAY_STARTS = dt.time(6, 0)
 NIGHT_STARTS = dt.time(18, 0)
@@ -77,6 +80,17 @@ def game_context(game: str, settings: Settings, *, timezone: str | None = None,
     if provider is None:
         return {}
     return provider(timezone or settings.timezone, clock)
+
+
+def usable_zone(zone: str | None, settings: Settings, whose: str) -> str:
+    """``zone`` if zoneinfo loads it here, else (with a warning naming ``whose`` zone it is)
+    the TIMEZONE setting."""
+    if zone is None:
+        return settings.timezone
+    if not loads(zone):
+        log.warning("%s has the unknown time zone %r; using %s", whose, zone, settings.timezone)
+        return settings.timezone
+    return zone
 
 
 def known_zone(name: str) -> str | None:

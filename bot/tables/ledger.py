@@ -44,7 +44,7 @@ class Ledger:
         """The zone the server chose (``/timezone``), or None: the bot's TIMEZONE applies.
 
         As stored, even a zone this machine no longer knows; the zone a new game really
-        uses is :meth:`bot.tables.sessions.SessionManager.timezone_of`.
+        uses is :meth:`bot.tables.lobby.Lobby.timezone_of`.
         """
         return await self._store.get_timezone(guild_id)
 

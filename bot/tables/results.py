@@ -1,5 +1,9 @@
 """A finished game's result, written with each rated person's rating before and after.
 
+:func:`finished` makes the result and the final table of a game that has just ended;
+:func:`record_with_ratings` writes them (the action path, :mod:`bot.tables.actions`, calls
+it with the last action).
+
 The result message (``cogs/upkeep/ending.py``) shows "rating 1012 → 1040" for every
 person. The :class:`~bot.store.api.Store` protocol stays as it is: the ratings
 are read with ``store.stats`` just before and just after ``record_result``, so
@@ -13,9 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Any
 
-from bot.models import GameResult, StoredTable
+from bot.models import GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.store.api import StaleTable, Store
+from bot.tables.context import utc_now
+from games.core.game import Game
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +50,25 @@ class Ending:
 
     def change_of(self, user_id: int) -> RatingChange | None:
         return next((c for c in self.changes if c.user_id == user_id), None)
+
+
+def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResult]:
+    """The finished table and its result (sharing one record, stamped with its end)."""
+    assert game.outcome is not None
+    stamp = utc_now()
+    record = dict(table.record or game.record().model_dump())
+    record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
+    final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,
+                                     "record": record})
+    players = [
+        ResultPlayer(seat=i, user_id=seat.user_id, name=seat.name, score=game.scores[i],
+                     place=game.outcome.places[i], winner=i in game.winners)
+        for i, seat in enumerate(table.seats)
+    ]
+    result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
+                        finished_at=stamp, players=players, record=record,
+                        rated=not table.hints)
+    return final, result
 
 
 async def _ratings(store: Store, result: GameResult, people: list[int]
@@ -81,4 +107,4 @@ async def record_with_ratings(store: Store, result: GameResult, *,
         RatingChange(person, before[person], after[person]) for person in people))
 
 
-__all__ = ["Ending", "RatingChange", "record_with_ratings"]
+__all__ = ["Ending", "RatingChange", "finished", "record_with_ratings"]

@@ -14,7 +14,9 @@ These functions change the table they are given (a copy the caller is about to s
 
 from __future__ import annotations
 
-from bot.models import TAKEN_OVER, Seat, SeatLoss, StoredTable
+from dataclasses import dataclass
+
+from bot.models import TAKEN_OVER, Seat, SeatLoss, StoredTable, TableStatus
 from bot.tables.computers import TAKEOVER_LEVEL
 
 LOSS_WORDS: dict[SeatLoss, str] = {
@@ -47,6 +49,25 @@ def take_back_refusal(table: StoredTable, seat: int) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class LostSeat:
+    """A person whose seat a computer holds: why, and why they may not take it back (None:
+    they may)."""
+
+    table_id: str
+    why: str
+    refusal: str | None
+
+
+def lost_seat(table: StoredTable, user_id: int) -> LostSeat | None:
+    """Why a computer holds the seat ``user_id`` had in ``table``'s game; None if none does."""
+    seat = held_seat(table, user_id)
+    if seat is None or table.status is not TableStatus.PLAYING:
+        return None
+    because = table.seats[seat].replaced_because or "left"  # seats lost before reasons
+    return LostSeat(table.id, LOSS_WORDS[because], take_back_refusal(table, seat))
+
+
 def give_back(table: StoredTable, seat: int, user_id: int) -> str:
     """The computer holding ``seat`` hands it back to ``user_id``; their name.
 
@@ -59,4 +80,5 @@ def give_back(table: StoredTable, seat: int, user_id: int) -> str:
     return name
 
 
-__all__ = ["LOSS_WORDS", "give_back", "hand_to_computer", "held_seat", "take_back_refusal"]
+__all__ = ["LOSS_WORDS", "LostSeat", "give_back", "hand_to_computer", "held_seat", "lost_seat",
+           "take_back_refusal"]

@@ -1,9 +1,10 @@
 """One table in one channel or thread: the stored lobby, then the live game.
 
-A :class:`Session` is what the session manager keeps in memory per table. Its
+A :class:`Session` is what the table service keeps in memory per table. Its
 ``lock`` serialises every change (clicks, commands, computer turns, timers), so
 a double click applies once. Its tasks (computer seats, turn timers) belong to
-it and die with it.
+it and die with it. The Discord layer is told of its changes through a
+:class:`TableListener`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import contextvars
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.logs import working_on
 from bot.models import Seat, StoredTable, TableStatus
@@ -21,6 +22,16 @@ from bot.tables.results import Ending
 from games.core.game import Game
 
 RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
+
+
+class TableListener(Protocol):
+    """The Discord layer's side: told when a table's public message should change."""
+
+    def table_changed(self, session: Session) -> None:
+        """Re-render the table (must not block; coalescing is the listener's job)."""
+
+    def turn_reminder(self, session: Session, user_id: int) -> None:
+        """Remind ``user_id`` (alone) that half their time is gone (must not block)."""
 
 
 @dataclass(eq=False)
@@ -52,6 +63,11 @@ class Session:
     @property
     def is_open(self) -> bool:
         return self.table.status in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+    @property
+    def in_play(self) -> bool:
+        """Whether a game is under way here: started, not over, the table not ended."""
+        return self.game is not None and not self.game.over and self.is_open
 
     @property
     def seats(self) -> list[Seat]:

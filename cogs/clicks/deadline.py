@@ -1,7 +1,7 @@
 """Answering every interaction within Discord's 3 s deadline, whatever the load.
 
 A click that acts waits for the session's lock and for its action to be durable
-(:meth:`bot.tables.turns.Turns.act`) before the menu can show the result. Usually that is a
+(:meth:`bot.tables.actions.Actions.act`) before the menu can show the result. Usually that is a
 few milliseconds and the menu is the answer itself (one REST call). Under load the
 lock and the store's queue can hold it for longer, and an answer after 3 s is
 refused: the person sees "This interaction failed" although their card was played.

@@ -76,7 +76,7 @@ class HintButton(_Item, template=ids.HINT_TEMPLATE):
 
 class HandButton(_Item, template=ids.HAND_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
-        await clicks.hand_button(interaction, self.match["table"])
+        await clicks.show_hand(interaction, self.match["table"])
 
 
 class TakeBackButton(_Item, template=ids.TAKE_BACK_TEMPLATE):

@@ -21,10 +21,11 @@ import games
 from bot.tables.timers import (
     CHOICES,
     TOURNAMENT,
-    TOURNAMENT_GAME,
     TOURNAMENT_SECONDS,
     duration_words,
+    has_tournament,
     seconds_for,
+    tournament_titles,
 )
 from cogs.commands.options import OptionSpec, game_specs
 from cogs.render.lobby import player_range
@@ -57,10 +58,10 @@ def game_choices() -> list[app_commands.Choice[str]]:
 
 
 def timer_choices(game: str) -> list[app_commands.Choice[str]]:
-    """The timers of :data:`bot.tables.timers.CHOICES` that ``game`` has (the tournament rule is
-    Fiasco's alone)."""
+    """The timers of :data:`bot.tables.timers.CHOICES` that ``game`` has (the tournament timer
+    only if its rules have it)."""
     return [app_commands.Choice(name=timer_label(choice), value=choice) for choice in CHOICES
-            if choice != TOURNAMENT or game == TOURNAMENT_GAME]
+            if choice != TOURNAMENT or has_tournament(game)]
 
 
 def check_timer(game: str, timer: str | None) -> None:
@@ -72,7 +73,7 @@ def check_timer(game: str, timer: str | None) -> None:
     if timer is not None and timer not in choices:
         title = games.get(game).title
         why = (f" (the tournament timer, {duration_words(TOURNAMENT_SECONDS)} and then a random "
-               f"card, is {games.get(TOURNAMENT_GAME).title}'s rule)" if timer == TOURNAMENT
+               f"card, is {tournament_titles()}'s rule)" if timer == TOURNAMENT
                else "")
         raise SetupError(refusal(title, f"`timer` was given {shown(timer)}; a {title} "
                                         f"table's timer must be one of {', '.join(choices)}"

@@ -14,7 +14,7 @@ checked against :mod:`zoneinfo`'s names, stored as IANA spells them, and offered
 by autocomplete with the time there now.
 
 New games read the zone when they start; a table already playing keeps the zone
-it started with (see :meth:`bot.tables.sessions.SessionManager.start`).
+it started with (see :meth:`bot.tables.lobby.Lobby.start`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The Tables cog: the slash commands of a table and the wiring of clicks and messages.
 
 ``/play`` (built in :mod:`cogs.commands.play`) opens a lobby; ``/join``, ``/start``,
-``/hand``, ``/table``, ``/leave``, ``/kick`` and ``/end`` do what the buttons
-do for people who prefer typing. Clicks are routed by the dynamic
-items of :mod:`cogs.clicks.router`; anything else is answered by
-:meth:`Tables.on_interaction`.
+``/hand``, ``/table``, ``/leave``, ``/kick`` and ``/end`` do what the buttons do for
+people who prefer typing, through the same handlers (:class:`cogs.clicks.handlers.Clicks`).
+Clicks are routed by the dynamic items of :mod:`cogs.clicks.router`; anything else is
+answered by :meth:`Tables.on_interaction`. ``/rules`` is its own cog (:mod:`cogs.commands.rules`).
 """
 
 from __future__ import annotations
@@ -18,22 +18,22 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.models import TableStatus
 from bot.tables.errors import TableError
+from bot.tables.lobby import validate_options
+from bot.tables.service import Tables as TableService
 from bot.tables.session import Session
-from bot.tables.sessions import SessionManager, validate_options
 from cogs.clicks import router
 from cogs.clicks.handlers import Clicks, display_name, sentence
 from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
-from cogs.ui import answered_on_failure, jump_url, say
+from cogs.ui import jump_url, say
 from cogs.upkeep.ending import Endings
 from cogs.upkeep.guard import missing_permissions, missing_text
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
 from cogs.upkeep.publisher import Publisher, painted, render
-from games.core.errors import GameError, SetupError
+from games.core.errors import SetupError
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -47,37 +47,31 @@ class Tables(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        self.sessions: SessionManager = bot.sessions
+        self.tables: TableService = bot.sessions
         self.live = LiveMenus()
-        self.publisher = Publisher(bot, moved=self.sessions.set_message,
-                                   gone=self.sessions.close_gone,
+        self.publisher = Publisher(bot, moved=self.tables.set_message,
+                                   gone=self.tables.close_gone,
                                    quiet=self.live.needs_no_ping,
                                    min_interval=bot.settings.table_edit_interval)
         self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
-        self.clicks = Clicks(self.sessions, self.live)
-        self.endings = Endings(self.sessions)
+        self.clicks = Clicks(self.tables, self.live)
+        self.endings = Endings(self.tables)
 
     async def cog_load(self) -> None:
-        self.sessions.listener = FollowingListener(self.live, self.publisher)
+        self.tables.listener = FollowingListener(self.live, self.publisher)
         self.bot.add_dynamic_items(*router.ITEMS)
         self.bot.tree.add_command(PLAY)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(PLAY.name)
         self.bot.remove_dynamic_items(*router.ITEMS)
-        await self.sessions.shutdown()
+        await self.tables.shutdown()
         self.publisher.cancel()
         self.live.cancel()
         PAINTER.close()  # the picture workers: started again if the cog is loaded again
-        self.sessions.listener = None
+        self.tables.listener = None
 
     # --- opening a table ----------------------------------------------------------------
-
-    def _here(self, interaction: Interaction) -> Session:
-        session = self.sessions.in_channel(interaction.channel_id or 0)
-        if session is None:
-            raise TableError("there is no table here; /play opens one")
-        return session
 
     def _link(self, session: Session) -> str:
         table = session.table
@@ -107,7 +101,7 @@ class Tables(commands.Cog):
         if missing:
             await say(interaction, missing_text(missing))
             return
-        existing = None if thread else self.sessions.in_channel(channel.id)
+        existing = None if thread else self.tables.in_channel(channel.id)
         if existing is not None:
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
@@ -116,7 +110,7 @@ class Tables(commands.Cog):
                                        timer=timer)
             return
         try:
-            session = await self.sessions.open(
+            session = await self.tables.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
                 game=game, options=values, pictures=pictures, hints=hints, timer=timer)
@@ -128,7 +122,7 @@ class Tables(commands.Cog):
         message_id = sent.message_id if sent is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.sessions.set_message(session, message_id)
+        await self.tables.set_message(session, message_id)
 
     async def _open_in_thread(self, interaction: Interaction, game: str,
                               values: dict[str, Any], pictures: bool | None, *,
@@ -148,60 +142,40 @@ class Tables(commands.Cog):
             await interaction.followup.send("I could not open a thread here (I need the "
                                             "Create Public Threads permission).")
             return
-        session = await self.sessions.open(
+        session = await self.tables.open(
             guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
             host_name=display_name(interaction), game=game, options=values, pictures=pictures,
             hints=hints, timer=timer)
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
-        await self.sessions.set_message(session, message.id)
+        await self.tables.set_message(session, message.id)
         await interaction.followup.send(
             f"{display_name(interaction)} opened a {title} table in {new.mention}.",
             allowed_mentions=discord.AllowedMentions.none())
 
-    # --- typed commands -----------------------------------------------------------------
-
-    @contextlib.asynccontextmanager
-    async def _command(self, interaction: Interaction) -> Any:
-        """Answer a command's refusal ephemerally (the one place for commands)."""
-        async with answered_on_failure(interaction, "a command"):
-            try:
-                yield
-            except (TableError, GameError) as exc:
-                await say(interaction, sentence(exc.message))
+    # --- typed commands: each does what its button does, through the same handler ------
 
     @app_commands.command(name="join",
                           description="Join the table in this channel, or take your seat back")
     @app_commands.guild_only()
     async def join(self, interaction: Interaction) -> None:
-        async with self._command(interaction):
-            session = self._here(interaction)
-            if session.status is TableStatus.PLAYING:
-                text = await self.sessions.take_back(session, interaction.user.id)
-                await say(interaction, sentence(text) + " Show my hand shows your cards.")
-                return
-            await self.sessions.join(session, interaction.user.id, display_name(interaction))
-            await say(interaction, "You joined the table.")
+        await self.clicks.lobby(interaction, None, "join")
 
     @app_commands.command(name="start", description="Start the game (the host)")
     @app_commands.guild_only()
     async def start(self, interaction: Interaction) -> None:
-        async with self._command(interaction):
-            session = self._here(interaction)
-            await self.sessions.start(session, interaction.user.id)
-            await say(interaction, "The game has started. Show my hand shows your cards.")
+        await self.clicks.lobby(interaction, None, "start")
 
     @app_commands.command(name="hand", description="Show your cards at the table here")
     @app_commands.guild_only()
     async def hand(self, interaction: Interaction) -> None:
-        async with self._command(interaction):
-            await self.clicks.show_hand(interaction, self._here(interaction))
+        await self.clicks.show_hand(interaction, None)
 
     @app_commands.command(name="table", description="Post the table message again at the bottom")
     @app_commands.guild_only()
     async def table(self, interaction: Interaction) -> None:
-        async with self._command(interaction):
-            session = self._here(interaction)
+        async with self.clicks.refusing(interaction, typed=True):
+            session = self.tables.here(interaction.channel_id or 0)
             shown = await painted(render(session))
             old = session.table.message_id
             sent = await interaction.response.send_message(
@@ -210,7 +184,7 @@ class Tables(commands.Cog):
             message_id = sent.message_id if sent is not None else None
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            await self.sessions.set_message(session, message_id)
+            await self.tables.set_message(session, message_id)
             if old is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await self.bot.get_partial_messageable(session.channel_id) \
@@ -219,28 +193,18 @@ class Tables(commands.Cog):
     @app_commands.command(name="leave", description="Leave the table; a computer takes your seat")
     @app_commands.guild_only()
     async def leave(self, interaction: Interaction) -> None:
-        async with self._command(interaction):
-            text = await self.sessions.leave(self._here(interaction), interaction.user.id)
-            await say(interaction, text[:1].upper() + text[1:] + ".")
+        await self.clicks.lobby(interaction, None, "leave")
 
     @app_commands.command(name="kick", description="Hand a player's seat to a computer (the host)")
     @app_commands.describe(player="The player whose seat a computer takes")
     @app_commands.guild_only()
     async def kick(self, interaction: Interaction, player: discord.User) -> None:
-        async with self._command(interaction):
-            text = await self.sessions.kick(self._here(interaction), interaction.user.id,
-                                            player.id)
-            await say(interaction, text[:1].upper() + text[1:] + ".")
+        await self.clicks.lobby(interaction, None, "kick", target=player.id)
 
     @app_commands.command(name="end", description="End the table here (host or Manage Messages)")
     @app_commands.guild_only()
     async def end(self, interaction: Interaction) -> None:
-        async with self._command(interaction):
-            session = self._here(interaction)
-            await self.sessions.end(session, interaction.user.id,
-                                    moderator=interaction.permissions.manage_messages,
-                                    name=display_name(interaction))
-            await say(interaction, "The table is ended.")
+        await self.clicks.lobby(interaction, None, "end")
 
     # --- routing and resuming -----------------------------------------------------------
 
@@ -258,7 +222,7 @@ class Tables(commands.Cog):
             await self._check_message(session)
             if session.is_open:
                 await self.publisher.tidy_pings(session)
-                self.sessions.turns.resume(session)
+                self.tables.resume(session)
                 self.publisher.table_changed(session)
 
     async def _check_message(self, session: Session) -> None:
@@ -279,9 +243,9 @@ class Tables(commands.Cog):
                                          view=shown.view or discord.utils.MISSING,
                                          allowed_mentions=shown.mentions)
         except discord.HTTPException:
-            await self.sessions.close_gone(session)
+            await self.tables.close_gone(session)
             return
-        await self.sessions.set_message(session, message.id)
+        await self.tables.set_message(session, message.id)
 
 
 async def setup(bot: FivefoldBot) -> None:

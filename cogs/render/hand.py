@@ -1,31 +1,30 @@
 """The ephemeral hand menu: the viewer's own cards as buttons, then every other decision.
 
-Rendered only from ``view_for(seat)`` and ``legal_actions(seat)``, for the one
-player who clicked. A card with one legal action plays it in one click; a card
-with several (Fizzbin's discard onto a pile) opens a second step listing them.
-Hands too large for one message are paged. At a table with hints on, the player
-whose turn it is also gets a ``Hint`` button.
+Rendered only from a :class:`~bot.tables.snapshots.MenuSnapshot` (the seat's view, the
+public view, its legal actions and their words), for the one player who clicked: the
+table service takes it, so nothing here reads the live game. A card with one legal
+action plays it in one click; a card with several (Fizzbin's discard onto a pile) opens
+a second step listing them. Hands too large for one message are paged. At a table with
+hints on, the player whose turn it is also gets a ``Hint`` button.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
-from bot.tables.session import Session
+from bot.tables.snapshots import MenuSnapshot
 from cogs import ids
 from cogs.render.cards import card_label, cards_label
-from cogs.render.pictures import HAND_FILE, Picture, as_file, hand_scene_of
+from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
-from cogs.render.pictures.scene import Scene, zone_words
+from cogs.render.pictures.scene import Scene, hand_scene, zone_words
 from cogs.render.table import table_lines
 from cogs.ui import button, clip, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
-from games.core.game import Game
 from games.core.zones import ZoneKind
 
 ROWS = 5
@@ -52,80 +51,51 @@ class Menu:
         return self
 
 
-def own_cards(game: Game[Any], seat: int) -> list[tuple[Card, bool]]:
-    """The cards ``seat`` holds, as that player sees them: (card, lies face up).
-
-    The hand sorted as the game orders it (suit, then rank; Fumblaroo's trump first),
-    the face-up cards after it: exactly the cards of the menu's buttons (a test replays
-    whole games against it).
-    """
-    view = game.view_for(seat)
-    held = [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
-            and z.cards is not None for c in z.cards]
-    up = [c for z in view.zones if z.kind is ZoneKind.FACE_UP and z.owner == seat
-          and z.cards is not None for c in z.cards]
-    return [(c, False) for c in game.sorted_hand(held)] + [(c, True) for c in up]
-
-
-def other_own_zones(session: Session, seat: int) -> list[str]:
+def other_own_zones(menu: MenuSnapshot) -> list[str]:
     """Lines for the viewer's other own zones (Fibonachos' private deck, for one): a count,
     and the cards only where the rules let the owner see them (a private deck is face down)."""
-    assert session.game is not None
     lines = []
-    for z in session.game.view_for(seat).zones:
-        if z.owner == seat and z.kind not in (ZoneKind.HAND, ZoneKind.COLLECTION,
-                                              ZoneKind.PILE, ZoneKind.FACE_UP):
+    for z in menu.view.zones:
+        if z.owner == menu.seat and z.kind not in (ZoneKind.HAND, ZoneKind.COLLECTION,
+                                                   ZoneKind.PILE, ZoneKind.FACE_UP):
             down = " face down" if z.cards is None else ""
             lines.append(f"Your {zone_words(z)}: "
                          f"{z.count} cards{down}")
     return lines
 
 
-def _status(session: Session, seat: int) -> str:
+def _status(menu: MenuSnapshot) -> str:
     """Whose turn it is, then what the rules ask now (:meth:`Game.rules_ask`), in one line."""
-    game = session.game
-    assert game is not None
-    if game.over:
+    if menu.over:
         return "The game is over."
-    if not session.is_open:
+    if not menu.is_open:
         return "This table was ended."
-    ask = sentence(game.rules_ask(seat))
-    if game.to_act == seat:
+    ask = sentence(menu.ask)
+    if menu.to_act == menu.seat:
         return f"**Your turn**: {ask}"
-    if game.to_act is None:
+    if menu.to_act is None:
         return f"Waiting. {ask}"
-    return f"Waiting for {session.seats[game.to_act].name}. {ask}"
+    return f"Waiting for {menu.names[menu.to_act]}. {ask}"
 
 
-def waiting(session: Session, seat: int) -> bool:
-    """Whether ``seat`` waits for another player in a game under way (its menu offers
-    ``Refresh``)."""
-    game = session.game
-    return game is not None and session.is_open and not game.over and game.to_act != seat
-
-
-def in_words(game: Game[Any], cards: list[Card]) -> str | None:
+def in_words(menu: MenuSnapshot, cards: list[Card]) -> str | None:
     """The cards named in words ("Swords 4, King"), for screen readers; None if no different."""
-    names = [game.card_name(c) for c in cards]
+    names = [menu.card_name(c) for c in cards]
     if names == [c.text for c in cards]:
         return None
     return ", ".join(names)
 
 
-def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | None = None,
+def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
                 note: str | None = None) -> Menu:
-    """``seat``'s menu at the table's current version."""
-    game = session.game
-    assert game is not None
-    table, version = session.table, session.version
-    names = session.names()
-    held_cards = own_cards(game, seat)
+    """The menu ``menu`` describes (one seat's, at one version of the table)."""
+    table_id, version, names = menu.table_id, menu.version, list(menu.names)
+    held_cards = [(c, False) for c in menu.hand] + [(c, True) for c in menu.face_up]
     hand = [card for card, _ in held_cards]
-    legal = game.legal_actions(seat)
     held = set(hand)
     by_card: dict[Card, list[Action]] = {}
     decisions: list[Action] = []
-    for action in legal:
+    for action in menu.legal:
         if action.card is not None and action.card in held:
             by_card.setdefault(action.card, []).append(action)
         else:
@@ -134,44 +104,42 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
     lines = []
     if note:
         lines.append(f"> {note}")
-    public = game.view_for(None)
-    lines.append(f"**{game.title}** · {public.phase}")
+    public = menu.public
+    lines.append(f"**{menu.title}** · {public.phase}")
     facts = [f"{name}: {value}" for name, value in public.facts if value]
     if facts:
         lines.append(" · ".join(facts))
-    lines.extend(table_lines(table.game, public, names))
-    lines.append(_status(session, seat))
-    lines.append("**Your hand**: " + (cards_label(table.game, [c for c, up in held_cards
-                                                                if not up]) or "no cards"))
-    spoken = in_words(game, [c for c, up in held_cards if not up])
+    lines.extend(table_lines(menu.game, public, names))
+    lines.append(_status(menu))
+    lines.append("**Your hand**: " + (cards_label(menu.game, list(menu.hand)) or "no cards"))
+    spoken = in_words(menu, list(menu.hand))
     if spoken:
         lines.append(f"-# In words: {spoken}")
-    face_up = [c for c, up in held_cards if up]
-    if face_up:
-        lines.append("Face up in front of you: " + cards_label(table.game, face_up))
-    lines.extend(other_own_zones(session, seat))
+    if menu.face_up:
+        lines.append("Face up in front of you: " + cards_label(menu.game, list(menu.face_up)))
+    lines.extend(other_own_zones(menu))
 
     if focus is not None and focus in by_card:
         lines.append(f"Where does {focus.text} go?")
-        choices = [button(game.action_label(a, names), ids.action_id(table.id, version, str(a)),
+        choices = [button(menu.label(a), ids.action_id(table_id, version, str(a)),
                           style=discord.ButtonStyle.success) for a in by_card[focus]]
         choices = choices[: (ROWS - 1) * PER_ROW]
-        choices.append(button("Back", ids.page_id(table.id, version, 0)))
+        choices.append(button("Back", ids.page_id(table_id, version, 0)))
         return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(choices))
 
-    hint = table.hints and game.to_act == seat and not game.over
+    hint = menu.hints and menu.to_act == menu.seat and not menu.over
     decision_buttons = [
-        button(game.action_label(a, names), ids.action_id(table.id, version, str(a)),
+        button(menu.label(a), ids.action_id(table_id, version, str(a)),
                style=discord.ButtonStyle.success)
         for a in decisions[: MAX_DECISION_ROWS * PER_ROW - hint]
     ]
     if hint:
-        decision_buttons.append(button("Hint", ids.hint_id(table.id)))
-    if waiting(session, seat):
-        decision_buttons.append(button("Refresh", ids.refresh_id(table.id, page)))
+        decision_buttons.append(button("Hint", ids.hint_id(table_id)))
+    if menu.waiting:
+        decision_buttons.append(button("Refresh", ids.refresh_id(table_id, page)))
     card_buttons = [
-        button(card_label(table.game, card) + (" (face up)" if up else ""),
-               ids.card_id(table.id, version, card.text, i),
+        button(card_label(menu.game, card) + (" (face up)" if up else ""),
+               ids.card_id(table_id, version, card.text, i),
                style=discord.ButtonStyle.primary if card in by_card
                else discord.ButtonStyle.secondary,
                disabled=card not in by_card)
@@ -191,12 +159,13 @@ def render_hand(session: Session, seat: int, *, page: int = 0, focus: Card | Non
         _place(items, card_buttons[page * per_page:(page + 1) * per_page], first_row=0)
         _place(items, decision_buttons, first_row=rows_for_cards)
         nav_row = rows_for_cards + decision_rows
-        items.append(button("Previous", ids.page_id(table.id, version, max(page - 1, 0)),
+        items.append(button("Previous", ids.page_id(table_id, version, max(page - 1, 0)),
                             disabled=page == 0, row=nav_row))
         items.append(button(f"Next ({page + 1}/{pages})",
-                            ids.page_id(table.id, version, min(page + 1, pages - 1)),
+                            ids.page_id(table_id, version, min(page + 1, pages - 1)),
                             disabled=page + 1 >= pages, row=nav_row))
-    scene = hand_scene_of(game, seat, hand, legal) if table.pictures else None
+    scene = hand_scene(menu.game, menu.view, hand, menu.legal, menu.card_name) \
+        if menu.pictures and hand else None
     return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), scene=scene)
 
 

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import discord
 
-from bot.tables.session import Session
+from bot.tables.seats import LostSeat
 from cogs import ids
 from cogs.ui import button, static_view
 
 
-def render_take_back(session: Session, why: str, refusal: str | None
-                     ) -> tuple[str, discord.ui.View | None]:
+def render_take_back(lost: LostSeat) -> tuple[str, discord.ui.View | None]:
     """The content and buttons of the answer; no buttons when the seat cannot come back."""
-    if refusal is not None:
-        return f"A computer plays your seat: {refusal}.", None
-    view = static_view([button("Take my seat back", ids.take_back_id(session.id),
+    if lost.refusal is not None:
+        return f"A computer plays your seat: {lost.refusal}.", None
+    view = static_view([button("Take my seat back", ids.take_back_id(lost.table_id),
                                style=discord.ButtonStyle.success)])
-    return (f"A computer plays your seat: {why}. Take it back and play on from here "
+    return (f"A computer plays your seat: {lost.why}. Take it back and play on from here "
             "(or type /join).", view)

@@ -21,6 +21,7 @@ import discord
 import games
 from bot.models import TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import TableSnapshot
 from bot.tables.timers import countdown
 from cogs import ids
 from cogs.render.cards import card_label, cards_label
@@ -177,13 +178,11 @@ def render_table(session: Session) -> Rendered:
     return Rendered(None, fit(embed), static_view(buttons), discord.AllowedMentions.none())
 
 
-def render_details(session: Session) -> str:
+def render_details(shown: TableSnapshot) -> str:
     """The private ``Details``: every public zone in full, the facts, the whole log."""
-    game = session.game
-    assert game is not None
-    names = session.names()
-    view = game.view_for(None)
-    lines = [f"**{game.title}** · {view.phase}"]
+    names = shown.names
+    view = shown.public
+    lines = [f"**{shown.title}** · {view.phase}"]
     lines += [f"{name}: {value}" for name, value in view.facts if value]
     notes = view.seat_notes or ("",) * len(names)
     for seat, name in enumerate(names):
@@ -194,14 +193,14 @@ def render_details(session: Session) -> str:
         if zone.kind is ZoneKind.HAND or zone.count == 0 \
                 or zone_title(zone, names).lower() in told:
             continue
-        lines.append(f"{zone_title(zone, names)}: {zone_text(session.table.game, zone)}")
-    if game.rounds:
+        lines.append(f"{zone_title(zone, names)}: {zone_text(shown.game, zone)}")
+    if shown.rounds:
         lines.append("Rounds: " + "; ".join(
             ", ".join(f"{names[p]} {points:+d}" for p, points in enumerate(scores))
-            for scores in game.rounds))
-    if session.recent:
+            for scores in shown.rounds))
+    if shown.log:
         lines.append("**Log**")
-        lines += list(session.recent)
+        lines += list(shown.log)
     return clip("\n".join(lines), 2000)
 
 

@@ -28,8 +28,8 @@ import games
 from bot.models import StoredTable
 from bot.tables.errors import TableError
 from bot.tables.results import Ending
+from bot.tables.service import Tables
 from bot.tables.session import Session
-from bot.tables.sessions import SessionManager
 from cogs import ids
 from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
@@ -109,14 +109,14 @@ async def announce(channel: discord.abc.Messageable, session: Session) -> None:
 class Endings:
     """The handlers of the result message's buttons."""
 
-    def __init__(self, sessions: SessionManager) -> None:
-        self.sessions = sessions
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
 
     async def click(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Play again`` or ``Record``: answered once, a refusal privately with its reason."""
         async with answered_on_failure(interaction, "a result button"):
             try:
-                table = await self.sessions.finished_table(table_id)
+                table = await self.tables.finished_table(table_id)
                 if interaction.channel_id != table.channel_id:
                     raise TableError("that button belongs to a game in another channel")
                 if what == "record":
@@ -131,14 +131,14 @@ class Endings:
 
     async def play_again(self, interaction: Interaction, finished: StoredTable) -> None:
         """A new lobby like ``finished``'s in its channel, unless a table is open there."""
-        open_here = self.sessions.in_channel(finished.channel_id)
+        open_here = self.tables.in_channel(finished.channel_id)
         if open_here is not None:
             where = jump_url(open_here.table.guild_id, open_here.channel_id,
                              open_here.table.message_id)
             await say(interaction, f"There is already a table here: {where}")
             return
         name = display_name(interaction)
-        session = await self.sessions.rematch(finished, interaction.user.id, name)
+        session = await self.tables.rematch(finished, interaction.user.id, name)
         others = [s.user_id for s in finished.seats
                   if s.user_id is not None and s.user_id != interaction.user.id]
         content = None
@@ -151,7 +151,7 @@ class Endings:
         message_id = sent.message_id if sent is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        await self.sessions.set_message(session, message_id)
+        await self.tables.set_message(session, message_id)
 
 
 __all__ = ["Endings", "announce", "render_result"]

@@ -33,9 +33,9 @@ from typing import Any
 
 import discord
 
-from bot.tables.session import Session
-from bot.tables.turns import TableListener
-from cogs.render.hand import own_cards, render_hand
+from bot.tables.session import Session, TableListener
+from bot.tables.snapshots import MenuSnapshot, menu_for, menu_of
+from cogs.render.hand import render_hand
 from cogs.ui import settled
 
 log = logging.getLogger(__name__)
@@ -52,8 +52,8 @@ MenuState = tuple[object, ...]
 Key = tuple[str, int]  # (table id, user id)
 
 
-def menu_state(session: Session, seat: int) -> MenuState:
-    """What, when it changes, is worth editing ``seat``'s menu for.
+def menu_state(menu: MenuSnapshot) -> MenuState:
+    """What, when it changes, is worth editing a seat's menu (``menu``) for.
 
     Whether it is their turn, what they may do, the cards they hold (in the order the
     menu shows them: Fumblaroo's trump moves them), how many tricks and rounds are
@@ -61,12 +61,10 @@ def menu_state(session: Session, seat: int) -> MenuState:
     fall: a menu that waits is refreshed by its ``Refresh`` button, or when the turn
     or the trick comes round.
     """
-    game = session.game
-    assert game is not None
-    return (session.status, game.over, game.to_act == seat,
-            tuple(str(a) for a in game.legal_actions(seat)),
-            tuple(card.text for card, _ in own_cards(game, seat)),
-            len(game.tricks), len(game.rounds))
+    return (menu.status, menu.over, menu.to_act == menu.seat,
+            tuple(str(a) for a in menu.legal),
+            tuple(card.text for card in menu.hand + menu.face_up),
+            menu.tricks, menu.rounds)
 
 
 def token_age(interaction: Interaction) -> float:
@@ -125,13 +123,13 @@ class LiveMenus:
         """``interaction`` has just shown ``seat``'s menu as the game is now: keep it."""
         user_id = interaction.user.id
         key = (session.id, user_id)
-        if session.game is None or session.game.over or not session.is_open:
+        if not session.in_play:
             self.forget(session, user_id)  # nothing left to follow
             return
         self._used.setdefault(session.id, {})[user_id] = self.clock()
         issued = self.clock() - token_age(interaction)
         self._menus.setdefault(session.id, {})[user_id] = LiveMenu(
-            interaction, issued, page, menu_state(session, seat))
+            interaction, issued, page, menu_state(menu_of(session, seat)))
         if key in self._running:
             # An edit through the older token is in flight: follow it with the state now.
             self._dirty.add(key)
@@ -166,7 +164,7 @@ class LiveMenus:
         for user_id in list(self._menus.get(session.id, {})):
             self._dirty.add((session.id, user_id))
             self._start(session, user_id)
-        if session.game is None or session.game.over or not session.is_open:
+        if not session.in_play:
             self._used.pop(session.id, None)  # no more turns to ping for
 
     def _start(self, session: Session, user_id: int) -> None:
@@ -190,15 +188,15 @@ class LiveMenus:
         menu = self._menus.get(session.id, {}).get(user_id)
         if menu is None:
             return
-        seat = session.seat_of(user_id)
-        if seat is None or session.game is None or not self._fresh(menu):
+        now = menu_for(session, user_id) if self._fresh(menu) else None
+        if now is None:
             self.forget(session, user_id)  # seat handed over, or token too old: never edit
             return
-        state = menu_state(session, seat)
+        state = menu_state(now)
         if state == menu.shown:
             return
         recent = list(session.recent)[-RECENT_IN_NOTE:]
-        shown = await render_hand(session, seat, page=menu.page,
+        shown = await render_hand(now, page=menu.page,
                                   note="; ".join(recent) or None).painted()
         try:
             await menu.interaction.edit_original_response(content=shown.content,
@@ -212,7 +210,7 @@ class LiveMenus:
                 self.lost(session)
             return
         menu.shown = state
-        if session.game.over or not session.is_open:
+        if not session.in_play:
             self.forget(session, user_id)  # its last edit: the end of the game
 
     # --- shutdown and tests ----------------------------------------------------------------
@@ -231,7 +229,7 @@ class LiveMenus:
 
 
 class FollowingListener:
-    """The session manager's :class:`TableListener`: every change goes to the kept menus
+    """The table service's :class:`TableListener`: every change goes to the kept menus
     first, then to the publisher (the table, the pings); reminders to the publisher."""
 
     def __init__(self, menus: LiveMenus, publisher: TableListener) -> None:

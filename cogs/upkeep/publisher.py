@@ -1,6 +1,6 @@
 """Keeps each table's public message up to date, one edit in flight per table.
 
-The session manager calls :meth:`Publisher.table_changed` after every change;
+The table service calls :meth:`Publisher.table_changed` after every change;
 the publisher marks the table dirty and, if no edit is running for it, starts
 one. An edit renders the state as it is when it is sent, so a burst of changes
 becomes at most two edits and the latest state always wins. Edits of one table
@@ -105,7 +105,7 @@ def person_to_act(session: Session) -> int | None:
 
 
 class Publisher:
-    """The :class:`bot.tables.turns.TableListener` of the Discord layer."""
+    """The :class:`bot.tables.session.TableListener` of the Discord layer."""
 
     def __init__(self, client: discord.Client,
                  moved: Callable[[Session, int], Awaitable[None]] | None = None,

@@ -112,6 +112,9 @@ class Game(ABC, Generic[DealT, OptionsT]):
     verbs: ClassVar[Mapping[Verb, tuple[Param, ...]]]
     full_deck: ClassVar[Deck]
     suit_letters: ClassVar[str] = ""
+    # The rules have a tournament timer (10 s a turn, then a random card from that hand):
+    # the bot offers it for this game alone.
+    tournament_rule: ClassVar[bool] = False
 
     def __init__(
         self,

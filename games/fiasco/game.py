@@ -55,6 +55,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
     verbs = {FiascoVerb.CHOOSE: (Param.SUIT,), FiascoVerb.PLAY: (Param.CARD,)}
     full_deck = FULL_DECK
     suit_letters = SUITS
+    tournament_rule = True  # the README, "Fiasco's tournament rule"
 
     def __init__(self, players: int, options: FiascoOptions, **kwargs: Any) -> None:
         super().__init__(players, options, **kwargs)

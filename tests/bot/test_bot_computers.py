@@ -1,6 +1,6 @@
 """Computer seats through the session layer: levels, the worker pool, its failures, hints.
 
-Real :class:`SessionManager`, :class:`Turns`, SQLite store and worker processes. The
+Real :class:`Tables`, :class:`Turns`, SQLite store and worker processes. The
 thinkers injected here are module-level classes (a worker unpickles them by name) that
 signal through files, so a test waits on what a worker did, never on a guessed delay.
 """
@@ -27,10 +27,10 @@ from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_rng, think
+from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
+from bot.tables.service import Tables
 from bot.tables.session import Session
-from bot.tables.sessions import SessionManager
-from bot.tables.turns import now
 from games.players import Decision, decide, perspective
 from games.players.hard import DEFAULT_BUDGET, budget_for
 from games.players.match import decision_rng
@@ -113,15 +113,15 @@ class Pid:
 @asynccontextmanager
 async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
                      seed: int = 5, gate: Path | None = None,
-                     **overrides: Any) -> AsyncIterator[SessionManager]:
+                     **overrides: Any) -> AsyncIterator[Tables]:
     """A session manager on a store in ``tmp_path``. ``gate`` is opened when the block
     ends, however it ends, so closing the pool never waits on a question held there."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     store = await SqliteStore.open(tmp_path / "fivefold.db")
-    manager = SessionManager(store, settings_for(tmp_path, **overrides),
+    manager = Tables(store, settings_for(tmp_path, **overrides),
                              seed_source=lambda: seed)
     if computers is not None:
-        manager.turns.computers = computers
+        manager.computers.pool = computers
     try:
         yield manager
     finally:
@@ -131,7 +131,7 @@ async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
         await store.close()
 
 
-async def table(manager: SessionManager, game: str, channel: int, *, people: int = 1,
+async def table(manager: Tables, game: str, channel: int, *, people: int = 1,
                 levels: tuple[str, ...] = ("hard", "hard"), hints: bool = False) -> Session:
     session = await manager.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
                                  host_name="alice", game=game, options={}, hints=hints)
@@ -152,7 +152,7 @@ def computer_to_act(session: Session) -> bool:
     return seat is not None and session.seats[seat].is_computer
 
 
-async def play(manager: SessionManager, session: Session, *, until_actions: int = 10**6,
+async def play(manager: Tables, session: Session, *, until_actions: int = 10**6,
                timeout: float = 20) -> None:
     """People play deterministic choices (by the number of actions so far) until the game
     ends or ``until_actions``; computer turns are waited for."""
@@ -167,10 +167,10 @@ async def play(manager: SessionManager, session: Session, *, until_actions: int 
         user = session.seats[seat].user_id
         assert user is not None
         action = random.Random(len(actions(session))).choice(game.legal_actions(seat))
-        await manager.turns.act(session, user, action, version=session.version)
+        await manager.act(session, user, action, version=session.version)
 
 
-async def to_a_computer_turn(manager: SessionManager, session: Session) -> int:
+async def to_a_computer_turn(manager: Tables, session: Session) -> int:
     """Play people's turns until a computer is to act; its seat."""
     while not computer_to_act(session):
         game = session.game
@@ -178,7 +178,7 @@ async def to_a_computer_turn(manager: SessionManager, session: Session) -> int:
         user = session.seats[game.to_act].user_id
         assert user is not None
         action = random.Random(len(actions(session))).choice(game.legal_actions(game.to_act))
-        await manager.turns.act(session, user, action, version=session.version)
+        await manager.act(session, user, action, version=session.version)
     seat = session.to_act()
     assert seat is not None
     return seat
@@ -225,7 +225,7 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
     async with manager_in(tmp_path) as manager:
         [session] = await manager.resume_all()
         assert session.seats[0].label == "Computer 1 (random)"
-        manager.turns.resume(session)
+        manager.resume(session)
         await until(lambda: session.table.status is TableStatus.FINISHED, 20, "the game")
         assert actions(session) == old_way.record().actions
 
@@ -312,7 +312,7 @@ async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
         # ...and the slow table was not locked while it thought, nor did it move.
         assert len(actions(slow)) == stuck_at and not slow.lock.locked()
         with pytest.raises(TableError, match="not your turn"):
-            await manager.turns.act(slow, ALICE, slow.game.legal_actions(seat)[0],
+            await manager.act(slow, ALICE, slow.game.legal_actions(seat)[0],
                                     version=slow.version)
 
         gate.touch()
@@ -327,20 +327,20 @@ async def test_a_thought_finished_after_the_table_moved_on_is_dropped(
     computers = Computers(workers=2, budget=BUDGET, thinker=Gate("fiasco", started, gate))
     async with manager_in(tmp_path, computers=computers, gate=gate) as manager:
         appliers: list[str] = []
-        commit = manager.turns._commit
+        commit = manager.actions.commit
 
         async def noting(*args: Any, **kwargs: Any) -> list[str]:
             task = asyncio.current_task()
             appliers.append(task.get_name() if task else "")
             return await commit(*args, **kwargs)
 
-        monkeypatch.setattr(manager.turns, "_commit", noting)
+        monkeypatch.setattr(manager.actions, "commit", noting)
         session = await table(manager, "fiasco", 10, people=2, levels=("hard",))
         seat = await to_a_computer_turn(manager, session)
         expected, before = expected_move(session, seat), len(actions(session))
         # A second thought about the same turn at the same version, as a turn task that
         # a cancellation missed would be; both are thinking...
-        late = session.spawn(manager.turns._computer_turn(session, seat, session.version, 0),
+        late = session.spawn(manager.computers.play(session, seat, session.version, 0),
                              name="late")
         await until(lambda: started.exists() and len(started.read_text().split()) == 2, 20,
                     "both thoughts to be under way")
@@ -379,7 +379,7 @@ async def test_hard_computers_resumed_after_a_restart_play_as_if_it_never_stoppe
         [session] = await manager.resume_all()
         assert session.id == table_id
         assert [s.label for s in session.seats][1:] == ["Computer 1 (hard)", "Computer 2 (hard)"]
-        manager.turns.resume(session)
+        manager.resume(session)
         await play(manager, session)
         assert game_part(session.table.record) == reference
 
@@ -440,7 +440,7 @@ async def test_closing_stops_the_workers_and_a_reopened_pool_thinks_again(tmp_pa
         await manager.shutdown()
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
-        manager.turns.resume(session)  # as after a reload of the Tables cog
+        manager.resume(session)  # as after a reload of the Tables cog
         await play(manager, session)
         assert session.table.status is TableStatus.FINISHED
         assert int(marker.read_text()) != pid
@@ -470,7 +470,7 @@ async def test_a_hint_is_what_the_hard_computer_in_that_seat_would_play(tmp_path
         to_act = plain.seats[plain.to_act() or 0].user_id
         assert to_act is not None
         with pytest.raises(TableError, match="no hints"):
-            await manager.turns.hint_question(plain, to_act)
+            await manager.computers.ask_hint(plain, to_act)
 
         session = await table(manager, "fiasco", 11, people=2, levels=(), hints=True)
         seat = session.to_act()
@@ -478,11 +478,11 @@ async def test_a_hint_is_what_the_hard_computer_in_that_seat_would_play(tmp_path
         user, other = session.seats[seat].user_id, session.seats[1 - seat].user_id
         assert user is not None and other is not None
         with pytest.raises(TableError, match="only for the player whose turn it is; waiting"):
-            await manager.turns.hint_question(session, other)
+            await manager.computers.ask_hint(session, other)
         with pytest.raises(TableError, match="not seated"):
-            await manager.turns.hint_question(session, 5)
-        question = await manager.turns.hint_question(session, user)
-        hint = await manager.turns.think(question)
+            await manager.computers.ask_hint(session, 5)
+        question = await manager.computers.ask_hint(session, user)
+        hint = await manager.computers.think(question)
         game = session.game
         assert game is not None
         alone = Question("hard", perspective(game, seat),

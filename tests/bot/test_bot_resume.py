@@ -10,9 +10,9 @@ import pytest
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
+from bot.tables.context import utc_now as now
 from bot.tables.errors import TableClosed
-from bot.tables.sessions import SessionManager
-from bot.tables.turns import now
+from bot.tables.service import Tables
 from tests.botdriver import settings_for
 
 
@@ -27,7 +27,7 @@ def played(seed: int, actions: int | None = None) -> dict:
     return game.record().model_dump()
 
 
-async def resume(tmp_path: Path, record: dict) -> SessionManager:
+async def resume(tmp_path: Path, record: dict) -> Tables:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     stamp = now()
     await store.create_table(StoredTable(
@@ -35,7 +35,7 @@ async def resume(tmp_path: Path, record: dict) -> SessionManager:
         options={}, status=TableStatus.PLAYING, record=record,
         seats=[Seat(user_id=3, name="a"), Seat(user_id=4, name="b"), Seat(name="c")],
         created_at=stamp, updated_at=stamp))
-    manager = SessionManager(store, settings_for(tmp_path))
+    manager = Tables(store, settings_for(tmp_path))
     [session] = await manager.resume_all()
     assert session.id == "t1" and session.game is not None
     await store.close()
@@ -80,22 +80,22 @@ async def store_tables(tmp_path: Path, records: dict[str, dict | None]) -> Sqlit
 async def test_a_table_that_cannot_be_rebuilt_is_closed_alone_and_its_buttons_say_so(
     tmp_path, monkeypatch, caplog
 ):
-    import bot.tables.sessions
+    import bot.tables.restart
 
-    real_load = bot.tables.sessions.load
+    real_load = bot.tables.restart.load
 
     def load(record, **context):  # a bug in some game's replay, of no expected kind
         if record.seed == 666:
             raise ZeroDivisionError("a bug")
         return real_load(record, **context)
 
-    monkeypatch.setattr(bot.tables.sessions, "load", load)
+    monkeypatch.setattr(bot.tables.restart, "load", load)
     broken_record = {**played(11, 5), "seed": 666}
     store = await store_tables(tmp_path, {
         "before": played(11, 5), "broken": broken_record, "nothing": None,
         "unknown": {**played(11, 5), "game": "snap"}, "after": played(12, 7)})
     try:
-        manager = SessionManager(store, settings_for(tmp_path))
+        manager = Tables(store, settings_for(tmp_path))
         resumed = await manager.resume_all()
 
         assert sorted(s.id for s in resumed) == ["after", "before"]
@@ -113,7 +113,7 @@ async def test_a_table_that_cannot_be_rebuilt_is_closed_alone_and_its_buttons_sa
         assert stored is not None and stored.record == broken_record  # nothing lost
 
         # After another restart the buttons still say why, from the store alone.
-        again = SessionManager(store, settings_for(tmp_path))
+        again = Tables(store, settings_for(tmp_path))
         assert sorted(s.id for s in await again.resume_all()) == ["after", "before"]
         with pytest.raises(TableClosed, match="could not be resumed"):
             await again.find("broken")
@@ -134,7 +134,7 @@ async def test_a_store_that_fails_to_close_a_broken_table_still_resumes_the_othe
 
     monkeypatch.setattr(store, "save_head", save_head)
     try:
-        manager = SessionManager(store, settings_for(tmp_path))
+        manager = Tables(store, settings_for(tmp_path))
         assert [s.id for s in await manager.resume_all()] == ["good"]
         with pytest.raises(TableClosed, match="could not be resumed"):
             await manager.find("broken")

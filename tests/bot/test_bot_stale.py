@@ -2,7 +2,7 @@
 last move made from a stale copy never overwrites the newer one; the stale process reloads
 the table from the store and says so, and a channel keeps one open table.
 
-Each "process" is a :class:`SessionManager` with a store of its own on one database (SQLite
+Each "process" is a :class:`Tables` with a store of its own on one database (SQLite
 and PostgreSQL, as in the store contract suite).
 """
 
@@ -17,8 +17,8 @@ import pytest
 from bot.models import TableStatus
 from bot.store.api import Store
 from bot.tables.errors import TableError, TableMoved
+from bot.tables.service import Tables
 from bot.tables.session import Session
-from bot.tables.sessions import SessionManager
 from tests.botdriver import settings_for
 from tests.stores import Backend
 
@@ -28,7 +28,7 @@ PEOPLE = [(3, "Ana"), (4, "Ben"), (5, "Cy")]
 @dataclass
 class Process:
     store: Store
-    manager: SessionManager
+    manager: Tables
 
     async def resumed(self, table_id: str) -> Session:
         """The table as this process loads it from the store (as after a restart)."""
@@ -41,7 +41,7 @@ async def two(backend: Backend, tmp_path: Path) -> AsyncIterator[tuple[Process, 
     processes = []
     for _ in range(2):
         store = await backend.open()
-        processes.append(Process(store, SessionManager(store, settings_for(tmp_path))))
+        processes.append(Process(store, Tables(store, settings_for(tmp_path))))
     yield processes[0], processes[1]
     for process in processes:
         await process.manager.shutdown()
@@ -70,7 +70,7 @@ async def move(process: Process, session: Session) -> None:
     assert game is not None and game.to_act is not None
     user = session.seats[game.to_act].user_id
     assert user is not None
-    await process.manager.turns.act(session, user, game.legal_actions(game.to_act)[0],
+    await process.manager.act(session, user, game.legal_actions(game.to_act)[0],
                                     version=session.version)
 
 

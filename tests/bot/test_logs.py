@@ -83,6 +83,6 @@ async def test_the_bots_and_discord_pys_lines_about_a_table_name_it(
     for line in limited:  # discord.py's own warning names the table whose edit it held
         table = next(s for s in tables if f"/channels/{s.channel_id}/" in line.getMessage())
         assert table_of(line) == table.id
-    [closed] = [r for r in caplog.records if r.name == "bot.tables.sessions"
+    [closed] = [r for r in caplog.records if r.name == "bot.tables.changes"
                 and "closed: the channel was deleted" in r.getMessage()]
     assert table_of(closed) == tables[1].id

@@ -22,8 +22,8 @@ from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.shards import NotOurShard, ShardPlan, shard_of
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.sessions import SessionManager
-from bot.tables.turns import now
+from bot.tables.context import utc_now as now
+from bot.tables.service import Tables
 from tests.botdriver import settings_for
 
 ON_ZERO = 4 << 22  # (id >> 22) % 2 == 0
@@ -103,11 +103,11 @@ def table(table_id: str, guild_id: int, channel_id: int, *, old: bool = False,
                        created_at=stamp, updated_at=stamp, **extra)
 
 
-async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> SessionManager:
+async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> Tables:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     for stored in tables:
         await store.create_table(stored)
-    return SessionManager(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
+    return Tables(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
 
 
 async def test_a_process_resumes_and_expires_only_its_own_shards_tables(tmp_path: Path) -> None:

@@ -23,8 +23,8 @@ from bot.app import FivefoldBot, create_bot
 from bot.models import TableStatus
 from bot.store.sqlite.commit import Write
 from bot.store.sqlite.store import SqliteStore
+from bot.tables.service import Tables
 from bot.tables.session import Session
-from bot.tables.sessions import SessionManager
 from cogs.ui import APOLOGY
 from tests.answers import updated_the_menu
 from tests.botdriver import (
@@ -75,8 +75,8 @@ async def store(tmp_path: Path) -> AsyncIterator[FaultyStore]:
 
 
 @pytest.fixture
-def manager(store: FaultyStore, tmp_path: Path) -> SessionManager:
-    return SessionManager(store, settings_for(tmp_path), seed_source=lambda: 77)
+def manager(store: FaultyStore, tmp_path: Path) -> Tables:
+    return Tables(store, settings_for(tmp_path), seed_source=lambda: 77)
 
 
 async def agrees(session: Session, store: SqliteStore) -> None:
@@ -94,7 +94,7 @@ async def fails(store: FaultyStore, change: Awaitable[object]) -> None:
         await change
 
 
-async def two_players(manager: SessionManager) -> Session:
+async def two_players(manager: Tables) -> Session:
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
     await manager.join(session, BOB, "bob")
@@ -115,34 +115,34 @@ def a_move(session: Session, n: int) -> tuple[int, Any]:
 
 
 async def test_a_failed_save_of_an_action_changes_nothing_and_the_retry_lands(
-    store: FaultyStore, manager: SessionManager, tmp_path: Path
+    store: FaultyStore, manager: Tables, tmp_path: Path
 ) -> None:
     session = await two_players(manager)
     for n in range(3):
         user, action = a_move(session, n)
-        await manager.turns.act(session, user, action, version=session.version)
+        await manager.act(session, user, action, version=session.version)
     before = session.table.model_copy(deep=True)
     user, action = a_move(session, 3)
 
-    await fails(store, manager.turns.act(session, user, action, version=session.version))
+    await fails(store, manager.act(session, user, action, version=session.version))
     assert session.table == before
     await agrees(session, store)
 
     # The same click again (its menu is not out of date: the seat never acted).
-    await manager.turns.act(session, user, action, version=session.version)
+    await manager.act(session, user, action, version=session.version)
     assert session.version == before.version + 1
     await agrees(session, store)
     assert len(session.table.record["actions"]) == 4  # type: ignore[index]
 
     # A restart replays exactly the moves the players were told were made.
-    again = SessionManager(store, settings_for(tmp_path))
+    again = Tables(store, settings_for(tmp_path))
     [resumed] = await again.resume_all()
     assert resumed.game is not None and session.game is not None
     assert resumed.game.record() == session.game.record()
 
 
 async def test_a_failed_final_action_writes_no_result_and_the_retry_finishes(
-    store: FaultyStore, manager: SessionManager
+    store: FaultyStore, manager: Tables
 ) -> None:
     session = await two_players(manager)
     n = 0
@@ -152,15 +152,15 @@ async def test_a_failed_final_action_writes_no_result_and_the_retry_finishes(
         trial.apply(trial.to_act, action)  # type: ignore[arg-type]
         if trial.over:
             break
-        await manager.turns.act(session, user, action, version=session.version)
+        await manager.act(session, user, action, version=session.version)
         n += 1
 
-    await fails(store, manager.turns.act(session, user, action, version=session.version))
+    await fails(store, manager.act(session, user, action, version=session.version))
     assert session.status is TableStatus.PLAYING and not session.game.over  # type: ignore[union-attr]
     await agrees(session, store)
     assert await store.stats(10, ALICE) == []
 
-    await manager.turns.act(session, user, action, version=session.version)
+    await manager.act(session, user, action, version=session.version)
     assert session.status is TableStatus.FINISHED
     await agrees(session, store)
     [fiasco] = await store.stats(10, ALICE)
@@ -181,7 +181,7 @@ async def computer_done(session: Session) -> None:
 
 
 async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
-    store: FaultyStore, manager: SessionManager, caplog: pytest.LogCaptureFixture
+    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
 ) -> None:
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
@@ -192,10 +192,10 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
         user, action = a_move(session, n)
         if next_is_computer(session, action):
             break
-        await manager.turns.act(session, user, action, version=session.version)
+        await manager.act(session, user, action, version=session.version)
     # Alice's move is saved; the computer's reply, the write after it, fails.
     store.failing = {store.writes + 2}
-    await manager.turns.act(session, user, action, version=session.version)
+    await manager.act(session, user, action, version=session.version)
     await computer_done(session)
     assert "computer turn failed" in caplog.text
     seat = session.to_act()
@@ -205,7 +205,7 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
 
 # --------------------------------------------------------------------------- lobby changes
 
-LobbyChange = Callable[[SessionManager, Session], Awaitable[object]]
+LobbyChange = Callable[[Tables, Session], Awaitable[object]]
 
 LOBBY_CHANGES: dict[str, LobbyChange] = {
     "join": lambda m, s: m.join(s, CAROL, "carol"),
@@ -220,7 +220,7 @@ LOBBY_CHANGES: dict[str, LobbyChange] = {
 
 @pytest.mark.parametrize("name", LOBBY_CHANGES)
 async def test_a_lobby_change_that_fails_to_save_changes_nothing(
-    name: str, store: FaultyStore, manager: SessionManager
+    name: str, store: FaultyStore, manager: Tables
 ) -> None:
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
@@ -242,7 +242,7 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing(
 
 @pytest.mark.parametrize("name", ["leave", "kick", "end"])
 async def test_a_seat_change_in_play_that_fails_to_save_changes_nothing(
-    name: str, store: FaultyStore, manager: SessionManager
+    name: str, store: FaultyStore, manager: Tables
 ) -> None:
     session = await two_players(manager)
     change: LobbyChange = {
@@ -262,7 +262,7 @@ async def test_a_seat_change_in_play_that_fails_to_save_changes_nothing(
 
 
 async def test_a_table_whose_first_save_fails_is_not_opened(
-    store: FaultyStore, manager: SessionManager
+    store: FaultyStore, manager: Tables
 ) -> None:
     opening = manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                            game="fiasco", options={})

@@ -7,6 +7,7 @@ import datetime as dt
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import menu_of
 from cogs.render.cards import card_label
 from cogs.render.hand import render_hand
 from tests.custom_ids import is_action, is_card, version_of
@@ -32,12 +33,12 @@ async def test_a_hand_too_large_for_one_message_is_paged():
         game.apply(game.to_act, game.legal_actions()[0])
     seat = game.to_act
     game.hands[seat] = list(game.deck_in_play().cards[:30])  # an outsized hand, for layout
-    first = render_hand(session, seat)
+    first = render_hand(menu_of(session, seat))
     assert not check_components(components(first))
     labels = [item.label for item in first.view.children]
     assert "Previous" in labels and any(label.startswith("Next") for label in labels)
     ids = {item.custom_id for item in first.view.children}
-    second = render_hand(session, seat, page=1)
+    second = render_hand(menu_of(session, seat), page=1)
     assert not check_components(components(second))
     shown = [i.label for m in (first, second) for i in m.view.children if is_card(i.custom_id)]
     assert len(shown) == 30
@@ -50,7 +51,7 @@ def test_the_menu_names_the_cards_in_words_for_screen_readers():
     session = started("fumblaroo", 3)
     game = session.game
     seat = game.to_act
-    menu = render_hand(session, seat)
+    menu = render_hand(menu_of(session, seat))
     labels = [i.label for i in menu.view.children if is_card(i.custom_id)]
     hand = game.sorted_hand(game.hands[seat])
     assert labels == [card_label("fumblaroo", c) for c in hand]  # emoji and rank as said
@@ -64,12 +65,12 @@ async def test_only_legal_cards_are_enabled_and_other_decisions_follow():
     session = started("fiasco", 3)
     game = session.game
     seat = game.to_act
-    claim = render_hand(session, seat)
+    claim = render_hand(menu_of(session, seat))
     decisions = [i for i in claim.view.children if is_action(i.custom_id)]
 
     assert [i.label for i in decisions][:1] == ["Collect Swords"]
     other = (seat + 1) % 3
-    waiting = render_hand(session, other)
+    waiting = render_hand(menu_of(session, other))
     # A waiting menu plays nothing; its one live button shows the game as it is now.
     assert [i.label for i in waiting.view.children if not i.disabled] == ["Refresh"]
     assert "Waiting for" in waiting.content
@@ -80,9 +81,9 @@ def test_the_top_of_the_menu_says_what_the_rules_ask_now():
     session = started("fazes", 4)
     game = session.game
     seat = game.to_act
-    menu = render_hand(session, seat)
+    menu = render_hand(menu_of(session, seat))
     assert "**Your turn**: Lead G2: the green 2 opens every faze; red is trump." in menu.content
-    other = render_hand(session, (seat + 1) % 4)
+    other = render_hand(menu_of(session, (seat + 1) % 4))
     assert f"Waiting for p{seat}. Waiting for the lead; red is trump." in other.content
     # Above the hand, below the table's cards: what a player reads before choosing.
     lines = menu.content.splitlines()

@@ -17,7 +17,7 @@ import pytest
 
 import games
 from bot.tables.context import game_context
-from cogs.render.hand import own_cards
+from bot.tables.snapshots import own_cards
 from games.core.records import Record
 from games.core.replay import load, split_action
 from tests.botdriver import open_table, play_to_the_end, running_bot, settings_for
@@ -40,7 +40,7 @@ def replay_hands(record: dict, context: dict) -> tuple[list[list[Counter]], set[
         public.update(c.text for _, c in view.trick)
         for _, value in view.facts:
             public.update(re.findall(r"[A-Za-z0-9]+", value))
-        hands.append([Counter(c.text for c, _ in own_cards(game, p))
+        hands.append([Counter(c.text for c in sum(own_cards(game, p), ()))
                       for p in range(game.players)])
 
     snapshot()

@@ -219,7 +219,7 @@ async def test_buttons_of_tables_closed_before_a_restart_say_why(
 async def test_a_table_a_restart_cannot_rebuild_says_so_and_the_others_play_on(
     fake_world: FakeWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    import bot.tables.sessions as sessions_module
+    import bot.tables.restart as sessions_module
 
     world, fake = fake_world, fake_world.fake
     alice, bob = world.alice, world.bob

@@ -16,6 +16,7 @@ import pytest
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import menu_of
 from cogs.render.hand import render_hand
 from cogs.upkeep.live_menus import LIFETIME, LiveMenus, menu_state
 
@@ -84,7 +85,8 @@ async def test_a_burst_of_changes_is_one_edit_in_flight_then_one_with_the_latest
 
 def live_render(session: Session, seat: int) -> str:
     """The menu as a live edit draws it now."""
-    return render_hand(session, seat, note="; ".join(list(session.recent)[-2:]) or None).content
+    return render_hand(menu_of(session, seat),
+                       note="; ".join(list(session.recent)[-2:]) or None).content
 
 
 async def test_nothing_is_edited_when_nothing_changed_for_that_player():
@@ -95,7 +97,7 @@ async def test_nothing_is_edited_when_nothing_changed_for_that_player():
     live.table_changed(session)
     await live.idle()
     assert ana.edits == []
-    assert menu_state(session, 0) == live._menus["live1"][10].shown
+    assert menu_state(menu_of(session, 0)) == live._menus["live1"][10].shown
 
 
 async def test_a_menu_being_answered_is_held_and_not_edited_behind_the_answer():

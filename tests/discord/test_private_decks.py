@@ -10,6 +10,7 @@ import datetime as dt
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import menu_of, table_of
 from cogs.render.hand import render_hand
 from cogs.render.table import render_details, render_table
 from games.fibonachos import Fibonachos
@@ -30,7 +31,7 @@ def two_player_table(seed: int) -> tuple[Fibonachos, Session]:
 def test_the_hand_menu_counts_the_own_deck_and_shows_only_the_hand():
     game, session = two_player_table(5)
     for seat in (0, 1):
-        menu = render_hand(session, seat)
+        menu = render_hand(menu_of(session, seat))
         assert f"Your deck: {len(game.decks[seat])} cards face down" in menu.content
         ids = [getattr(item, "custom_id", None) for item in menu.view.children]
         shown = sorted(card_of(custom_id) for custom_id in ids if is_card(custom_id))
@@ -44,6 +45,6 @@ def test_the_table_shows_each_private_deck_as_a_count():
         [line] = [line for line in text.splitlines() if f"**{name}** ·" in line]
         assert f"{len(game.decks[seat])} cards in deck" in line, line
     assert f"Spicy: {len(game.spicy)}" in text  # the unowned stock, not a private deck
-    details = render_details(session)
+    details = render_details(table_of(session))
     for seat, name in enumerate(("Ana", "Ben")):
         assert f"{name}'s deck: {len(game.decks[seat])} cards face down" in details, details
