@@ -737,8 +737,8 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
                        ) -> dict[str, Any]:
     """What one table of ``game`` holds in the bot's memory, from its start to its end.
 
-    ``tables`` tables play through the real session layer (:class:`SessionManager`,
-    :class:`Turns`, the SQLite store in a temporary directory, no Discord), ``players``
+    ``tables`` tables play through the real table service (:class:`Tables`, the SQLite
+    store in a temporary directory, no Discord), ``players``
     people each at ``options``, random legal moves. ``tracemalloc`` counts the bytes
     Python keeps alive for them (the session, its game, record, recent lines, the table
     model), measured before the first table opens and then every 25 moves of each table,
@@ -750,8 +750,8 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     """
     import tracemalloc
 
-    from bot.sessions import SessionManager
-    from bot.store import SqliteStore
+    from bot.store.sqlite.store import SqliteStore
+    from bot.tables.service import Tables
     from tests.botdriver import settings_for
 
     rng = random.Random(seed)
@@ -760,7 +760,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     store = await SqliteStore.open(where / "fivefold.db")
     try:
         settings = settings_for(where, max_tables_per_host=tables, max_tables_per_server=tables)
-        manager = SessionManager(store, settings, seed_source=itertools.count(seed).__next__)
+        manager = Tables(store, settings, seed_source=itertools.count(seed).__next__)
         texts_before = actionlog.distinct_texts()
         tracemalloc.start()
         base = live_bytes(0)
@@ -783,7 +783,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
                 user = session.seats[seat].user_id
                 assert user is not None
                 action = rng.choice(running.legal_actions(seat))
-                await manager.turns.act(session, user, action, version=session.version)
+                await manager.act(session, user, action, version=session.version)
             played += 1
             if played % 25 == 0:
                 samples.append(live_bytes(base) / tables)

@@ -4,7 +4,7 @@
 
 For each game, ``--decisions`` positions are taken from a seeded random playout and the
 hard level is asked about each: once in this process (the reference), once through the
-bot's worker pool (:class:`bot.computer.Computers`, one worker, warmed first). Each
+bot's worker pool (:class:`bot.tables.computers.Computers`, one worker, warmed first). Each
 time a ticker on the event loop measures its longest stall. Printed per game: the
 median decision time in milliseconds over ``--runs`` runs with the spread (min-max),
 the pool's ratio to the in-process reference, and the loop's worst stall each way.
@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import games
-from bot.computer import Computers, Question, Thinker, move_rng, think
+from bot.tables.computers import Computers, Question, Thinker, move_rng, think
 from games.players import Decision, perspective
 
 SPIN_SECONDS = 0.1

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.fast_versus fizzbin [--rev main] [--runs 7] [--json PATH]
 
-``games/<game>/fast.py`` as it was at ``--rev`` (read with ``git show``, the rest of the
+``games/<game>/computer/fast.py`` as it was at ``--rev`` (read with ``git show``, the rest of the
 package as it is now) is loaded beside today's. Both start from the mid-game state of
 ``bench.rules`` (halfway through the first horizon, default options, 4 players or the
 nearest count). First they must play the same games: from that state and from states
@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import types
@@ -41,16 +42,37 @@ SEEDS = 30
 TRACES = 10
 
 
+#: Where the search's modules lived before each game's computer knowledge moved to
+#: ``games/<game>/computer/``: an older revision's fast path imports these names.
+BEFORE_COMPUTER_FOLDERS = {
+    f"games.{game}.{old}": f"games.{game}.computer.{new}"
+    for game, moves in {
+        "fiasco": {"encoding": "bits", "tactics": "thumb", "inference": "inference"},
+        "fizzbin": {"tactics": "thumb", "history": "history"},
+        "fibonachos": {"bits": "bits", "thumb": "thumb"},
+        "fazes": {"bits": "bits", "thumb": "thumb"},
+        "fumblaroo": {"bits": "bits", "thumb": "thumb"},
+    }.items()
+    for old, new in moves.items()
+}
+
+
 def source_at(name: str, rev: str) -> str:
-    """The text of ``games/<name>/fast.py`` at git revision ``rev``."""
-    return subprocess.run(["git", "show", f"{rev}:games/{name}/fast.py"], check=True,
-                          capture_output=True, text=True).stdout
+    """The text of ``games/<name>/computer/fast.py`` at git revision ``rev`` (or of
+    ``games/<name>/fast.py``, where it was before, its imports named as today)."""
+    for path in (f"games/{name}/computer/fast.py", f"games/{name}/fast.py"):
+        shown = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True, text=True)
+        if shown.returncode == 0:
+            return re.sub(r"\bgames\.\w+\.\w+\b",
+                          lambda m: BEFORE_COMPUTER_FOLDERS.get(m.group(0), m.group(0)),
+                          shown.stdout)
+    raise SystemExit(f"fast_versus: {rev} has no fast path for {name}")
 
 
 def load_version(name: str, source: str, label: str) -> types.ModuleType:
-    """``source`` (a version of ``games/<name>/fast.py``) as a module of its own."""
+    """``source`` (a version of ``games/<name>/computer/fast.py``) as a module of its own."""
     module = types.ModuleType(f"_fast_{name}_at_{label}")
-    module.__file__ = f"games/{name}/fast.py@{label}"
+    module.__file__ = f"games/{name}/computer/fast.py@{label}"
     sys.modules[module.__name__] = module  # dataclasses and typing look modules up by name
     exec(compile(source, module.__file__, "exec"), module.__dict__)  # our own code
     return module

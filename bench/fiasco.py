@@ -31,7 +31,7 @@ from collections.abc import Callable
 import games
 from games.core.game import Game
 from games.fiasco import Fiasco
-from games.fiasco.fast import FiascoState, from_game
+from games.fiasco.computer.fast import FiascoState, from_game
 from games.players import decide, perspective
 from games.players.hard import HardPlayer
 

@@ -5,7 +5,7 @@
 
 ``speed``: from mid-hand states (4 players, default options, 13 stack cards left after
 easy play), random playouts (uniform legal moves to the end of the hand) per 300 ms on
-:class:`~games.fizzbin.fast.FastFizzbin` and, as the reference in the same process, on
+:class:`~games.fizzbin.computer.fast.FastFizzbin` and, as the reference in the same process, on
 the validating game (``clone``, ``legal_actions``, ``apply``); rollout-policy playouts
 per 300 ms; ``copy()`` in microseconds; then the hard level's
 decision time (median, p99) at ``--budget`` over whole one-hand games against easy
@@ -28,7 +28,7 @@ import timeit
 from typing import Any
 
 import games
-from games.fizzbin.fast import FastFizzbin
+from games.fizzbin.computer.fast import FastFizzbin
 from games.players import decide, perspective
 from games.players.hard import HardPlayer
 

@@ -10,7 +10,7 @@ mean PNG size, and writes the same as JSON. The target is under 20 ms a table.
 
 Then, for all the games' tables together, how long the event loop is held per
 table while they are drawn: on the loop itself (as the bot drew before) and by
-the bot's painter (:mod:`cogs.pictures.painter`: the scene built on the loop, the
+the bot's painter (:mod:`cogs.render.pictures.painter`: the scene built on the loop, the
 drawing in worker processes), and in threads for comparison. A ticker on the loop
 measures it: every stretch over 1 ms in which it could not run is time no other
 table was answered (on a busy machine that includes being descheduled, for every
@@ -29,9 +29,9 @@ import time
 from typing import Any
 
 import games
-from cogs.pictures import TABLE_FILE, table_picture, table_scene_of
-from cogs.pictures.draw import render_png
-from cogs.pictures.painter import Painter
+from cogs.render.pictures import TABLE_FILE, table_picture, table_scene_of
+from cogs.render.pictures.draw import render_png
+from cogs.render.pictures.painter import Painter
 from games.core.game import Game
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]

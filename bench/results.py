@@ -3,9 +3,9 @@
     .venv/bin/python -m bench.results [--runs 5] [--games 40] [--people 2,6] [--quick]
 
 The result message shows each person's rating before and after the game without a
-change to the Store protocol: :func:`bot.results.record_with_ratings` reads
+change to the Store protocol: :func:`bot.tables.results.record_with_ratings` reads
 ``store.stats`` for every person before and after ``record_result``. This times a
-game's end both ways on a real :class:`bot.store.SqliteStore` (a temporary file,
+game's end both ways on a real :class:`bot.store.sqlite.store.SqliteStore` (a temporary file,
 fsynced writes), in the same process: ``record_result`` alone (the reference) and
 ``record_with_ratings``, for results of 2 and 6 people whose server already has
 ``--history`` finished games. Each figure is the median time of one game's end over
@@ -25,8 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.models import GameResult, ResultPlayer
-from bot.results import record_with_ratings
-from bot.store import SqliteStore
+from bot.store.sqlite.store import SqliteStore
+from bot.tables.results import record_with_ratings
 
 GUILD = 515151
 GAME = "fiasco"

@@ -1,17 +1,24 @@
 """The store's speed: durable actions per second, and the leaderboard and stats queries.
 
     .venv/bin/python -m bench.store [--runs 5] [--json PATH] [--quick] [--cache DIR]
-                                    [--url postgresql://...]
+                                    [--rev REV] [--url postgresql://...]
 
 Durable actions
-    Each action is one ``save_table`` of a table whose record gained one action,
+    Each action is one ``append_action`` of a table whose record gained one action,
     awaited until SQLite has fsynced it (WAL, ``synchronous=FULL``), exactly as
-    :meth:`bot.turns.Turns._commit` saves. The records are a real Fizzbin game's
+    :meth:`bot.tables.actions.Actions.commit` saves. The records are a real Fizzbin game's
     (1,154 actions), prepared before timing. *short* saves actions 1 to 50 of
     it, *long* actions 1,001 to 1,050: the goal is the same cost for both
     (ratio long/short near 1). *tables N* runs N tables at once, each saving
     its own actions one after the other (the way N busy channels do); group
     commit should make N tables much faster in total than one.
+
+    The reference, in the same run: the SQLite store as it was at ``--rev`` before it
+    moved onto aiosqlite (its own ``sqlite3`` thread; ``save_table`` finding the new
+    action by comparing records), read with ``git show`` and loaded beside today's as
+    ``bench.fast_versus`` loads an old fast path. By default the revision is the last
+    one that had ``bot/store/sqlite/thread.py``. The two run round-robin, case by case,
+    and each case gives the ratio new/old of every round: its median and spread.
 
 Queries
     A database of N finished two-player games in one server with N/10 rated
@@ -47,11 +54,15 @@ import json
 import os
 import platform
 import random
+import re
 import secrets
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+import types
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -61,26 +72,19 @@ from typing import Any
 import asyncpg
 
 import games
-from bot.migrate_db import migrate
 from bot.models import Seat, StoredTable, TableStatus
-from bot.store import SqliteStore
-from bot.store_api import Store
-from bot.store_tables import iso
-from bot.store_url import parse_database_url
-from bot.stores import open_url
+from bot.store.api import Store
+from bot.store.connect import open_store
+from bot.store.migrate import migrate
+from bot.store.sqlite.store import SqliteStore
+from bot.store.url import parse_database_url
 
-# How the store saved a table before migration 5 (the reference of the durable actions):
-# the whole document upserted, with no version compared.
-LEGACY_UPSERT = """
-INSERT INTO tables (id, guild_id, channel_id, message_id, host_id, game,
-                    status, doc, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET
-    guild_id = excluded.guild_id, channel_id = excluded.channel_id,
-    message_id = excluded.message_id, host_id = excluded.host_id, game = excluded.game,
-    status = excluded.status, doc = excluded.doc, created_at = excluded.created_at,
-    updated_at = excluded.updated_at
-"""
+THREAD_STORE = "bot/store/sqlite/thread.py"
+"""The file of the store's own ``sqlite3`` thread, gone since the store runs on aiosqlite."""
+BEFORE_MODULES = ("bot.store.rows", "bot.store.schema", "bot.store.sqlite.thread",
+                  "bot.store.sqlite.store")
+"""The modules of the SQLite store that changed with the move to aiosqlite, loaded as they
+were at the reference revision (in this order: each imports the ones before it)."""
 
 GUILD = 424242
 GAME = "fiasco"
@@ -149,7 +153,7 @@ def game_records() -> list[dict[str, Any]]:
         assert seat is not None
         actions = game.legal_actions(seat)
         game.apply(seat, actions[rng.randrange(len(actions))])
-        records.append({**game.record(), "meta": {"table": "bench"}})
+        records.append({**game.record().model_dump(), "meta": {"table": "bench"}})
     return records
 
 
@@ -162,28 +166,60 @@ def table(table_id: str, record: dict[str, Any], version: int) -> StoredTable:
         created_at=stamp, updated_at=stamp)
 
 
-async def seed_tables(store: Store, names: list[str], record: dict[str, Any],
-                      version: int) -> None:
-    """Store each table with ``record`` already (the state before the timed actions)."""
-    await asyncio.gather(*(store.save_table(table(n, record, version)) for n in names))
+def before_revision() -> str:
+    """The last revision whose SQLite store ran on its own thread (the reference)."""
+    last = subprocess.run(["git", "rev-list", "-1", "HEAD", "--", THREAD_STORE],
+                          capture_output=True, text=True, check=False).stdout.strip()
+    if not last:
+        raise SystemExit(f"bench.store: no revision in git has {THREAD_STORE}; name one "
+                         "with --rev")
+    there = subprocess.run(["git", "cat-file", "-e", f"{last}:{THREAD_STORE}"],
+                           capture_output=True, check=False)
+    return last if there.returncode == 0 else f"{last}^"
+
+
+def store_before(rev: str) -> types.ModuleType:
+    """The SQLite store module as it was at ``rev``, loaded beside today's (its own copies
+    of :data:`BEFORE_MODULES`; the rest, such as the models and the errors, today's)."""
+    label = subprocess.run(["git", "rev-parse", "--short", rev], capture_output=True,
+                           text=True, check=False).stdout.strip() or rev
+    names = {name: f"_store_at_{label}_{name.rsplit('.', 1)[-1]}" for name in BEFORE_MODULES}
+    pattern = re.compile("|".join(re.escape(name) for name in BEFORE_MODULES) + r"\b")
+    module = None
+    for name in BEFORE_MODULES:
+        path = name.replace(".", "/") + ".py"
+        shown = subprocess.run(["git", "show", f"{rev}:{path}"], capture_output=True,
+                               text=True, check=False)
+        if shown.returncode != 0:
+            raise SystemExit(f"bench.store: {rev} has no {path}: {shown.stderr.strip()}")
+        module = types.ModuleType(names[name])
+        module.__file__ = f"{path}@{label}"
+        sys.modules[module.__name__] = module  # the next module imports it by this name
+        source = pattern.sub(lambda m: names[m.group(0)], shown.stdout).replace(
+            "from bot.tables.timers import SERVER_CHOICES",  # where it lives since
+            "from bot.models import SERVER_CHOICES")
+        exec(compile(source, module.__file__, "exec"), module.__dict__)  # our own code, from git
+    assert module is not None
+    module.REVISION = label  # type: ignore[attr-defined]
+    return module
 
 
 Save = Callable[[StoredTable], Awaitable[None]]
+"""One durable action: the table at its new version, its record one action longer."""
 
 
-def legacy_save(store: SqliteStore) -> Save:
-    """The save of the store before migration 5, as the reference: the whole record rewritten
-    as one document, and one transaction (one fsync) per save, behind one lock."""
-    lock = asyncio.Lock()
+def saver(store: Any) -> Save:
+    """How ``store`` saves an action: today's appends it, the store before compared records."""
+    if hasattr(store, "append_action"):
+        return lambda saved: store.append_action(saved, (saved.record or {})["actions"][-1])
+    return lambda saved: store.save_table(saved)
 
-    async def save(saved: StoredTable) -> None:
-        doc = saved.model_dump_json()
-        values = (saved.id, saved.guild_id, saved.channel_id, saved.message_id, saved.host_id,
-                  saved.game, saved.status.value, doc, iso(saved.created_at),
-                  iso(saved.updated_at))
-        async with lock:
-            await store._write(lambda conn: conn.execute(LEGACY_UPSERT, values))
-    return save
+
+async def seed_tables(store: Any, names: list[str], record: dict[str, Any],
+                      version: int) -> None:
+    """Store each table with ``record`` already (the state before the timed actions)."""
+    create = store.create_table if hasattr(store, "create_table") else store.save_table
+    await asyncio.gather(*(create(table(n, record, version)) for n in names))
 
 
 async def play(save: Save, name: str, records: list[dict[str, Any]], first: int,
@@ -222,43 +258,39 @@ async def fresh_schema(url: str) -> AsyncIterator[str]:
 
 
 async def actions_per_second(path: Path, records: list[dict[str, Any]], *, tables: int,
-                             first: int, count: int, legacy: bool = False,
+                             first: int, count: int, before: types.ModuleType | None = None,
                              postgres: str | None = None) -> Run:
     """Durable actions per second of ``tables`` tables each saving ``count`` actions at once.
 
-    On the SQLite file ``path``, or with ``postgres`` on that server, in a fresh schema.
+    On the SQLite file ``path`` with today's store (``before``: that module's store), or with
+    ``postgres`` on that server, in a fresh schema.
     """
     if postgres is not None:
         async with fresh_schema(postgres) as url:
-            store = await open_url(url)
+            store = await open_store(url)
             try:
                 return await _timed_actions(store, records, tables=tables, first=first,
                                             count=count, measure_bytes=False)
             finally:
                 await store.close()
     path.unlink(missing_ok=True)
-    sqlite = await SqliteStore.open(path)
+    opened = await (SqliteStore if before is None else before.SqliteStore).open(path)
     try:
-        run = await _timed_actions(sqlite, records, tables=tables, first=first, count=count,
-                                   legacy=legacy)
+        run = await _timed_actions(opened, records, tables=tables, first=first, count=count)
     finally:
-        await sqlite.close()
+        await opened.close()
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     return run
 
 
-async def _timed_actions(store: Store, records: list[dict[str, Any]], *, tables: int,
-                         first: int, count: int, legacy: bool = False,
-                         measure_bytes: bool = True) -> Run:
+async def _timed_actions(store: Any, records: list[dict[str, Any]], *, tables: int,
+                         first: int, count: int, measure_bytes: bool = True) -> Run:
     """The timed part of :func:`actions_per_second` on an open, empty ``store``."""
     names = [f"t{i}" for i in range(tables)]
-    if legacy:
-        assert isinstance(store, SqliteStore)
-        save = legacy_save(store)
-    else:
-        save = store.save_table
-    await seed_tables(store, names, records[first - 1] if first else records[0], first)
+    start = records[first - 1] if first else {**records[0], "actions": []}
+    await seed_tables(store, names, start, first)
+    save = saver(store)
     written = bytes_written() if measure_bytes else None
     began = time.perf_counter()
     await asyncio.gather(*(play(save, n, records, first, count) for n in names))
@@ -268,41 +300,39 @@ async def _timed_actions(store: Store, records: list[dict[str, Any]], *, tables:
     return Run(tables * count / elapsed, per_action)
 
 
-async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool) -> None:
+async def bench_actions(report: Report, workdir: Path, runs: int, quick: bool,
+                        before: types.ModuleType) -> None:
+    """Durable actions, today's store and the store before aiosqlite, round-robin."""
     records = game_records()
     count = 10 if quick else 50
-    long_first = 100 if quick else 1000
     path = workdir / "actions.db"
-    short = f"1 table, short game (actions 1-{count})"
-    cases = {
-        short: (1, 0, False),
-        f"1 table, long game (actions {long_first + 1}-{long_first + count})":
-            (1, long_first, False),
-    }
-    for tables in (8,) if quick else (8, 32):
-        cases[f"{tables} tables at once, long games"] = (tables, long_first, False)
-    for name, (tables, first, _) in list(cases.items()):
-        if name != short:
-            cases[f"{name}, before migration 5"] = (tables, first, True)
-    done: dict[str, list[Run]] = {name: [] for name in cases}
+    label = f"thread store ({before.REVISION})"
+    cases = action_cases(quick)
+    done: dict[tuple[str, bool], list[Run]] = {}
     # Round-robin, so that a burst of load on the machine (fsync times vary with
     # other processes' writes) falls on every case alike rather than on one.
     for _ in range(runs):
-        for name, (tables, first, legacy) in cases.items():
-            done[name].append(await actions_per_second(path, records, tables=tables,
-                                                       first=first, count=count, legacy=legacy))
-    figures: dict[str, tuple[Figure, Figure | None]] = {}
-    for name, samples in sorted(done.items(), key=lambda item: "before" in item[0]):
-        now = name.removesuffix(", before migration 5")
-        reference = figures.get(short if now == name else now)
-        rate = report.add(Figure.of(f"actions/s, {name}", "actions/s",
-                                    [r.actions_per_s for r in samples]),
-                          reference=None if reference is None else reference[0])
-        sizes = [r.bytes_per_action for r in samples if r.bytes_per_action is not None]
-        size = None if not sizes else report.add(
-            Figure.of(f"bytes written per action, {name}", "bytes", sizes),
-            reference=None if reference is None else reference[1])
-        figures[name] = (rate, size)
+        for name, (tables, first) in cases.items():
+            for old in (False, True):
+                done.setdefault((name, old), []).append(await actions_per_second(
+                    path, records, tables=tables, first=first, count=count,
+                    before=before if old else None))
+    short = next(iter(cases))
+    for name in cases:
+        for old in (False, True):
+            runs_of = done[(name, old)]
+            suffix = f", {label}" if old else ""
+            reference = None if name == short else next(
+                f for f in report.figures if f.name == f"actions/s, {short}{suffix}")
+            report.add(Figure.of(f"actions/s, {name}{suffix}", "actions/s",
+                                 [r.actions_per_s for r in runs_of]), reference=reference)
+            sizes = [r.bytes_per_action for r in runs_of if r.bytes_per_action is not None]
+            if sizes:
+                report.add(Figure.of(f"bytes written per action, {name}{suffix}", "bytes",
+                                     sizes))
+        report.add(Figure.of(f"new/old, actions/s, {name}", "x", [
+            new.actions_per_s / old.actions_per_s
+            for new, old in zip(done[(name, False)], done[(name, True)], strict=True)]))
 
 
 # --------------------------------------------------------------------------- queries
@@ -419,9 +449,11 @@ async def _time_queries(report: Report, store: SqliteStore, results: int, player
         else f"{results:,} results, {players:,} players"
     _, total = await store.leaderboard(GUILD, GAME)
     last = (total - 1) // 10 * 10
-    busiest = (await store._run(lambda c: c.execute(
-        "SELECT user_id FROM ratings WHERE guild_id = ? ORDER BY games DESC LIMIT 1",
-        (GUILD,)).fetchone()))[0]
+    # The queries before migration 5 on a connection of their own, on a thread as the
+    # store's run.
+    conn = sqlite3.connect(store.path, check_same_thread=False)
+    busiest = conn.execute("SELECT user_id FROM ratings WHERE guild_id = ? "
+                           "ORDER BY games DESC LIMIT 1", (GUILD,)).fetchone()[0]
     repeat = 20
 
     async def board(offset: int) -> None:
@@ -431,13 +463,16 @@ async def _time_queries(report: Report, store: SqliteStore, results: int, player
         await store.stats(GUILD, busiest)
         await store.recent_games(GUILD, busiest, limit=5)
 
+    def read_before(*queries: tuple[str, tuple[object, ...]]) -> Awaitable[list[Any]]:
+        return asyncio.to_thread(lambda: [conn.execute(sql, params).fetchall()
+                                          for sql, params in queries])
+
     async def old_board(offset: int) -> None:
-        await store._run(lambda c: (c.execute(OLD_BOARD, (GUILD, GAME, offset)).fetchall(),
-                                    c.execute(OLD_COUNT, (GUILD, GAME)).fetchone()))
+        await read_before((OLD_BOARD, (GUILD, GAME, offset)), (OLD_COUNT, (GUILD, GAME)))
 
     async def old_stats() -> None:
-        await store._run(lambda c: c.execute(OLD_STATS, (GUILD, busiest)).fetchall())
-        await store._run(lambda c: c.execute(OLD_RECENT, (busiest, GUILD)).fetchall())
+        await read_before((OLD_STATS, (GUILD, busiest)))
+        await read_before((OLD_RECENT, (busiest, GUILD)))
 
     cases: list[tuple[str, Callable[[], Awaitable[None]], Callable[[], Awaitable[None]]]] = [
         ("/leaderboard page 1", lambda: board(0), lambda: old_board(0)),
@@ -446,13 +481,16 @@ async def _time_queries(report: Report, store: SqliteStore, results: int, player
         ("/leaderboard last page", lambda: board(last), lambda: old_board(last)),
         ("/stats (busiest player)", stats, old_stats),
     ]
-    for name, new, old in cases:
-        reference = Figure.of(f"{name}, {label}, before migration 5", "ms",
-                              [await timed(old, max(2, repeat // 4)) for _ in range(runs)])
-        report.add(reference)
-        report.add(Figure.of(f"{name}, {label}", "ms",
-                             [await timed(new, repeat) for _ in range(runs)]),
-                   reference=reference)
+    try:
+        for name, new, old in cases:
+            reference = Figure.of(f"{name}, {label}, before migration 5", "ms",
+                                  [await timed(old, max(2, repeat // 4)) for _ in range(runs)])
+            report.add(reference)
+            report.add(Figure.of(f"{name}, {label}", "ms",
+                                 [await timed(new, repeat) for _ in range(runs)]),
+                       reference=reference)
+    finally:
+        conn.close()
 
 
 # --------------------------------------------------------------------------- PostgreSQL
@@ -512,7 +550,7 @@ async def bench_queries_pg(report: Report, cache: Path, runs: int, sizes: list[i
             finally:
                 await admin.close()
             sqlite = await SqliteStore.open(path)
-            postgres = await open_url(schema_url)
+            postgres = await open_store(schema_url)
             try:
                 await _time_pg_queries(report, sqlite, postgres, path, results, players, runs)
             finally:
@@ -573,9 +611,10 @@ def print_table(report: Report) -> None:
     print(f"{'figure':<{width}}  {'median':>10}  {'spread (min-max)':>21}  {'vs ref':>7}")
     for f in report.figures:
         ratio = f"{f.ratio:.2f}x" if f.ratio is not None else ""
-        value = f"{f.median:,.0f} {f.unit}" if f.unit != "ms" else f"{f.median:.2f} ms"
-        spread = (f"{f.low:,.0f}-{f.high:,.0f}" if f.unit != "ms"
-                  else f"{f.low:.2f}-{f.high:.2f}")
+        fine = f.unit in ("ms", "x")  # small numbers: two decimals
+        value = (f"{f.median:.2f} {f.unit}" if fine else f"{f.median:,.0f} {f.unit}").replace(
+            " x", "x")
+        spread = f"{f.low:.2f}-{f.high:.2f}" if fine else f"{f.low:,.0f}-{f.high:,.0f}"
         print(f"{f.name:<{width}}  {value:>10}  {spread:>21}  {ratio:>7}")
 
 
@@ -586,6 +625,10 @@ def main(argv: list[str] | None = None) -> Report:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, a few seconds")
     parser.add_argument("--url", help="measure the PostgreSQL store on this server instead "
                         "(postgresql://...), beside SQLite's in the same process")
+    parser.add_argument("--rev", help="the revision whose SQLite store is the reference of the "
+                        "durable actions (default: the last one with its own sqlite3 thread)")
+    parser.add_argument("--actions-only", action="store_true",
+                        help="the durable actions alone, not the queries")
     parser.add_argument("--cache", type=Path,
                         default=Path(tempfile.gettempdir()) / "fivefold-bench-store",
                         help="where the query databases are built once and kept")
@@ -597,12 +640,16 @@ def main(argv: list[str] | None = None) -> Report:
     with tempfile.TemporaryDirectory(prefix="fivefold-bench-") as work:
         report = Report(machine(Path(work)))
         if args.url is None:
-            asyncio.run(bench_actions(report, Path(work), runs, args.quick))
-            asyncio.run(bench_queries(report, args.cache, runs, sizes))
+            before = store_before(args.rev or before_revision())
+            report.machine["reference"] = f"the SQLite store at {before.REVISION}"
+            asyncio.run(bench_actions(report, Path(work), runs, args.quick, before))
+            if not args.actions_only:
+                asyncio.run(bench_queries(report, args.cache, runs, sizes))
         else:
             report.machine["postgresql"] = asyncio.run(server_version(args.url))
             asyncio.run(bench_actions_pg(report, Path(work), runs, args.quick, args.url))
-            asyncio.run(bench_queries_pg(report, args.cache, runs, sizes, args.url))
+            if not args.actions_only:
+                asyncio.run(bench_queries_pg(report, args.cache, runs, sizes, args.url))
     print_table(report)
     if args.json:
         args.json.write_text(json.dumps(

@@ -25,10 +25,11 @@ from typing import Any
 
 import games
 from bot.models import Seat, StoredTable, TableStatus
-from bot.session import Session
 from bot.settings import Settings
-from bot.timers import deadline_after, table_timer
-from bot.turns import Turns
+from bot.tables.scheduler import Scheduler
+from bot.tables.service import Tables
+from bot.tables.session import Session
+from bot.tables.timers import deadline_after, table_timer
 
 
 def timed_tables(count: int, moment: dt.datetime) -> list[Session]:
@@ -41,7 +42,7 @@ def timed_tables(count: int, moment: dt.datetime) -> list[Session]:
             id=f"b{index}", guild_id=1, channel_id=index + 1, host_id=1, game="fiasco",
             status=TableStatus.PLAYING, seats=[Seat(user_id=1, name="a"),
                                                Seat(user_id=2, name="b")],
-            record=game.record(), turn_seconds=timer.seconds,
+            record=game.record().model_dump(), turn_seconds=timer.seconds,
             deadline=deadline_after(moment, timer), created_at=moment, updated_at=moment)
         sessions.append(Session(table, game=game))
     return sessions
@@ -54,11 +55,11 @@ async def cpu_over(seconds: float) -> float:
     return time.process_time() - start
 
 
-async def one_run(turns: Turns, count: int, seconds: float) -> tuple[float, float]:
+async def one_run(scheduler: Scheduler, count: int, seconds: float) -> tuple[float, float]:
     """CPU seconds over ``seconds`` with ``count`` timers running, then with none."""
     sessions = timed_tables(count, dt.datetime.now(dt.UTC))
     for session in sessions:
-        turns.schedule(session)
+        scheduler.schedule(session)
     await asyncio.sleep(0.1)  # every timer has started and gone to sleep
     timed = await cpu_over(seconds)
     for session in sessions:
@@ -71,10 +72,10 @@ async def one_run(turns: Turns, count: int, seconds: float) -> tuple[float, floa
 async def main(args: Any) -> None:
     with TemporaryDirectory() as tmp:
         settings = Settings(_env_file=None, database_path=str(Path(tmp) / "x.db"))  # type: ignore[call-arg]
-        turns = Turns(store=None, settings=settings, listener=lambda: None)  # type: ignore[arg-type]
+        scheduler = Tables(store=None, settings=settings).scheduler  # type: ignore[arg-type]
         timed, idle = [], []
         for _ in range(args.runs):
-            on, off = await one_run(turns, args.tables, args.seconds)
+            on, off = await one_run(scheduler, args.tables, args.seconds)
             timed.append(on / args.seconds * 1000)
             idle.append(off / args.seconds * 1000)
     extra = [on - off for on, off in zip(timed, idle, strict=True)]

@@ -1,7 +1,11 @@
-"""The application: settings, start-up, sessions, computer seats and the SQLite store.
+"""The application: the process (start-up, settings, logs, shards, health) and the domain
+models (``models``: a table, a seat, a result) that the table service and the store share.
 
-``bot.create_bot(settings)`` builds the bot without starting it (for tests and
-embedding); ``python -m bot`` runs it.
+``tables/`` is the table service, ``store/`` where tables, results and settings are kept.
+``bot`` may import the rules library (``games``) and ``discord`` only in its start-up
+modules (``__main__``, ``app``); never ``cogs`` (``app`` loads them as extensions by name).
+``bot.create_bot(settings)`` builds the bot without starting it (for tests and embedding);
+``python -m bot`` runs it.
 """
 
 from bot.app import FivefoldBot, create_bot

@@ -16,8 +16,8 @@ from pydantic import ValidationError
 from bot import gctune, logs
 from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
-from bot.store_api import StoreError
-from bot.store_url import parse_database_url
+from bot.store.api import StoreError
+from bot.store.url import parse_database_url
 
 HOW_TO_GET_A_TOKEN = (
     "Create an application at https://discord.com/developers/applications, open its Bot tab "
@@ -97,12 +97,12 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None,
 
 def main(argv: list[str] | None = None) -> int:
     """Run the bot; ``argv`` (``python -m bot``'s arguments) may name another command:
-    ``migrate-db SQLITE_URL POSTGRES_URL`` (:mod:`bot.migrate_db`)."""
+    ``migrate-db SQLITE_URL POSTGRES_URL`` (:mod:`bot.store.migrate`)."""
     if argv:
         if argv[0] == "migrate-db":
-            from bot import migrate_db
+            from bot.store import migrate
 
-            return migrate_db.main(argv[1:])
+            return migrate.main(argv[1:])
         return fail(f"unknown command {argv[0]!r}; the bot runs without one, and "
                     "`python -m bot migrate-db SQLITE_URL POSTGRES_URL` copies a database")
     try:

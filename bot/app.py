@@ -18,16 +18,18 @@ import discord
 from discord.ext import commands
 
 from bot import health
-from bot.context import Clock
-from bot.sessions import SessionManager
 from bot.settings import Settings
-from bot.store_api import Store
-from bot.store_url import parse_database_url
-from bot.stores import open_store
+from bot.store.api import Store
+from bot.store.connect import open_store
+from bot.store.url import parse_database_url
+from bot.tables.context import Clock
+from bot.tables.ledger import Ledger
+from bot.tables.service import Tables
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tables", "cogs.stats", "cogs.settings", "cogs.help", "cogs.guard")
+EXTENSIONS = ("cogs.commands.tables", "cogs.commands.rules", "cogs.commands.stats",
+              "cogs.commands.settings", "cogs.commands.help", "cogs.upkeep.guard")
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
@@ -83,23 +85,34 @@ class FivefoldBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self._seed_source = seed_source
         self._clock = clock
-        self._sessions: SessionManager | None = None
+        self._sessions: Tables | None = None
+        self._ledger: Ledger | None = None
         self._resumed = 0
         self._synced: int | None = None
         self._said_ready = False
         self._heartbeat: asyncio.Task[None] | None = None
 
     @property
-    def sessions(self) -> SessionManager:
+    def sessions(self) -> Tables:
+        """The table service (:class:`bot.tables.service.Tables`): every table session here."""
         if self._sessions is None:
             raise RuntimeError("the bot is not set up yet")
         return self._sessions
 
+    @property
+    def ledger(self) -> Ledger:
+        """The table service's read side: results, ratings and server settings (the cogs'
+        only way to them; they never hold the store)."""
+        if self._ledger is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._ledger
+
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await open_store(self.settings)
-        self._sessions = SessionManager(self.store, self.settings,
-                                        seed_source=self._seed_source, clock=self._clock)
+            self.store = await open_store(self.settings.store_url)
+        self._sessions = Tables(self.store, self.settings, seed_source=self._seed_source,
+                                clock=self._clock)
+        self._ledger = Ledger(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed = await self.sessions.resume_all()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -21,11 +21,25 @@ class TableStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
-ComputerLevel = Literal["random", "easy", "hard"]
-"""How well a computer seat plays (the levels of :mod:`games.players`)."""
+class ComputerLevel(StrEnum):
+    """How well a computer seat plays (the levels of :mod:`games.players`).
+
+    The values are what the database and the custom ids hold, so they never change.
+    """
+
+    RANDOM = "random"
+    EASY = "easy"
+    HARD = "hard"
+
 
 SeatLoss = Literal["left", "kicked", "timeouts"]
 """Why a person's seat passed to a computer."""
+
+ServerTimer = Literal["off", "30s", "1m", "2m", "5m"]
+"""A server's default turn timer as ``/settings`` names it (the tournament rule is Fiasco's,
+a table's alone): the store keeps one per server (``guild_settings.timer``)."""
+
+SERVER_CHOICES: tuple[ServerTimer, ...] = get_args(ServerTimer)
 
 TAKEN_OVER = " (computer)"
 """The end of the name of a seat a computer took over from a person ("Ana (computer)")."""
@@ -60,7 +74,7 @@ class Seat(BaseModel):
     @property
     def computer_level(self) -> ComputerLevel:
         """The level this seat plays at when a computer plays it."""
-        return self.level or "random"
+        return self.level or ComputerLevel.RANDOM
 
     @property
     def label(self) -> str:

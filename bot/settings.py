@@ -10,8 +10,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.logs import LogFormat
 from bot.shards import ShardPlan
-from bot.store_url import parse_database_url
-from bot.timers import DEFAULT_CHOICE, seconds_for
+from bot.store.url import parse_database_url
+from bot.tables.timers import DEFAULT_CHOICE, seconds_for
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 

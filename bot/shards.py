@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import TableError
+from bot.tables.errors import TableError
 
 
 def shard_of(guild_id: int | None, count: int) -> int:

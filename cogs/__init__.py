@@ -1,0 +1,9 @@
+"""The Discord surface: slash commands (``commands/``), component routing and click
+handlers (``clicks/``), the messages kept in step with a table (``upkeep/``) and pure
+renderers (``render/``); ``ids`` is the custom-id scheme, ``ui`` small shared helpers.
+
+The cogs translate: a click or a command becomes one call to the table service
+(``bot.tables``) and its outcome becomes a message. They may import ``discord``,
+``bot.tables``, ``bot.models``, ``bot.settings`` and the rules library's public names;
+never the store (``bot.store``), and never a live game's internals.
+"""

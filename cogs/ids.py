@@ -34,7 +34,8 @@ PREFIX = "ff"
 TABLE = r"(?P<table>[A-Za-z0-9]{1,20})"
 LOBBY_TEMPLATE = rf"ff:{TABLE}:(?P<verb>{'|'.join(LOBBY_VERBS)})"
 HAND_TEMPLATE = rf"ff:{TABLE}:hand"
-COMPUTER_LEVELS: dict[str, ComputerLevel] = {"hard": "hard", "easy": "easy"}
+COMPUTER_LEVELS: dict[str, ComputerLevel] = {
+    level.value: level for level in (ComputerLevel.HARD, ComputerLevel.EASY)}
 """The levels the lobby's chooser offers, strongest first, by the word in their id."""
 COMPUTER_TEMPLATE = rf"ff:{TABLE}:cpu:(?P<level>{'|'.join(COMPUTER_LEVELS)})"
 HINT_TEMPLATE = rf"ff:{TABLE}:hint"

@@ -1,10 +1,13 @@
-"""Small Discord helpers shared by the renderers and the click handlers."""
+"""Small helpers shared by the commands, the renderers and the click handlers: answering an
+interaction, building static views, and the words every message uses (:func:`sentence`,
+:func:`plural`), so that no module types them again."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
@@ -53,6 +56,13 @@ async def answered_on_failure(interaction: discord.Interaction[Any], what: str, 
             await say(interaction, apology)
 
 
+async def settled(running: Mapping[Any, asyncio.Task[None]]) -> None:
+    """Wait until ``running`` is empty: its tasks take themselves out as they end, and
+    may start others before they do (the publisher's and the live menus' edits)."""
+    while running:
+        await asyncio.gather(*running.values(), return_exceptions=True)
+
+
 def static_view(buttons: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:
     """A view that only describes components: clicks are routed by custom id, not by it.
 
@@ -75,6 +85,16 @@ def button(label: str, custom_id: str, *,
 def clip(text: str, limit: int = FIELD_LIMIT) -> str:
     """``text`` cut to ``limit`` characters, marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def sentence(text: str) -> str:
+    """A reason or a note as a sentence: "not your turn" -> "Not your turn."."""
+    return text[:1].upper() + text[1:] + "."
+
+
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``, ``-1 pt``, ``0 pts``: ``word`` takes an ``s`` unless one."""
+    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
 
 
 def jump_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:

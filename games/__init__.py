@@ -1,7 +1,7 @@
 """Fivefold's rules core: five card games as pure Python, no Discord, no database.
 
 Importing ``games`` registers every game package found beside ``core`` (``players``,
-the computer players, is not a game).
+the computer players, and ``cli``, the command line, are not games).
 """
 
 import importlib
@@ -9,7 +9,7 @@ import pkgutil
 
 from games.core.registry import get, names, new_game
 
-_NOT_GAMES = frozenset({"core", "players"})
+_NOT_GAMES = frozenset({"core", "players", "cli"})
 
 
 def _register_all() -> None:

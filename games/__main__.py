@@ -1,5 +1,5 @@
 """``python -m games replay RECORD.json`` (or ``-`` for standard input)."""
 
-from games.cli import main
+from games.cli.replay import main
 
 raise SystemExit(main())

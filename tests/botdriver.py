@@ -1,7 +1,10 @@
 """Running the real bot against the fake Discord, and playing it the way people do.
 
-Used by ``tests/test_discord_*.py``. The helpers only click what a person could
-click (buttons on messages the user can see) unless a test forges on purpose.
+Used by the tests in ``tests/discord/`` and ``tests/bot/``. The helpers only click what a
+person could click (buttons on messages the user can see) unless a test forges on purpose.
+What the bot answered is read with :mod:`tests.answers`, a button's id with
+:mod:`tests.custom_ids`.
+
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import FivefoldBot, create_bot
-from bot.context import Clock
-from bot.session import Session
 from bot.settings import Settings
-from bot.store import SqliteStore
-from cogs.live_menus import LiveMenus
+from bot.store.sqlite.store import SqliteStore
+from bot.tables.context import Clock
+from bot.tables.session import Session
+from cogs.upkeep.live_menus import LiveMenus
+from tests.answers import deferred, updated_the_menu
+from tests.custom_ids import is_action, is_move
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeUser
 
@@ -31,7 +36,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "computer_delay": 0,
         "computer_budget": 0.01,  # 200 simulated moves: hard computers decide in milliseconds
         "turn_timeout": 0,
-        "table_edit_interval": 0,  # tests wait for each edit (tests/test_table_edit_pacing)
+        "table_edit_interval": 0,  # tests wait for each edit (tests/discord/test_table_edit_pacing)
         "dev_guild_id": None,
         "commands_per_minute": 0,  # tests type commands faster than people; test_discord_guard
     }
@@ -70,7 +75,7 @@ async def until(predicate: Callable[[], bool], timeout: float = 10.0, what: str 
 
 
 def live_menus(bot: FivefoldBot) -> LiveMenus:
-    """The bot's hand menus that follow the game (:mod:`cogs.live_menus`)."""
+    """The bot's hand menus that follow the game (:mod:`cogs.upkeep.live_menus`)."""
     cog: Any = bot.get_cog("Tables")
     assert cog is not None
     return cog.live  # type: ignore[no-any-return]
@@ -125,7 +130,7 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
     session = session_in(bot, channel)
     for person in people:
         answer = await fake.click(person, table_message(fake, session), "Join")
-        assert answer.response_type == 6, answer
+        assert deferred(answer), answer
     for _ in range(computers):
         await add_computer(fake, session, host, level)
     await wait_settled(bot, session)
@@ -140,14 +145,13 @@ async def add_computer(fake: FakeDiscord, session: Session, user: FakeUser,
     chooser = await fake.click(user, table_message(fake, session), "Add computer player")
     assert chooser.ephemeral and chooser.message is not None, chooser
     added = await fake.click(user, chooser.message, level)
-    assert added.response_type == 7, added
+    assert updated_the_menu(added), added
     return added
 
 
 def enabled_choices(menu: StoredMessage) -> list[str]:
     """The custom ids of a hand menu's enabled buttons that make a move."""
-    return [b.custom_id for b in menu.buttons
-            if not b.disabled and b.custom_id and (":c:" in b.custom_id or ":a:" in b.custom_id)]
+    return [b.custom_id for b in menu.buttons if not b.disabled and is_move(b.custom_id)]
 
 
 async def take_turn(fake: FakeDiscord, session: Session, user: FakeUser,
@@ -159,12 +163,12 @@ async def take_turn(fake: FakeDiscord, session: Session, user: FakeUser,
     choices = enabled_choices(menu)
     assert choices, f"{user.name} has nothing to click: {menu.text}"
     result = await fake.click(user, menu, rng.choice(choices))
-    assert result.response_type == 7, result
+    assert updated_the_menu(result), result
     if "Where does" in result.text:
-        step = [c for c in enabled_choices(menu) if ":a:" in c]
+        step = [c for c in enabled_choices(menu) if is_action(c)]
         assert step, result.text
         result = await fake.click(user, menu, rng.choice(step))
-        assert result.response_type == 7, result
+        assert updated_the_menu(result), result
     return result
 
 

@@ -2,8 +2,8 @@
 
 The fake runs in the test process; each bot runs in a subprocess through
 ``tests.run_bot_against_fake``, which points discord.py at the fake and then calls
-``bot.__main__.main()``. Used by ``tests/test_bot_process.py`` (one process, SIGKILL
-and SIGTERM) and ``tests/test_bot_shards.py`` (two processes splitting the shards).
+``bot.__main__.main()``. Used by ``tests/bot/test_bot_process.py`` (one process, SIGKILL
+and SIGTERM) and ``tests/bot/test_bot_shards.py`` (two processes splitting the shards).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from cogs import ids
+from tests.answers import updated_the_menu
 from tests.botdriver import enabled_choices
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.gateway import GatewaySession
@@ -93,7 +93,7 @@ async def try_move(fake: FakeDiscord, table: StoredMessage,
                    people: list[FakeUser]) -> tuple[FakeUser, str] | None:
     """Whoever has a move opens their hand and clicks its first choice; (who, custom id).
 
-    Returns once the fake saw the click acknowledged (the menu updated, type 7);
+    Returns once the fake saw the click acknowledged (the menu updated);
     None when nobody has a move (the game is over, or the table is not playing).
     """
     for user in people:
@@ -104,7 +104,7 @@ async def try_move(fake: FakeDiscord, table: StoredMessage,
         choices = enabled_choices(shown.message)
         if choices:
             result = await fake.click(user, shown.message, choices[0])
-            assert result.response_type == 7 and result.record.acknowledged, result
+            assert updated_the_menu(result), result
             return user, choices[0]
     return None
 
@@ -118,11 +118,5 @@ async def move(fake: FakeDiscord, table: StoredMessage,
     return moved
 
 
-def in_words(custom_id: str) -> str:
-    """The part of a hand-menu custom id that the record's action line holds."""
-    parts = custom_id.split(":")
-    return parts[4] if parts[2] == "c" else ids.action_text(parts[4])
-
-
-__all__ = ["STOP_TIMEOUT", "bot_env", "bot_process", "in_words", "move", "shard_ready",
+__all__ = ["STOP_TIMEOUT", "bot_env", "bot_process", "move", "shard_ready",
            "try_move", "until_enabled"]

@@ -24,8 +24,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.store_api import Store
-from bot.stores import open_url
+from bot.store.api import Store
+from bot.store.connect import open_store
 
 POSTGRES_URL = os.environ.get("FIVEFOLD_TEST_POSTGRES_URL", "").strip()
 NO_POSTGRES = ("no PostgreSQL server: FIVEFOLD_TEST_POSTGRES_URL is unset (./scripts/test "
@@ -64,7 +64,7 @@ class Backend:
         return asyncpg.IntegrityConstraintViolationError
 
     async def open(self) -> Store:
-        return await open_url(self.url)
+        return await open_store(self.url)
 
     def _sql(self, sql: str) -> str:
         """``?`` placeholders as ``$1, $2, ...`` for PostgreSQL."""

@@ -1,27 +1,68 @@
-"""The layer rules of ``ARCHITECTURE.md`` as tests: imports point down only.
+"""The layer rules as tests: imports point down only.
 
-* ``games`` (the rules core and the computer players) imports nothing of ``bot`` or ``cogs``,
-  nor ``discord``, ``asyncio``, ``aiosqlite`` or ``asyncpg``: it could be published on its own.
-* ``bot`` imports ``discord`` only in its start-up modules, and never ``cogs`` (it loads the
-  cogs as extensions, by name).
+The layers and folder roles are described in ``docs/architecture.md`` and, folder by
+folder, in each package's ``__init__`` docstring ("may import ..."). Here they are checked::
+
+    games/  <-  bot/ (bot/store/, bot/tables/)  <-  cogs/
+
+* ``games``, the rules library (the computer players included), imports nothing of ``bot``
+  or ``cogs``, nor ``discord``, ``asyncio``, ``aiosqlite`` or ``asyncpg``: it could be
+  published on its own.
+* A game's rules never import the computer knowledge kept beside them
+  (``games/<game>/computer/``): the computer players read the rules, never the reverse.
+* ``bot`` never imports ``cogs`` (it loads them as extensions, by name), and imports
+  ``discord`` only in its start-up modules.
+* The store (``bot/store``) imports nothing of the table service (``bot/tables``).
+* ``cogs`` never imports the store (``bot.store``): it asks the table service.
 
 The scan is :func:`imports_of`, on the source (``ast``), so that an import inside a function
-or behind ``if TYPE_CHECKING`` counts too. The last tests prove that this very scan catches
-each kind of import statement, by planting one in a copy of the tree.
+or behind ``if TYPE_CHECKING`` counts too. The last tests prove that each rule fails when an
+import it forbids is planted in a copy of the tree.
 """
 
 from __future__ import annotations
 
 import ast
 import shutil
-from collections.abc import Iterable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
 
+import games
+
 REPO = Path(__file__).resolve().parents[1]
-GAMES_FORBIDDEN = frozenset({"bot", "cogs", "discord", "asyncio", "aiosqlite", "asyncpg"})
-BOT_STARTUP = frozenset({"bot/__main__.py", "bot/app.py"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """No ``.py`` file under ``folder`` (but the ``exempt`` ones) imports a ``forbidden``
+    module. A forbidden name covers its submodules (``bot`` forbids ``bot.tables.actions``);
+    names and exemptions may use ``*`` wildcards (``games.*.computer``, ``games/players/*``)."""
+
+    folder: str
+    forbidden: frozenset[str]
+    exempt: frozenset[str] = frozenset()
+
+
+GAMES = "games imports nothing of bot, cogs, discord, asyncio, aiosqlite or asyncpg"
+COMPUTER = "a game's rules never import its computer package"
+BOT_DISCORD = "bot imports discord only in its start-up modules"
+BOT_COGS = "bot never imports cogs"
+STORE_TABLES = "the store imports nothing of the table service"
+COGS_STORE = "cogs never import the store"
+RULES = {
+    GAMES: Rule("games", frozenset({"bot", "cogs", "discord", "asyncio", "aiosqlite",
+                                    "asyncpg"})),
+    COMPUTER: Rule("games", frozenset({"games.*.computer"}),
+                   exempt=frozenset({"games/*/computer/*", "games/players/*"})),
+    BOT_DISCORD: Rule("bot", frozenset({"discord"}),
+                      exempt=frozenset({"bot/__main__.py", "bot/app.py"})),
+    BOT_COGS: Rule("bot", frozenset({"cogs"})),
+    STORE_TABLES: Rule("bot/store", frozenset({"bot.tables"})),
+    COGS_STORE: Rule("cogs", frozenset({"bot.store"})),
+}
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -52,76 +93,112 @@ def imports_of(path: Path, root: Path) -> set[str]:
     return found
 
 
-def violations(root: Path, package: str, forbidden: Iterable[str], *,
-               allowed_in: frozenset[str] = frozenset()) -> list[str]:
-    """``file: module`` for each import under ``root/package`` of a forbidden top package."""
-    forbidden = frozenset(forbidden)
-    found = []
-    for path in sorted((root / package).rglob("*.py")):
-        where = path.relative_to(root).as_posix()
-        if where in allowed_in:
-            continue
-        for module in sorted(imports_of(path, root)):
-            if module.split(".")[0] in forbidden:
-                found.append(f"{where}: {module}")
-    return found
+def forbids(rule: Rule, module: str) -> bool:
+    return any(fnmatchcase(module, name) or fnmatchcase(module, f"{name}.*")
+               for name in rule.forbidden)
 
 
-def test_games_imports_nothing_of_bot_cogs_discord_asyncio_or_aiosqlite():
-    assert violations(REPO, "games", GAMES_FORBIDDEN) == []
+def scanned(root: Path, rule: Rule) -> list[str]:
+    """The files ``rule`` holds for, as paths from ``root``."""
+    paths = (p.relative_to(root).as_posix() for p in sorted((root / rule.folder).rglob("*.py")))
+    return [p for p in paths if not any(fnmatchcase(p, pattern) for pattern in rule.exempt)]
+
+
+def violations(root: Path, rule: Rule) -> list[str]:
+    """``file: module`` for each import ``rule`` forbids in the tree at ``root``."""
+    return [f"{where}: {module}" for where in scanned(root, rule)
+            for module in sorted(imports_of(root / where, root)) if forbids(rule, module)]
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_layer_rule_holds(rule: str):
+    assert scanned(REPO, RULES[rule]), "the rule scans no file"
+    found = violations(REPO, RULES[rule])
+    assert not found, "imports the rule forbids:\n" + "\n".join(found)
 
 
 def test_the_computer_players_are_part_of_the_pure_core():
     assert (REPO / "games" / "players").is_dir()
-    assert any(p.startswith("games/players/") for p in scanned(REPO, "games"))
+    assert any(p.startswith("games/players/") for p in scanned(REPO, RULES[GAMES]))
 
 
-def scanned(root: Path, package: str) -> list[str]:
-    return [p.relative_to(root).as_posix() for p in (root / package).rglob("*.py")]
+def test_every_games_rules_are_kept_apart_from_its_computer_package():
+    files = scanned(REPO, RULES[COMPUTER])
+    for name in games.names():
+        assert (REPO / "games" / name / "computer").is_dir(), name
+        assert f"games/{name}/game.py" in files
+        assert not any(p.startswith(f"games/{name}/computer/") for p in files)
 
 
-def test_bot_imports_discord_only_in_its_start_up_modules():
-    assert violations(REPO, "bot", {"discord"}, allowed_in=BOT_STARTUP) == []
+# --- each rule fails on a planted import, in a copy of the tree ---------------------------
 
+def planted(tmp_path: Path, package: str) -> Path:
+    """A copy of ``package``'s Python sources under ``tmp_path``, to plant imports in."""
 
-def test_bot_never_imports_cogs():
-    assert violations(REPO, "bot", {"cogs"}) == []
+    def not_source(folder: str, names: list[str]) -> list[str]:
+        return [n for n in names if n == "__pycache__"
+                or (not n.endswith(".py") and not Path(folder, n).is_dir())]
 
-
-# --- the scan itself, on a planted copy of the tree --------------------------------------
-
-@pytest.fixture
-def planted(tmp_path: Path) -> Path:
-    """A copy of ``games`` and ``bot`` to plant forbidden imports in."""
-    for package in ("games", "bot"):
-        shutil.copytree(REPO / package, tmp_path / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    assert violations(tmp_path, "games", GAMES_FORBIDDEN) == []
+    shutil.copytree(REPO / package, tmp_path / package, ignore=not_source)
     return tmp_path
 
 
-@pytest.mark.parametrize(("line", "caught"), [
-    ("from discord.ui import View", "discord.ui"),
-    ("import asyncio", "asyncio"),
-    ("import aiosqlite as db", "aiosqlite"),
-    ("from bot import sessions", "bot"),
-    ("from ... import cogs", "cogs"),  # relative, out of games/core/ into the repository root
-    ("def later():\n    import discord", "discord"),
+def plant(root: Path, where: str, line: str) -> None:
+    path = root / where
+    path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+
+
+PLANTS = [
+    (GAMES, "games/core/seats.py", "from discord.ui import View", "discord.ui"),
+    (GAMES, "games/core/seats.py", "import asyncio", "asyncio"),
+    (GAMES, "games/core/seats.py", "import aiosqlite as db", "aiosqlite"),
+    (GAMES, "games/core/seats.py", "import asyncpg", "asyncpg"),
+    (GAMES, "games/core/seats.py", "from bot import models", "bot.models"),
+    # relative, out of games/core/ into the repository root
+    (GAMES, "games/core/seats.py", "from ... import cogs", "cogs"),
+    (GAMES, "games/players/base.py", "def later():\n    import discord", "discord"),
+    (COMPUTER, "games/fiasco/game.py", "from games.fiasco.computer import thumb",
+     "games.fiasco.computer"),
+    (COMPUTER, "games/fiasco/scoring.py", "from .computer import knowledge",
+     "games.fiasco.computer.knowledge"),
+    (COMPUTER, "games/fizzbin/__init__.py", "from . import computer", "games.fizzbin.computer"),
+    (COMPUTER, "games/core/game.py", "import games.fazes.computer.fast", "games.fazes.computer"),
+    (BOT_DISCORD, "bot/tables/actions.py", "from discord import Embed", "discord"),
+    (BOT_DISCORD, "bot/store/rows.py", "if TYPE_CHECKING:\n    import discord", "discord"),
+    (BOT_COGS, "bot/tables/actions.py", "from cogs.ui import clip", "cogs.ui"),
+    (BOT_COGS, "bot/app.py", "from cogs.commands import tables", "cogs.commands.tables"),
+    (STORE_TABLES, "bot/store/rows.py", "from bot.tables.timers import CHOICES",
+     "bot.tables.timers"),
+    # relative, out of bot/store/sqlite/migrations/ into bot/
+    (STORE_TABLES, "bot/store/sqlite/migrations/__init__.py", "from ....tables import session",
+     "bot.tables.session"),
+    (COGS_STORE, "cogs/render/table.py", "from bot.store.api import Store", "bot.store.api"),
+    (COGS_STORE, "cogs/upkeep/ending.py", "from bot import store", "bot.store"),
+]
+
+
+@pytest.mark.parametrize(("rule", "where", "line", "caught"), PLANTS)
+def test_the_rule_fails_on_a_planted_import(tmp_path: Path, rule: str, where: str, line: str,
+                                            caught: str):
+    copy = planted(tmp_path, RULES[rule].folder.split("/")[0])
+    before = set(violations(copy, RULES[rule]))
+    plant(copy, where, line)
+    new = set(violations(copy, RULES[rule])) - before
+    assert new and all(v.startswith(f"{where}: ") for v in new), new
+    assert any(v.split(": ")[1].startswith(caught) for v in new), new
+
+
+def test_every_rule_is_shown_to_fail():
+    assert {rule for rule, *_ in PLANTS} == set(RULES)
+
+
+@pytest.mark.parametrize(("where", "line"), [
+    ("games/fiasco/computer/thumb.py", "from games.fiasco.computer import bits"),
+    ("games/players/base.py", "import games.fumblaroo.computer.knowledge"),
 ])
-def test_the_scan_catches_an_import_planted_in_the_rules_core(planted: Path, line: str,
-                                                              caught: str):
-    seats = planted / "games" / "core" / "seats.py"
-    seats.write_text(seats.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
-    found = violations(planted, "games", GAMES_FORBIDDEN)
-    assert found and all(v.startswith("games/core/seats.py: ") for v in found), found
-    assert any(v.split(": ")[1].startswith(caught) for v in found), found
-
-
-def test_the_scan_catches_bot_importing_discord_or_cogs_outside_start_up(planted: Path):
-    turns = planted / "bot" / "turns.py"
-    turns.write_text(turns.read_text(encoding="utf-8")
-                     + "\nfrom discord import Embed\nfrom cogs.ui import clip\n", encoding="utf-8")
-    assert violations(planted, "bot", {"discord"}, allowed_in=BOT_STARTUP) == [
-        "bot/turns.py: discord", "bot/turns.py: discord.Embed"]
-    assert violations(planted, "bot", {"cogs"}) == ["bot/turns.py: cogs.ui",
-                                                    "bot/turns.py: cogs.ui.clip"]
+def test_the_computer_package_and_the_players_may_import_it(tmp_path: Path, where: str,
+                                                            line: str):
+    copy, rule = planted(tmp_path, "games"), RULES[COMPUTER]
+    before = violations(copy, rule)
+    plant(copy, where, line)
+    assert violations(copy, rule) == before

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from bot.settings import Settings
-from bot.store_url import parse_database_url
+from bot.store.url import parse_database_url
 
 REPO = Path(__file__).resolve().parents[1]
 INTERPOLATION = re.compile(r"\$\{(\w+)(?::?[?-][^}]*)?\}")

@@ -1,6 +1,6 @@
 """The rules core shared by every game: cards, zones, actions, the game interface."""
 
-from games.core.actions import STACK, Action, Grammar, Param
+from games.core.actions import STACK, Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
 from games.core.errors import (
@@ -40,6 +40,7 @@ __all__ = [
     "Record",
     "SetupError",
     "UnknownAction",
+    "Verb",
     "View",
     "Visibility",
     "Zone",

@@ -2,15 +2,19 @@
 
 An action is a verb with at most one card and one further argument (a suit
 letter, a player index, or ``stack``): ``play S4``, ``choose S``, ``draw 2``,
-``discard 7C 1``, ``order``. Each game declares its verbs in a
+``discard 7C 1``, ``order``. Each game names its verbs in a :class:`Verb`
+enumeration (the values are the notation's words) and declares what each takes in a
 :class:`Grammar`, which parses text case-insensitively.
 
 >>> from games.core.cards import Card, Deck
->>> g = Grammar({"play": (Param.CARD,), "choose": (Param.SUIT,)},
+>>> class Toy(Verb):
+...     PLAY = "play"
+...     CHOOSE = "choose"
+>>> g = Grammar({Toy.PLAY: (Param.CARD,), Toy.CHOOSE: (Param.SUIT,)},
 ...             deck=Deck([Card("S4", "S", 4)]), suits="SR", players=3)
 >>> a = g.parse("PLAY s4")
->>> a, str(a)
-(Action('play S4'), 'play S4')
+>>> a, str(a), a.verb is Toy.PLAY
+(Action('play S4'), 'play S4', True)
 >>> str(g.parse("choose r"))
 'choose R'
 """
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from games.core.cards import Card, Deck
 from games.core.errors import UnknownAction, clip
@@ -35,6 +39,15 @@ class Param(Enum):
 
 
 STACK = "stack"
+
+
+class Verb(StrEnum):
+    """The base of every game's verbs: a member is the word the notation writes.
+
+    A game subclasses it (``class FiascoVerb(Verb)``) and compares an action's verb with
+    its members, never with a string, so that the type checker catches a misspelt verb.
+    Members are strings, equal to and hashing like their words.
+    """
 
 
 def is_number(token: str) -> bool:
@@ -68,12 +81,12 @@ def index_below(token: str, bound: int) -> int | None:
 class Action:
     """A player's decision: ``verb``, an optional ``card`` and an optional ``arg``."""
 
-    verb: str
+    verb: Verb
     card: Card | None = None
     arg: str | None = None
 
     def __str__(self) -> str:
-        parts = [self.verb]
+        parts: list[str] = [self.verb]
         if self.card is not None:
             parts.append(self.card.text)
         if self.arg is not None:
@@ -93,17 +106,18 @@ class Action:
 class Grammar:
     """The verbs of one game and how to read them."""
 
-    __slots__ = ("deck", "players", "suits", "verbs")
+    __slots__ = ("_by_word", "deck", "players", "suits", "verbs")
 
     def __init__(
         self,
-        verbs: Mapping[str, tuple[Param, ...]],
+        verbs: Mapping[Verb, tuple[Param, ...]],
         *,
         deck: Deck,
         suits: str,
         players: int,
     ) -> None:
         self.verbs = dict(verbs)
+        self._by_word = {verb.value: verb for verb in self.verbs}
         self.deck = deck
         self.suits = suits.upper()
         self.players = players
@@ -120,11 +134,8 @@ class Grammar:
         tokens = text.split()
         if not tokens:
             raise UnknownAction("an empty action")
-        verb = tokens[0].lower()
-        params = self.verbs.get(verb)
-        if params is None:
-            known = ", ".join(sorted(self.verbs))
-            raise UnknownAction(f"unknown verb {clip(tokens[0])} (this game has: {known})")
+        verb = self._verb(tokens[0])
+        params = self.verbs[verb]
         args = tokens[1:]
         if len(args) != len(params):
             usage = " ".join([verb, *(f"<{p.value}>" for p in params)])
@@ -137,6 +148,14 @@ class Grammar:
             else:
                 arg = self._parse_arg(param, token)
         return Action(verb, card, arg)
+
+    def _verb(self, token: str) -> Verb:
+        """The verb written ``token``, in any case; :class:`UnknownAction` listing the verbs."""
+        verb = self._by_word.get(token.lower())
+        if verb is not None:
+            return verb
+        known = ", ".join(sorted(self.verbs))
+        raise UnknownAction(f"unknown verb {clip(token)} (this game has: {known})")
 
     def _parse_arg(self, param: Param, token: str) -> str:
         if param is Param.SUIT:

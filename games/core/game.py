@@ -2,12 +2,17 @@
 
 A game is a state with one mutating entry point, :meth:`Game.apply`, which
 always validates and returns :class:`~games.core.events.Event` s. Subclasses
-implement the rules in a handful of hooks:
+declare their notation (``verbs``, ``full_deck``, ``suit_letters``: the core builds the
+:class:`~games.core.actions.Grammar`) and implement the rules in a handful of hooks:
 
 * ``_legal(player)``: the legal actions of the player to act;
 * ``_do(player, action)``: carry out an action already known to be legal;
 * ``zones()``: every card, each in exactly one zone;
-* ``_parse_deal`` / ``_shuffle_deal`` / ``_deal_json``: the game's deal object.
+* ``_parse_deal`` / ``_shuffle_deal``: the game's deal object (a
+  :class:`~games.core.dealing.Deal`, which writes itself in record form).
+
+``Game[DealT, OptionsT]`` is generic over the game's deal object and its options model,
+so that a game reads its own options, typed, as ``self.options``.
 
 Randomness enters only through ``self.rng`` (seeded from the record's seed),
 and deals given explicitly are used before any is shuffled.
@@ -20,20 +25,22 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar  # a default for OptionsT (typing has it from 3.13)
 
 from games.core.actionlog import ActionLog
-from games.core.actions import Action, Grammar
+from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
-from games.core.errors import GameOver, IllegalAction, NotYourTurn, SetupError
+from games.core.dealing import Deal
+from games.core.errors import GameError, GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
 from games.core.outcome import Outcome, places
-from games.core.records import copy_json
+from games.core.records import Record, copy_json
 from games.core.zones import Zone, ZoneView, view_zone
 
-DealT = TypeVar("DealT")
+DealT = TypeVar("DealT", bound=Deal)
 GAME_OVER = "the game is over"
 """What :meth:`Game.rules_ask` says once a game has ended, in every game."""
 
@@ -77,8 +84,17 @@ class Options(BaseModel):
 
     model_config = {"extra": "forbid", "strict": True, "frozen": True}
 
+    def check(self, players: int) -> None:
+        """Raise :class:`SetupError` if these options do not fit ``players`` (each game's
+        model says what does not; by default everything fits)."""
 
-class Game(ABC, Generic[DealT]):
+
+# Options by default, so that Game[Any] is any game wherever its options do not matter;
+# covariant, so that every game is one.
+OptionsT = TypeVar("OptionsT", bound=Options, default=Options, covariant=True)
+
+
+class Game(ABC, Generic[DealT, OptionsT]):
     """One game in progress. See the module docstring for the hooks."""
 
     name: ClassVar[str]
@@ -90,11 +106,20 @@ class Game(ABC, Generic[DealT]):
     goal: ClassVar[str] = ""  # the aim in one line, for the table message
     pitch: ClassVar[str] = ""  # what makes the game fun, in one line, for the lobby
     lower_is_better: ClassVar[bool] = False
+    # The game's notation, from which its Grammar is built: each verb and what it takes,
+    # every card the notation names (cards out of play too, so that they parse and are
+    # refused as not held), and the suit letters a verb may take.
+    verbs: ClassVar[Mapping[Verb, tuple[Param, ...]]]
+    full_deck: ClassVar[Deck]
+    suit_letters: ClassVar[str] = ""
+    # The rules have a tournament timer (10 s a turn, then a random card from that hand):
+    # the bot offers it for this game alone.
+    tournament_rule: ClassVar[bool] = False
 
     def __init__(
         self,
         players: int,
-        options: Options,
+        options: OptionsT,
         *,
         seed: int | None = None,
         dealer: int | None = None,
@@ -116,7 +141,8 @@ class Game(ABC, Generic[DealT]):
             self._parse_deal(raw, f"deal {i + 1}") for i, raw in enumerate(deals)
         ]
         self.deals_played: list[dict[str, Any]] = []
-        self.grammar = self._grammar()
+        self.grammar = Grammar(self.verbs, deck=self.full_deck, suits=self.suit_letters,
+                               players=players)
         self.to_act: int | None = None
         self.outcome: Outcome | None = None
         self.scores: list[int] = [0] * players
@@ -148,22 +174,26 @@ class Game(ABC, Generic[DealT]):
             return []
         return self._legal(self.to_act)
 
+    def why_not(self, player: int, action: Action | str) -> str | None:
+        """Why ``player`` may not take ``action`` now, in words fit to show them; None if they may.
+
+        Asks, changes nothing: the one place a caller learns why an action is refused
+        without applying it.
+        """
+        refusal = self._refusal(player, action)
+        return None if refusal is None else refusal.message
+
     def apply(self, player: int, action: Action | str) -> list[Event]:
         """Validate and carry out ``player``'s ``action``; the events it caused.
 
         Raises a :class:`~games.core.errors.GameError` (and changes nothing) when
-        the action cannot be applied now.
+        the action cannot be applied now: the same reason :meth:`why_not` gives.
         """
-        if self.outcome is not None:
-            raise GameOver("the game is over")
+        refusal = self._refusal(player, action)
+        if refusal is not None:
+            raise refusal
         if isinstance(action, str):
             action = self.grammar.parse(action)
-        if player != self.to_act:
-            if not 0 <= player < self.players:
-                raise NotYourTurn(f"there is no seat {player} in this game")
-            raise NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {player}'s")
-        if action not in self._legal(player):
-            raise IllegalAction(self._why_illegal(player, action))
         events = self._do(player, action)
         self.history.append(f"{player} {action}")
         return events
@@ -186,18 +216,21 @@ class Game(ABC, Generic[DealT]):
             teams=self.teams(),
         )
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """This game as a record (``docs/rules/README.md``) that replays it exactly: the
-        caller's own copy, down to the deals' card lists, to keep or change at will."""
-        return {
-            "game": self.name,
-            "players": self.players,
-            "options": self.options.model_dump(mode="json"),
-            "seed": self.seed,
-            "dealer": self.first_dealer,
-            "deals": copy_json(self.deals_played),
-            "actions": list(self.history),
-        }
+        caller's own copy, down to the deals' card lists, to keep or change at will.
+
+        Built without validation: every field comes from this game, of the right type.
+        """
+        return Record.model_construct(
+            game=self.name,
+            players=self.players,
+            options=self.options.model_dump(mode="json"),
+            seed=self.seed,
+            dealer=self.first_dealer,
+            deals=copy_json(self.deals_played),
+            actions=list(self.history),
+        )
 
     def result_fields(self) -> dict[str, Any]:
         """The game-specific part of the replay output (``tricks`` by default)."""
@@ -267,6 +300,11 @@ class Game(ABC, Generic[DealT]):
         """A short public note per seat ("collects Swords", "called trump"), or ""."""
         return [""] * self.players
 
+    @classmethod
+    def deck_for(cls, players: int, options: Options) -> Deck:
+        """The full deck this game uses with ``players`` (before removals, if any)."""
+        return cls.full_deck
+
     def deck_in_play(self) -> Deck:
         """Every card that the zones hold between them in the current deal."""
         return self.deck_for(self.players, self.options)
@@ -290,19 +328,6 @@ class Game(ABC, Generic[DealT]):
         return "choose one of the enabled buttons"
 
     # --- hooks for each game --------------------------------------------------
-
-    @classmethod
-    def check_options(cls, players: int, options: Options) -> None:
-        """Raise :class:`SetupError` if ``options`` do not fit ``players``."""
-
-    @classmethod
-    @abstractmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        """The full deck this game uses with ``players`` (before removals, if any)."""
-
-    @abstractmethod
-    def _grammar(self) -> Grammar:
-        """The verbs of this game."""
 
     @abstractmethod
     def _legal(self, player: int) -> list[Action]:
@@ -328,9 +353,22 @@ class Game(ABC, Generic[DealT]):
     def _shuffle_deal(self, rng: random.Random) -> DealT:
         """A deal shuffled from ``rng``."""
 
-    @abstractmethod
-    def _deal_json(self, deal: DealT) -> dict[str, Any]:
-        """A deal in record form."""
+    def _refusal(self, player: int, action: Action | str) -> GameError | None:
+        """The error :meth:`apply` would raise for ``action``, or None when it is legal."""
+        if self.outcome is not None:
+            return GameOver("the game is over")
+        if isinstance(action, str):
+            try:
+                action = self.grammar.parse(action)
+            except GameError as exc:
+                return exc
+        if player != self.to_act:
+            if not 0 <= player < self.players:
+                return NotYourTurn(f"there is no seat {player} in this game")
+            return NotYourTurn(f"it is seat {self.to_act}'s turn, not seat {player}'s")
+        if action not in self._legal(player):
+            return IllegalAction(self._why_illegal(player, action))
+        return None
 
     def _why_illegal(self, player: int, action: Action) -> str:
         """Why ``action`` is not legal for ``player`` now, in words for that player."""
@@ -359,7 +397,7 @@ class Game(ABC, Generic[DealT]):
                 self._shuffle_deal(self.rng)
         else:
             deal = self._shuffle_deal(self.require_rng(f"deal {index + 1}"))
-        self.deals_played.append(self._deal_json(deal))
+        self.deals_played.append(deal.to_json())
         return deal
 
     def finish(self, winners: Sequence[int], totals: Sequence[int] | None = None) -> None:

@@ -53,7 +53,7 @@ def make_options(cls: type[Game[Any]], players: int, raw: Mapping[str, Any] | No
     except ValidationError as exc:
         problems = options_problem(cls.options_model, exc)
         raise SetupError(f"bad options for {cls.name}: {problems}") from None
-    cls.check_options(players, options)
+    options.check(players)
     return options
 
 

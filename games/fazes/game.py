@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Param, Verb
 from games.core.cards import Card, Deck
-from games.core.dealing import deal_round_robin
 from games.core.errors import SetupError
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
@@ -30,6 +28,7 @@ from games.fazes.cards import (
     hand_size,
     removed_for,
 )
+from games.fazes.deal import FazesDeal, parse_deal, shuffle_deal
 from games.fazes.options import FazesOptions
 from games.fazes.rules_text import SUMMARY
 from games.fazes.scoring import (
@@ -43,42 +42,44 @@ from games.fazes.scoring import (
 )
 from games.fazes.tricks import playable, trick_winner, why_not_playable
 
+
+class FazesVerb(Verb):
+    """Fazes' one verb: play a card to the trick."""
+
+    PLAY = "play"
+
+
 # One action object per card, so that listing legal actions allocates nothing new.
-PLAY: dict[Card, Action] = {card: Action("play", card) for card in FULL_DECK.cards}
-
-
-@dataclass(frozen=True, slots=True)
-class FazesDeal:
-    """One faze's deal: every card in play, an equal share to each hand."""
-
-    hands: tuple[tuple[Card, ...], ...]
+PLAY: dict[Card, Action] = {card: Action(FazesVerb.PLAY, card) for card in FULL_DECK.cards}
 
 
 @register
-class Fazes(Game[FazesDeal]):
+class Fazes(Game[FazesDeal, FazesOptions]):
     """Six deals of tricks, each scored its own way; the lowest total wins."""
 
-    name: ClassVar[str] = "fazes"
-    title: ClassVar[str] = "Fazes"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
-    options_model: ClassVar[type[Options]] = FazesOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Points are bad: the lowest total after the last faze wins."
-    pitch: ClassVar[str] = ("One faze of tricks at a time, each scored its own "
-                             "way: dodge the points, or take them all.")
-    lower_is_better: ClassVar[bool] = True
+    name = "fazes"
+    title = "Fazes"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options_model = FazesOptions
+    summary = SUMMARY
+    goal = "Points are bad: the lowest total after the last faze wins."
+    pitch = ("One faze of tricks at a time, each scored its own "
+             "way: dodge the points, or take them all.")
+    lower_is_better = True
+    verbs = {FazesVerb.PLAY: (Param.CARD,)}
+    full_deck = FULL_DECK  # removed cards too: they parse, and are refused as not held
+    suit_letters = COLOURS
 
-    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
+    def __init__(self, players: int, options: FazesOptions, **kwargs: Any) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError(f"Fazes is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-        self.opts = cast(FazesOptions, options)
-        # _parse_deal (called by the base constructor) needs these.
+        # What this many players play with (the computer players read them too).
         self.removed: tuple[Card, ...] = removed_for(players)
         self.deck: Deck = deck_for_players(players)
         self.hand_size = hand_size(players)
         super().__init__(players, options, **kwargs)
-        self.fazes: list[int] = list(self.opts.fazes)
+        self.fazes: list[int] = list(self.options.fazes)
         self.faze_index = 0
         self.faze = self.fazes[0]
         self.trump = has_trump(self.faze)
@@ -92,48 +93,15 @@ class Fazes(Game[FazesDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return FULL_DECK
-
     def deck_in_play(self) -> Deck:
         return self.deck
 
-    def _grammar(self) -> Grammar:
-        # The full deck, so that a removed card parses and is refused as not held.
-        return Grammar({"play": (Param.CARD,)}, deck=FULL_DECK, suits=COLOURS,
-                       players=self.players)
-
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FazesDeal:
-        if set(raw) != {"hands"}:
-            raise SetupError(f"{where} must have exactly the key hands")
-        hands_raw = raw["hands"]
-        if not isinstance(hands_raw, list) or len(hands_raw) != self.players:
-            raise SetupError(f"{where}: hands must be a list of {self.players} hands")
-        hands = tuple(
-            tuple(FULL_DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-        )
-        if any(len(h) != self.hand_size for h in hands):
-            raise SetupError(f"{where}: every hand must hold {self.hand_size} cards")
-        try:
-            self.deck.check_exactly([c for h in hands for c in h], where)
-        except SetupError as exc:
-            if not self.removed:
-                raise
-            out = " ".join(map(str, self.removed))
-            raise SetupError(f"{exc.message} (with {self.players} players {out} are out of play)"
-                             ) from None
-        return FazesDeal(hands)
+        return parse_deal(raw, where, players=self.players)
 
     def _shuffle_deal(self, rng: random.Random) -> FazesDeal:
-        cards = self.deck.shuffled(rng)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        deal_round_robin(cards, hands, count=self.hand_size,
-                         first=left_of(self.dealer, self.players))
-        return FazesDeal(tuple(map(tuple, hands)))
+        return shuffle_deal(rng, players=self.players, dealer=self.dealer)
 
-    def _deal_json(self, deal: FazesDeal) -> dict[str, Any]:
-        return {"hands": [[c.text for c in h] for h in deal.hands]}
 
     def _start_faze(self) -> list[Event]:
         deal = self.next_deal()

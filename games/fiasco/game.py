@@ -4,28 +4,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import deal_round_robin
-from games.core.errors import SetupError
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import distinct
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fiasco.cards import FIASCO, FULL_DECK, KING, SUIT_NAMES, SUITS, four_suit_deck
+from games.fiasco.deal import HAND_SIZE, FiascoDeal, parse_deal, shuffle_deal
 from games.fiasco.options import FiascoOptions
 from games.fiasco.rules_text import SUMMARY
 from games.fiasco.scoring import score_collection
 
-HAND_SIZE = 6
 TARGET = 42
+
+
+class FiascoVerb(Verb):
+    """Fiasco's verbs: claim a suit, then play cards to the pot."""
+
+    CHOOSE = "choose"
+    PLAY = "play"
 
 
 class Phase(Enum):
@@ -34,30 +39,25 @@ class Phase(Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
-class FiascoDeal:
-    """One deal: six cards to each hand, the rest the stock (top first)."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    stock: tuple[Card, ...]
-
-
 @register
-class Fiasco(Game[FiascoDeal]):
+class Fiasco(Game[FiascoDeal, FiascoOptions]):
     """Collect your own suit and Kings by winning pots; dodge the Fiascos."""
 
-    name: ClassVar[str] = "fiasco"
-    title: ClassVar[str] = "Fiasco"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    options_model: ClassVar[type[Options]] = FiascoOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Win pots to collect your suit and the Kings; most points wins."
-    pitch: ClassVar[str] = ("Claim a suit, then throw cards into the pot: "
-                             "the highest wins it, but every Fiasco costs a card.")
+    name = "fiasco"
+    title = "Fiasco"
+    min_players = 2
+    max_players = 6
+    options_model = FiascoOptions
+    summary = SUMMARY
+    goal = "Win pots to collect your suit and the Kings; most points wins."
+    pitch = ("Claim a suit, then throw cards into the pot: "
+             "the highest wins it, but every Fiasco costs a card.")
+    verbs = {FiascoVerb.CHOOSE: (Param.SUIT,), FiascoVerb.PLAY: (Param.CARD,)}
+    full_deck = FULL_DECK
+    suit_letters = SUITS
+    tournament_rule = True  # the README, "Fiasco's tournament rule"
 
-    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
-        self.opts = cast(FiascoOptions, options)
+    def __init__(self, players: int, options: FiascoOptions, **kwargs: Any) -> None:
         super().__init__(players, options, **kwargs)
         self.claims: list[list[str]] = [[] for _ in range(players)]
         self.claim_order = self._claim_order()
@@ -74,64 +74,24 @@ class Fiasco(Game[FiascoDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def check_options(cls, players: int, options: Options) -> None:
-        cast(FiascoOptions, options).check(players)
-
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return FULL_DECK
-
     def deck_in_play(self) -> Deck:
         return self.round_deck
 
-    def _grammar(self) -> Grammar:
-        return Grammar(
-            {"choose": (Param.SUIT,), "play": (Param.CARD,)},
-            deck=FULL_DECK,
-            suits=SUITS,
-            players=self.players,
-        )
-
     def _claim_order(self) -> list[int]:
-        return claim_order(self.players, self.dealer, self.opts.suits)
+        return claim_order(self.players, self.dealer, self.options.suits)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FiascoDeal:
-        if set(raw) != {"hands", "stock"}:
-            raise SetupError(f"{where} must have exactly the keys hands and stock")
-        hands_raw = raw["hands"]
-        if not isinstance(hands_raw, list) or len(hands_raw) != self.players:
-            raise SetupError(f"{where}: hands must be a list of {self.players} hands")
-        hands = tuple(
-            tuple(FULL_DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-        )
-        if any(len(h) != HAND_SIZE for h in hands):
-            raise SetupError(f"{where}: every hand must hold {HAND_SIZE} cards")
-        stock = tuple(FULL_DECK.parse_list(raw["stock"], f"{where} stock"))
-        cards = [*(c for h in hands for c in h), *stock]
-        if self.opts.suits == "four":
-            _check_four_suit_shape(cards, where)
-        else:
-            FULL_DECK.check_exactly(cards, where)
-        return FiascoDeal(hands, stock)
+        return parse_deal(raw, where, players=self.players, suits=self.options.suits)
 
     def _shuffle_deal(self, rng: random.Random) -> FiascoDeal:
-        cards = self.round_deck.shuffled(rng)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        deal_round_robin(cards, hands, count=HAND_SIZE, first=left_of(self.dealer, self.players))
-        return FiascoDeal(tuple(map(tuple, hands)), tuple(cards))
+        return shuffle_deal(rng, self.round_deck, players=self.players, dealer=self.dealer)
 
-    def _deal_json(self, deal: FiascoDeal) -> dict[str, Any]:
-        return {
-            "hands": [[c.text for c in h] for h in deal.hands],
-            "stock": [c.text for c in deal.stock],
-        }
 
     def _start_round(self) -> list[Event]:
-        if self.opts.suits == "four":
+        if self.options.suits == "four":
             self.round_deck = four_suit_deck(s for claim in self.claims for s in claim)
         deal = self.next_deal()
-        if self.opts.suits == "four":
+        if self.options.suits == "four":
             self.round_deck.check_exactly(
                 [*(c for h in deal.hands for c in h), *deal.stock],
                 f"deal {len(self.deals_played)} (for the claimed suits)",
@@ -153,15 +113,15 @@ class Fiasco(Game[FiascoDeal]):
     def _legal(self, player: int) -> list[Action]:
         if self.game_phase is Phase.CLAIMING:
             taken = {s for claim in self.claims for s in claim}
-            return [Action("choose", arg=s) for s in SUITS if s not in taken]
-        return [Action("play", card) for card in distinct(self.hands[player])]
+            return [Action(FiascoVerb.CHOOSE, arg=s) for s in SUITS if s not in taken]
+        return [Action(FiascoVerb.PLAY, card) for card in distinct(self.hands[player])]
 
     def _why_illegal(self, player: int, action: Action) -> str:
         if self.game_phase is Phase.CLAIMING:
-            if action.verb != "choose":
+            if action.verb != FiascoVerb.CHOOSE:
                 return "first every player claims a suit"
             return f"{SUIT_NAMES[action.arg or 'S']} are claimed already"
-        if action.verb != "play":
+        if action.verb != FiascoVerb.PLAY:
             return "suits are claimed already; play a card"
         return f"you do not hold {action.card}"
 
@@ -173,12 +133,12 @@ class Fiasco(Game[FiascoDeal]):
         return f"{SUIT_NAMES[card.suit]} {card.rank}"
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
-        if action.verb == "choose" and action.arg:
+        if action.verb == FiascoVerb.CHOOSE and action.arg:
             return f"Collect {SUIT_NAMES[action.arg]}"
         return f"Play {action.card}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
-        if action.verb == "choose":
+        if action.verb == FiascoVerb.CHOOSE:
             return self._claim(player, action.arg or "")
         assert action.card is not None
         return self._play(player, action.card)
@@ -264,7 +224,7 @@ class Fiasco(Game[FiascoDeal]):
         events = [Event("count", "Counting Round: " + ", ".join(
             f"{{{p}}} {g}" for p, g in enumerate(gained)), tuple(range(self.players)))]
         totals = self.team_totals()
-        if self.opts.length == "quick" or max(totals) >= TARGET:
+        if self.options.length == "quick" or max(totals) >= TARGET:
             best = best_of(totals)
             winners = [p for p in range(self.players) if self._team_index(p) in best]
             self.game_phase = Phase.OVER
@@ -286,17 +246,17 @@ class Fiasco(Game[FiascoDeal]):
     # --- teams -----------------------------------------------------------------
 
     def teams(self) -> tuple[tuple[int, ...], ...] | None:
-        if not self.opts.teams:
+        if not self.options.teams:
             return None
         half = self.players // 2
         return tuple((i, i + half) for i in range(half))
 
     def _team_index(self, player: int) -> int:
-        return player % (self.players // 2) if self.opts.teams else player
+        return player % (self.players // 2) if self.options.teams else player
 
     def team_totals(self) -> list[int]:
         """The totals that decide the end: per team with teams, else per player."""
-        if not self.opts.teams:
+        if not self.options.teams:
             return list(self.scores)
         half = self.players // 2
         return [self.scores[i] + self.scores[i + half] for i in range(half)]
@@ -371,15 +331,3 @@ def claim_order(players: int, dealer: int, suits: str) -> list[int]:
     if suits == "double":
         return [left, dealer, left, dealer]
     return [(left + i) % players for i in range(players)]
-
-
-def _check_four_suit_shape(cards: list[Card], where: str) -> None:
-    """Whether ``cards`` is the ``suits: four`` deck for some pair of claims.
-
-    Swords and Roses are always kept (claimed, or the first unclaimed), so a deal
-    without them can be no game's deck, whatever the claims turn out to be.
-    """
-    suits = sorted({c.suit for c in cards if c.suit})
-    if len(suits) != 4 or not {"S", "R"} <= set(suits):
-        raise SetupError(f"{where} is not a four-suit deck (S, R and two more suits)")
-    four_suit_deck(suits).check_exactly(cards, where)

@@ -22,7 +22,8 @@ class FiascoOptions(Options):
                            "double (two each)")
 
     def check(self, players: int) -> None:
-        """Raise :class:`SetupError` if these options do not fit ``players``."""
+        """Raise :class:`SetupError` if these options do not fit ``players``: teams are for
+        four or six, the other ``suits`` for two."""
         if self.teams and players not in (4, 6):
             raise SetupError(f"teams are for 4 or 6 players, not {players}")
         if self.suits != "six" and players != 2:

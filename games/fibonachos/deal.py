@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.cards import Card
-from games.core.dealing import deal_round_robin
+from games.core.dealing import Hands, card_texts, deal_round_robin, hands_json
 from games.core.errors import SetupError
 from games.core.seats import left_of
 from games.fibonachos.cards import NACHO_DECK, SPICY_CARD, SPICY_DECK, SPICY_EACH, SPICY_VALUES
@@ -40,10 +40,21 @@ class FibonachosDeal:
     """One round's cards: hands, private decks (two players only, top first), the
     Spicy deck (top first) and the Nacho cards set aside."""
 
-    hands: tuple[tuple[Card, ...], ...]
+    hands: Hands
     spicy: tuple[Card, ...]
     aside: tuple[Card, ...]
-    decks: tuple[tuple[Card, ...], ...] = ()
+    decks: Hands = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form (Spicy cards as integers)."""
+        out: dict[str, Any] = {
+            "hands": hands_json(self.hands),
+            "spicy": [c.rank for c in self.spicy],
+            "aside": card_texts(self.aside),
+        }
+        if self.decks:
+            out["decks"] = hands_json(self.decks)
+        return out
 
 
 def parse_deal(raw: Mapping[str, Any], players: int, where: str) -> FibonachosDeal:
@@ -102,15 +113,3 @@ def shuffle_deal(rng: random.Random, players: int, dealer: int) -> FibonachosDea
         aside=tuple(stock),
         decks=tuple(map(tuple, decks)) if deck_size else (),
     )
-
-
-def deal_json(deal: FibonachosDeal) -> dict[str, Any]:
-    """A deal in record form (Spicy cards as integers)."""
-    out: dict[str, Any] = {
-        "hands": [[c.text for c in h] for h in deal.hands],
-        "spicy": [c.rank for c in deal.spicy],
-        "aside": [c.text for c in deal.aside],
-    }
-    if deal.decks:
-        out["decks"] = [[c.text for c in d] for d in deal.decks]
-    return out

@@ -5,28 +5,36 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import Action, Grammar, Param
+from games.core.actions import Action, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.errors import SetupError
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import must_follow
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fibonachos.cards import IN_PLAY, NACHO_DECK, SUIT_NAMES, SUITS, card_name, is_fibonacho
-from games.fibonachos.deal import FibonachosDeal, deal_json, parse_deal, shuffle_deal
+from games.fibonachos.deal import FibonachosDeal, parse_deal, shuffle_deal
 from games.fibonachos.options import FibonachosOptions
 from games.fibonachos.rules_text import SUMMARY
 from games.fibonachos.scoring import round_score, spicy_sum
-from games.fibonachos.trick import trick_winner, trump_active
+from games.fibonachos.tricks import trick_winner, trump_active
 
 TWO_PLAYER_TRICK = 4
 TWO_PLAYER_TRICKS = 8
-PLAY = {card: Action("play", card) for card in NACHO_DECK.cards}
+
+
+class FibonachosVerb(Verb):
+    """Fibonachos' one verb: play a card to the trick."""
+
+    PLAY = "play"
+
+
+PLAY = {card: Action(FibonachosVerb.PLAY, card) for card in NACHO_DECK.cards}
 
 
 class Phase(Enum):
@@ -35,21 +43,23 @@ class Phase(Enum):
 
 
 @register
-class Fibonachos(Game[FibonachosDeal]):
+class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
     """Win tricks for Spicy cards, or none at all; Fibonachos turn into trumps."""
 
-    name: ClassVar[str] = "fibonachos"
-    title: ClassVar[str] = "Fibonachos"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 5
-    options_model: ClassVar[type[Options]] = FibonachosOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Win tricks for their Spicy prizes; the highest total at the end wins."
-    pitch: ClassVar[str] = ("Follow suit to win spicy prizes, unless "
-                             "two Fibonacci numbers turn the trick upside down.")
+    name = "fibonachos"
+    title = "Fibonachos"
+    min_players = 2
+    max_players = 5
+    options_model = FibonachosOptions
+    summary = SUMMARY
+    goal = "Win tricks for their Spicy prizes; the highest total at the end wins."
+    pitch = ("Follow suit to win spicy prizes, unless "
+             "two Fibonacci numbers turn the trick upside down.")
+    verbs = {FibonachosVerb.PLAY: (Param.CARD,)}
+    full_deck = NACHO_DECK
+    suit_letters = SUITS
 
-    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
-        self.opts = cast(FibonachosOptions, options)
+    def __init__(self, players: int, options: FibonachosOptions, **kwargs: Any) -> None:
         super().__init__(players, options, **kwargs)
         two = players == 2
         self.trick_size = TWO_PLAYER_TRICK if two else players
@@ -69,16 +79,8 @@ class Fibonachos(Game[FibonachosDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return NACHO_DECK
-
     def deck_in_play(self) -> Deck:
         return IN_PLAY
-
-    def _grammar(self) -> Grammar:
-        return Grammar({"play": (Param.CARD,)}, deck=NACHO_DECK, suits=SUITS,
-                       players=self.players)
 
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FibonachosDeal:
         return parse_deal(raw, self.players, where)
@@ -86,8 +88,6 @@ class Fibonachos(Game[FibonachosDeal]):
     def _shuffle_deal(self, rng: random.Random) -> FibonachosDeal:
         return shuffle_deal(rng, self.players, self.dealer)
 
-    def _deal_json(self, deal: FibonachosDeal) -> dict[str, Any]:
-        return deal_json(deal)
 
     def _start_round(self, deal: FibonachosDeal) -> list[Event]:
         n = self.players
@@ -161,7 +161,7 @@ class Fibonachos(Game[FibonachosDeal]):
         """
         ends_round = (len(self.trick) + 1 == self.trick_size
                       and self.round_tricks + 1 == self.tricks_per_round)
-        if not ends_round or len(self.rounds) + 1 >= self.opts.rounds:
+        if not ends_round or len(self.rounds) + 1 >= self.options.rounds:
             return None
         dealer = self.dealer
         self.dealer = left_of(dealer, self.players)  # the next deal is dealt from its left
@@ -239,7 +239,7 @@ class Fibonachos(Game[FibonachosDeal]):
     def phase(self) -> str:
         if self.game_phase is Phase.OVER:
             return "game over"
-        return (f"round {len(self.rounds) + 1} of {self.opts.rounds}, "
+        return (f"round {len(self.rounds) + 1} of {self.options.rounds}, "
                 f"trick {self.round_tricks + 1} of {self.tricks_per_round}")
 
     def facts(self) -> list[tuple[str, str]]:

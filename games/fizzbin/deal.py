@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.cards import Card
-from games.core.dealing import deal_round_robin
+from games.core.dealing import Hands, card_texts, deal_round_robin, hands_json, parse_hands
 from games.core.errors import SetupError
 from games.fizzbin.cards import DECK
 from games.fizzbin.seating import Seating
@@ -29,13 +29,22 @@ _KEYS = frozenset({"night", "hands", "stack"})
 class FizzbinDeal:
     """One deal: the hands by player, the stack (top first), and day or night if fixed."""
 
-    hands: tuple[tuple[Card, ...], ...]
+    hands: Hands
     stack: tuple[Card, ...]
     night: bool | None = None
 
     def big_hands(self) -> set[int]:
         """The players dealt seven cards."""
         return {p for p, h in enumerate(self.hands) if len(h) == BIG_HAND}
+
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form. Whether it is night is settled when the hand starts
+        (the game writes it then); until that, day unless the deal says night."""
+        return {
+            "night": bool(self.night),
+            "hands": hands_json(self.hands),
+            "stack": card_texts(self.stack),
+        }
 
 
 def parse_deal(raw: Mapping[str, Any], where: str, *, players: int, time: str) -> FizzbinDeal:
@@ -50,12 +59,7 @@ def parse_deal(raw: Mapping[str, Any], where: str, *, players: int, time: str) -
     if (night is True and time == "day") or (night is False and time == "night"):
         raise SetupError(f"{where} is played by {'night' if night else 'day'}, "
                          f"but the option time is {time}")
-    hands_raw = raw["hands"]
-    if not isinstance(hands_raw, list) or len(hands_raw) != players:
-        raise SetupError(f"{where}: hands must be a list of {players} hands")
-    hands = tuple(
-        tuple(DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-    )
+    hands = parse_hands(raw["hands"], DECK, players, where)
     sizes = sorted(len(h) for h in hands)
     if sizes != [HAND_SIZE] * (players - 2) + [BIG_HAND] * 2:
         raise SetupError(f"{where}: two hands must hold {BIG_HAND} cards and the others "
@@ -86,12 +90,3 @@ def shuffle_deal(rng: random.Random, seating: Seating, dealer_seat: int) -> Fizz
     for seat, hand in enumerate(by_seat):
         hands[seating.player_at(seat)] = tuple(hand)
     return FizzbinDeal(tuple(hands), tuple(cards))
-
-
-def deal_json(deal: FizzbinDeal, night: bool) -> dict[str, Any]:
-    """A deal in record form, with the day or night it was played by."""
-    return {
-        "night": night,
-        "hands": [[c.text for c in h] for h in deal.hands],
-        "stack": [c.text for c in deal.stack],
-    }

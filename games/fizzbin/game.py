@@ -7,12 +7,12 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import STACK, Action, Grammar, Param
-from games.core.cards import Card, Deck, standard_card_name
+from games.core.actions import STACK, Action, Param, Verb
+from games.core.cards import Card, standard_card_name
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.zones import Visibility, Zone, ZoneKind
@@ -22,7 +22,6 @@ from games.fizzbin.deal import (
     FACE_UP_INDEX,
     FizzbinDeal,
     check_big_hands,
-    deal_json,
     parse_deal,
     shuffle_deal,
 )
@@ -30,6 +29,13 @@ from games.fizzbin.options import FizzbinOptions
 from games.fizzbin.rules_text import SUMMARY
 from games.fizzbin.scoring import HandRank, judge, rank_hand
 from games.fizzbin.seating import Seating
+
+
+class FizzbinVerb(Verb):
+    """Fizzbin's verbs: draw from the stack or a pile, then discard onto a pile."""
+
+    DRAW = "draw"
+    DISCARD = "discard"
 
 
 class Step(Enum):
@@ -44,17 +50,19 @@ class Step(Enum):
 @cache
 def _draws(players: int) -> tuple[Action, ...]:
     """``draw stack`` then ``draw <p>`` for every pile (shared, immutable)."""
-    return (Action("draw", arg=STACK), *(Action("draw", arg=str(p)) for p in range(players)))
+    return (Action(FizzbinVerb.DRAW, arg=STACK),
+            *(Action(FizzbinVerb.DRAW, arg=str(p)) for p in range(players)))
 
 
 @cache
 def _discards(players: int) -> dict[Card, tuple[Action, ...]]:
     """For every card, ``discard <card> <p>`` onto each pile (shared, immutable)."""
-    return {c: tuple(Action("discard", c, str(p)) for p in range(players)) for c in DECK.cards}
+    return {c: tuple(Action(FizzbinVerb.DISCARD, c, str(p)) for p in range(players))
+            for c in DECK.cards}
 
 
 # How :meth:`Fizzbin.clone` treats each attribute (any other one is deep-copied).
-_SHARED = frozenset({"opts", "options", "is_night", "grammar", "_explicit_deals", "seed",
+_SHARED = frozenset({"options", "is_night", "grammar", "_explicit_deals", "seed",
                      "players", "first_dealer", "dealer", "night", "step", "outcome",
                      "to_act", "opening_events"})
 _FLAT_LISTS = frozenset({"stack", "taken", "results", "deals_played", "scores", "rounds",
@@ -63,28 +71,30 @@ _NESTED_LISTS = frozenset({"hands", "face_up", "piles"})
 
 
 @register
-class Fizzbin(Game[FizzbinDeal]):
+class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
     """Draw, discard, and hold the best hand when the stack runs out."""
 
-    name: ClassVar[str] = "fizzbin"
-    title: ClassVar[str] = "Fizzbin"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    options_model: ClassVar[type[Options]] = FizzbinOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Draw and discard toward a Fizzbin; most points after the last hand wins."
-    pitch: ClassVar[str] = ("Draw from the stack or anyone's pile toward "
-                             "a Fizzbin, where day and night change the cards.")
+    name = "fizzbin"
+    title = "Fizzbin"
+    min_players = 2
+    max_players = 6
+    options_model = FizzbinOptions
+    summary = SUMMARY
+    goal = "Draw and discard toward a Fizzbin; most points after the last hand wins."
+    pitch = ("Draw from the stack or anyone's pile toward "
+             "a Fizzbin, where day and night change the cards.")
+    verbs = {FizzbinVerb.DRAW: (Param.SOURCE,), FizzbinVerb.DISCARD: (Param.CARD, Param.PLAYER)}
+    full_deck = DECK
+    suit_letters = SUITS
 
     def __init__(
         self,
         players: int,
-        options: Options,
+        options: FizzbinOptions,
         *,
         is_night: Callable[[], bool] | None = None,
         **kwargs: Any,
     ) -> None:
-        self.opts = cast(FizzbinOptions, options)
         self.is_night = is_night
         super().__init__(players, options, **kwargs)
         # ``self.dealer`` is the dealer's seat; turn order is by seats, all else by player.
@@ -101,34 +111,18 @@ class Fizzbin(Game[FizzbinDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return DECK
-
-    def _grammar(self) -> Grammar:
-        return Grammar(
-            {"draw": (Param.SOURCE,), "discard": (Param.CARD, Param.PLAYER)},
-            deck=DECK,
-            suits=SUITS,
-            players=self.players,
-        )
-
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FizzbinDeal:
-        return parse_deal(raw, where, players=self.players, time=self.opts.time)
+        return parse_deal(raw, where, players=self.players, time=self.options.time)
 
     def _shuffle_deal(self, rng: random.Random) -> FizzbinDeal:
         return shuffle_deal(rng, self.seating, self.dealer)
 
-    def _deal_json(self, deal: FizzbinDeal) -> dict[str, Any]:
-        # Day or night is settled just after (``_start_hand``), once per deal.
-        return deal_json(deal, bool(deal.night))
-
     def _night_for(self, deal: FizzbinDeal) -> bool:
         if deal.night is not None:
             return deal.night
-        if self.opts.time == "clock":
+        if self.options.time == "clock":
             return bool(self.is_night()) if self.is_night is not None else False
-        return self.opts.time == "night"
+        return self.options.time == "night"
 
     def clone(self) -> Self:
         """An independent copy, written out by hand: deep-copying is slow, most of all the
@@ -208,11 +202,11 @@ class Fizzbin(Game[FizzbinDeal]):
         return self.hands[player] + self.face_up[player]
 
     def _why_illegal(self, player: int, action: Action) -> str:
-        if action.verb == "draw" and action.card is None:
+        if action.verb == FizzbinVerb.DRAW and action.card is None:
             if self.step is Step.DISCARD:
                 return "your drawing is over: discard a card"
             return "the stack is empty" if action.arg == STACK else "that pile is empty"
-        if action.verb == "discard" and action.card is not None:
+        if action.verb == FizzbinVerb.DISCARD and action.card is not None:
             if self.step is Step.DRAW:
                 return "draw a card first"
             card = action.card
@@ -226,7 +220,7 @@ class Fizzbin(Game[FizzbinDeal]):
         return standard_card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
-        if action.verb == "draw":
+        if action.verb == FizzbinVerb.DRAW:
             if action.arg == STACK:
                 return "Draw from the stack"
             pile = self.piles[action.player_arg]
@@ -240,7 +234,7 @@ class Fizzbin(Game[FizzbinDeal]):
         return f"{names[owner]}'s pile" if owner < len(names) else f"pile {owner}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
-        if action.verb == "draw":
+        if action.verb == FizzbinVerb.DRAW:
             return self._draw(player, action.arg or STACK)
         assert action.card is not None
         return self._discard(player, action.card, action.player_arg)
@@ -316,7 +310,7 @@ class Fizzbin(Game[FizzbinDeal]):
             for p in range(n)
         ]
         events.append(_result_event(winner, loser, ranks))
-        if len(self.results) == self.opts.hands:
+        if len(self.results) == self.options.hands:
             self.step = Step.OVER
             winners = best_of(self.scores)
             self.finish(winners)
@@ -363,7 +357,7 @@ class Fizzbin(Game[FizzbinDeal]):
             return "game over"
         doing = {Step.DRAW: "drawing", Step.DRAW_AGAIN: "may draw again",
                  Step.DISCARD: "discarding"}[self.step]
-        return (f"hand {len(self.results) + 1} of {self.opts.hands}, "
+        return (f"hand {len(self.results) + 1} of {self.options.hands}, "
                 f"by {self._time_word()}, {doing}")
 
     def facts(self) -> list[tuple[str, str]]:

@@ -9,8 +9,10 @@ trump, just below it.
 (27, Card('TD'), 2)
 >>> effective_suit(DECK.parse("2D"), "H"), effective_suit(DECK.parse("2D"), "S")
 ('H', 'D')
->>> [c.text for c in sorted(DECK.cards, key=lambda c: trick_strength(c, "H", "S"))][-4:]
-['KH', 'AH', '2D', '2H']
+>>> [trump_rank(DECK.parse(t), "H") for t in ("9H", "AH", "2D", "2H")]
+[9, 14, 15, 16]
+
+Who wins a trick with them is :mod:`games.fumblaroo.tricks`.
 """
 
 from __future__ import annotations
@@ -24,10 +26,8 @@ RANK_TEXT = {2: "2", 9: "9", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 # The other suit of the same colour.
 PARTNER = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
-TRUMP_BASE = 100  # any trump beats any card of the led suit
 OTHER_TWO = 15  # the 2 of the other suit of trump's colour, in trump
 TRUMP_TWO = 16  # the 2 of trump, the highest card
-OFF_SUIT = -1  # neither trump nor the led suit: never wins
 
 
 def make_card(rank: int, suit: str) -> Card:
@@ -51,13 +51,3 @@ def trump_rank(card: Card, trump: str) -> int:
     if card.rank == 2:
         return TRUMP_TWO if card.suit == trump else OTHER_TWO
     return card.rank
-
-
-def trick_strength(card: Card, trump: str, led: str) -> int:
-    """How strongly ``card`` plays in a trick led in ``led``; the greatest wins."""
-    suit = effective_suit(card, trump)
-    if suit == trump:
-        return TRUMP_BASE + trump_rank(card, trump)
-    if suit == led:
-        return card.rank
-    return OFF_SUIT

@@ -4,7 +4,7 @@
 >>> d = shuffle_deal(random.Random(1), dealer=2)
 >>> [len(h) for h in d.hands], len(d.kingdom)
 ([5, 5, 5], 12)
->>> parse_deal(deal_json(d), "deal 1") == d
+>>> parse_deal(d.to_json(), "deal 1") == d
 True
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core.cards import Card
-from games.core.dealing import deal_round_robin
+from games.core.dealing import Hands, card_texts, deal_round_robin, hands_json, parse_hands
 from games.core.errors import SetupError
 from games.core.seats import left_of
 from games.fumblaroo.cards import DECK
@@ -31,20 +31,19 @@ KEYS = frozenset({"hands", "kingdom"})
 class FumblarooDeal:
     """One deal: the three hands and the Kingdom, top card (the up-card) first."""
 
-    hands: tuple[tuple[Card, ...], ...]
+    hands: Hands
     kingdom: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """This deal in record form."""
+        return {"hands": hands_json(self.hands), "kingdom": card_texts(self.kingdom)}
 
 
 def parse_deal(raw: Mapping[str, Any], where: str) -> FumblarooDeal:
     """The deal written in a record; :class:`SetupError` naming what is wrong."""
     if set(raw) != KEYS:
         raise SetupError(f"{where} must have exactly the keys hands and kingdom")
-    hands_raw = raw["hands"]
-    if not isinstance(hands_raw, list) or len(hands_raw) != PLAYERS:
-        raise SetupError(f"{where}: hands must be a list of {PLAYERS} hands")
-    hands = tuple(
-        tuple(DECK.parse_list(h, f"{where} hand {i}")) for i, h in enumerate(hands_raw)
-    )
+    hands = parse_hands(raw["hands"], DECK, PLAYERS, where)
     for i, hand in enumerate(hands):
         if len(hand) != HAND_SIZE:
             raise SetupError(f"{where} hand {i} must hold {HAND_SIZE} cards, not {len(hand)}")
@@ -61,11 +60,3 @@ def shuffle_deal(rng: random.Random, *, dealer: int) -> FumblarooDeal:
     hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
     deal_round_robin(cards, hands, count=HAND_SIZE, first=left_of(dealer, PLAYERS))
     return FumblarooDeal(tuple(map(tuple, hands)), tuple(cards))
-
-
-def deal_json(deal: FumblarooDeal) -> dict[str, Any]:
-    """A deal in record form."""
-    return {
-        "hands": [[c.text for c in h] for h in deal.hands],
-        "kingdom": [c.text for c in deal.kingdom],
-    }

@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, ClassVar, Self, cast
+from typing import Any, Self
 
-from games.core.actions import Action, Grammar, Param
-from games.core.cards import Card, Deck, standard_card_name
+from games.core.actions import Action, Param, Verb
+from games.core.cards import Card, standard_card_name
 from games.core.events import Event
-from games.core.game import GAME_OVER, Game, Options
+from games.core.game import GAME_OVER, Game
 from games.core.registry import register
 from games.core.seats import left_of
-from games.core.tricks import must_follow, winning_play
+from games.core.tricks import must_follow
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fumblaroo.cards import (
     DECK,
@@ -21,19 +21,37 @@ from games.fumblaroo.cards import (
     SUITS,
     TWO_OF_CLUBS,
     effective_suit,
-    trick_strength,
     trump_rank,
 )
-from games.fumblaroo.deal import FumblarooDeal, deal_json, parse_deal, shuffle_deal
+from games.fumblaroo.deal import FumblarooDeal, parse_deal, shuffle_deal
 from games.fumblaroo.options import FumblarooOptions
 from games.fumblaroo.rules_text import SUMMARY
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
+from games.fumblaroo.tricks import trick_winner
 
-ORDER = Action("order")
-PASS = Action("pass")
-PICK = Action("pick")
-TURN = Action("turn")
-LABELS = {"order": "Order it up", "pass": "Pass", "pick": "Pick it up", "turn": "Turn it down"}
+
+class FumblarooVerb(Verb):
+    """Fumblaroo's verbs: bid on the up-card, the dealer's discard, calling trump, play."""
+
+    ORDER = "order"
+    PASS = "pass"
+    PICK = "pick"
+    TURN = "turn"
+    CALL = "call"
+    DISCARD = "discard"
+    PLAY = "play"
+
+
+ORDER = Action(FumblarooVerb.ORDER)
+PASS = Action(FumblarooVerb.PASS)
+PICK = Action(FumblarooVerb.PICK)
+TURN = Action(FumblarooVerb.TURN)
+LABELS: dict[Verb, str] = {
+    FumblarooVerb.ORDER: "Order it up",
+    FumblarooVerb.PASS: "Pass",
+    FumblarooVerb.PICK: "Pick it up",
+    FumblarooVerb.TURN: "Turn it down",
+}
 
 
 class Stage(Enum):
@@ -46,21 +64,31 @@ class Stage(Enum):
 
 
 @register
-class Fumblaroo(Game[FumblarooDeal]):
+class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
     """Three-player Euchre on 27 cards: order it up, pick it up, or call trump."""
 
-    name: ClassVar[str] = "fumblaroo"
-    title: ClassVar[str] = "Fumblaroo"
-    min_players: ClassVar[int] = 3
-    max_players: ClassVar[int] = 3
-    options_model: ClassVar[type[Options]] = FumblarooOptions
-    summary: ClassVar[str] = SUMMARY
-    goal: ClassVar[str] = "Make trump and take tricks; the first to the target alone wins."
-    pitch: ClassVar[str] = ("Euchre for three: make trump, take tricks "
-                             "and be the first alone at the target.")
+    name = "fumblaroo"
+    title = "Fumblaroo"
+    min_players = 3
+    max_players = 3
+    options_model = FumblarooOptions
+    summary = SUMMARY
+    goal = "Make trump and take tricks; the first to the target alone wins."
+    pitch = ("Euchre for three: make trump, take tricks "
+             "and be the first alone at the target.")
+    verbs = {
+        FumblarooVerb.ORDER: (),
+        FumblarooVerb.PASS: (),
+        FumblarooVerb.PICK: (),
+        FumblarooVerb.TURN: (),
+        FumblarooVerb.CALL: (Param.SUIT,),
+        FumblarooVerb.DISCARD: (Param.CARD,),
+        FumblarooVerb.PLAY: (Param.CARD,),
+    }
+    full_deck = DECK
+    suit_letters = SUITS
 
-    def __init__(self, players: int, options: Options, **kwargs: Any) -> None:
-        self.opts = cast(FumblarooOptions, options)
+    def __init__(self, players: int, options: FumblarooOptions, **kwargs: Any) -> None:
         super().__init__(players, options, **kwargs)
         self.stage = Stage.BIDDING
         self.hands: list[list[Card]] = [[] for _ in range(players)]
@@ -81,34 +109,12 @@ class Fumblaroo(Game[FumblarooDeal]):
 
     # --- setup -----------------------------------------------------------------
 
-    @classmethod
-    def deck_for(cls, players: int, options: Options) -> Deck:
-        return DECK
-
-    def _grammar(self) -> Grammar:
-        return Grammar(
-            {
-                "order": (),
-                "pass": (),
-                "pick": (),
-                "turn": (),
-                "call": (Param.SUIT,),
-                "discard": (Param.CARD,),
-                "play": (Param.CARD,),
-            },
-            deck=DECK,
-            suits=SUITS,
-            players=self.players,
-        )
-
     def _parse_deal(self, raw: Mapping[str, Any], where: str) -> FumblarooDeal:
         return parse_deal(raw, where)
 
     def _shuffle_deal(self, rng: random.Random) -> FumblarooDeal:
         return shuffle_deal(rng, dealer=self.dealer)
 
-    def _deal_json(self, deal: FumblarooDeal) -> dict[str, Any]:
-        return deal_json(deal)
 
     def clone(self) -> Self:
         """An independent copy by hand (search clones states by the thousand)."""
@@ -156,7 +162,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         """Score a finished (or void) hand and end the game if someone leads alone."""
         self.rounds.append(gained)
         self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
-        winner = game_winner(self.scores, target=self.opts.target)
+        winner = game_winner(self.scores, target=self.options.target)
         if winner is None:
             return []
         self.stage = Stage.OVER
@@ -177,40 +183,40 @@ class Fumblaroo(Game[FumblarooDeal]):
     def _legal(self, player: int) -> list[Action]:
         stage = self.stage
         if stage is Stage.PLAYING:
-            hand = self.hands[player]
-            return [Action("play", c) for c in must_follow(hand, self._led(), self._suit_of)]
+            playable = must_follow(self.hands[player], self._led(), self._suit_of)
+            return [Action(FumblarooVerb.PLAY, c) for c in playable]
         if stage is Stage.BIDDING:
             return [ORDER, PASS]
         if stage is Stage.DEALER:
             return [PICK, TURN]
         if stage is Stage.DISCARD:
-            return [Action("discard", c) for c in self.hands[player]]
+            return [Action(FumblarooVerb.DISCARD, c) for c in self.hands[player]]
         if stage is Stage.CALLING:
             turned = self._turned_suit()
-            return [Action("call", arg=s) for s in SUITS if s != turned]
+            return [Action(FumblarooVerb.CALL, arg=s) for s in SUITS if s != turned]
         return []
 
     def _why_illegal(self, player: int, action: Action) -> str:
         verb, stage = action.verb, self.stage
         if stage is Stage.BIDDING:
-            if verb in ("pick", "turn"):
+            if verb in (FumblarooVerb.PICK, FumblarooVerb.TURN):
                 return "only the dealer picks up or turns down, after both others pass"
             return "order it up or pass"
         if stage is Stage.DEALER:
-            if verb in ("order", "pass"):
+            if verb in (FumblarooVerb.ORDER, FumblarooVerb.PASS):
                 return "the dealer may not order or pass: pick it up or turn it down"
             return "pick it up or turn it down"
         if stage is Stage.DISCARD:
-            if verb == "discard":
+            if verb == FumblarooVerb.DISCARD:
                 return f"you do not hold {action.card}"
             return "discard one of your six cards first"
         if stage is Stage.CALLING:
-            if verb == "call":
+            if verb == FumblarooVerb.CALL:
                 return f"the turned-down suit {action.arg} may not be called"
-            if verb == "pass":
+            if verb == FumblarooVerb.PASS:
                 return "you must call trump; you may not pass"
             return "call trump: one of the three suits not turned down"
-        if verb != "play" or action.card is None:
+        if verb != FumblarooVerb.PLAY or action.card is None:
             return "trump is made; play a card"
         return self._why_not_play(player, action.card)
 
@@ -235,7 +241,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         return standard_card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
-        if action.verb == "call" and action.arg:
+        if action.verb == FumblarooVerb.CALL and action.arg:
             return f"Call {SUIT_NAMES[action.arg]}"
         if action.card is not None:
             return f"{action.verb.capitalize()} {action.card}"
@@ -243,16 +249,16 @@ class Fumblaroo(Game[FumblarooDeal]):
 
     def _do(self, player: int, action: Action) -> list[Event]:
         verb = action.verb
-        if verb == "play":
+        if verb == FumblarooVerb.PLAY:
             assert action.card is not None
             return self._play(player, action.card)
-        if verb == "pass":
+        if verb == FumblarooVerb.PASS:
             return self._pass(player)
-        if verb in ("order", "pick"):
+        if verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
             return self._take_up(player)
-        if verb == "turn":
+        if verb == FumblarooVerb.TURN:
             return self._turn(player)
-        if verb == "call":
+        if verb == FumblarooVerb.CALL:
             return self._call(player, action.arg or "")
         assert action.card is not None
         return self._discard(player, action.card)
@@ -322,8 +328,7 @@ class Fumblaroo(Game[FumblarooDeal]):
         return events + self._take_trick()
 
     def _take_trick(self) -> list[Event]:
-        trump, led = self.trump or "", self._led() or ""
-        winner, card = winning_play(self.trick, lambda c: trick_strength(c, trump, led))
+        winner, card = trick_winner(self.trick, self.trump or "")
         self.won[winner].extend(c for _, c in self.trick)
         self.taken[winner] += 1
         self.tricks.append(winner)
@@ -390,7 +395,7 @@ class Fumblaroo(Game[FumblarooDeal]):
             facts.append(("Taken up", self.taken_up.text))
         if self.turned_down:
             facts.append(("Turned down", self.turned_down[0].text))
-        facts.append(("Target", str(self.opts.target)))
+        facts.append(("Target", str(self.options.target)))
         return facts
 
     def rules_ask(self, player: int) -> str:

@@ -1,7 +1,7 @@
 """Computer players: levels (random, easy, hard) behind one protocol, and per-game knowledge.
 
 Pure and typed, no Discord, no asyncio. Importing this package registers every level
-and every game's knowledge (a module here named after a registered game).
+and every game's knowledge (``games/<game>/computer/knowledge.py`` of each registered game).
 
 >>> import random, games
 >>> from games.players import decide, perspective
@@ -11,7 +11,7 @@ Action('play G2')
 """
 
 import importlib
-import pkgutil
+import importlib.util
 
 import games
 from games.players.base import (
@@ -23,14 +23,16 @@ from games.players.base import (
     perspective,
     register_knowledge,
 )
-from games.players.levels import Player, decide, levels, player, register_level
+from games.players.levels import Level, Player, decide, levels, player, register_level
 
 
 def _register_all() -> None:
-    game_names = set(games.names())
-    for module in pkgutil.iter_modules(__path__):
-        if module.name in game_names or module.name in _LEVEL_MODULES:
-            importlib.import_module(f"{__name__}.{module.name}")
+    for module in sorted(_LEVEL_MODULES):
+        importlib.import_module(f"{__name__}.{module}")
+    for name in games.names():
+        # A game's computer knowledge lives in its own package: games/<game>/computer/.
+        if importlib.util.find_spec(f"games.{name}.computer") is not None:
+            importlib.import_module(f"games.{name}.computer.knowledge")
 
 
 # Modules holding levels beyond random (each calls register_level on import).
@@ -41,6 +43,7 @@ _register_all()
 __all__ = [
     "Decision",
     "Knowledge",
+    "Level",
     "Perspective",
     "Player",
     "SearchState",

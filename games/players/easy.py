@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 
 from games.players.base import Decision, Perspective, knowledge_for
-from games.players.levels import RandomPlayer, register_level
+from games.players.levels import Level, RandomPlayer, register_level
 
 
 class EasyPlayer:
     """The game's :meth:`Knowledge.easy`."""
 
-    level = "easy"
+    level = Level.EASY
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         know = knowledge_for(p.game)
@@ -26,6 +26,6 @@ class EasyPlayer:
         return know.easy(p, rng)
 
 
-register_level("easy", EasyPlayer)
+register_level(Level.EASY, EasyPlayer)
 
 __all__ = ["EasyPlayer"]

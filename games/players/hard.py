@@ -8,7 +8,7 @@ candidates after each round, so clearly bad moves get fewer playouts.
 
 The budget is a fixed number of simulated moves, never a clock, so a decision is a
 pure function of the perspective and the generator. Each game may set its own
-(``BUDGET`` in its knowledge module, ``games/players/<game>.py``): a game whose
+(``BUDGET`` in its knowledge module, ``games/<game>/computer/knowledge.py``): a game whose
 deals are short affords more playouts per decision than one whose deals are long.
 """
 
@@ -20,7 +20,7 @@ import random
 from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
 from games.players.ismcts import ismcts
-from games.players.levels import register_level
+from games.players.levels import Level, register_level
 from games.players.search import search
 
 #: The search engines: determinized Monte Carlo (with successive halving unless
@@ -38,7 +38,7 @@ def budget_for(game: str) -> int:
     20000
     """
     try:
-        module = importlib.import_module(f"games.players.{game}")
+        module = importlib.import_module(f"games.{game}.computer.knowledge")
     except ImportError:
         return DEFAULT_BUDGET
     hint = getattr(module, "BUDGET", None)
@@ -57,7 +57,7 @@ class HardPlayer:
     (``bench.allocation``).
     """
 
-    level = "hard"
+    level = Level.HARD
 
     def __init__(
         self,
@@ -110,6 +110,6 @@ class HardPlayer:
         return Decision(action, f"{why}; {odds}" if why else odds)
 
 
-register_level("hard", HardPlayer)
+register_level(Level.HARD, HardPlayer)
 
 __all__ = ["DEFAULT_BUDGET", "HardPlayer", "budget_for"]

@@ -1,52 +1,61 @@
-"""The computer players' levels behind one protocol, registered by name.
+"""The computer players' levels behind one protocol, registered by :class:`Level`.
 
-A level is an object with :meth:`Player.decide`; :func:`decide` looks one up by name.
-``random`` is the first wave's computer player, bit for bit: a uniformly random legal
-action from the generator it is given.
+A level is an object with :meth:`Player.decide`; :func:`decide` looks one up by its
+:class:`Level`. ``random`` is the first wave's computer player, bit for bit: a uniformly
+random legal action from the generator it is given.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Protocol
 
 from games.players.base import Decision, Perspective
 
 
+class Level(StrEnum):
+    """The computer players' levels, by the names the command line and the bot use."""
+
+    RANDOM = "random"
+    EASY = "easy"
+    HARD = "hard"
+
+
 class Player(Protocol):
     """A computer player: a pure function of a perspective and a generator."""
 
-    level: str
+    level: Level
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         """A legal action for ``p.seat`` (who is to act), and why in a few words."""
         ...
 
 
-_LEVELS: dict[str, Callable[[], Player]] = {}
+_LEVELS: dict[Level, Callable[[], Player]] = {}
 
 
-def register_level(level: str, factory: Callable[[], Player]) -> None:
+def register_level(level: Level, factory: Callable[[], Player]) -> None:
     """Make ``factory`` the maker of the players of ``level``."""
     _LEVELS[level] = factory
 
 
-def levels() -> list[str]:
-    """The names of every registered level, sorted."""
+def levels() -> list[Level]:
+    """Every registered level, sorted by name."""
     return sorted(_LEVELS)
 
 
-def player(level: str) -> Player:
+def player(level: Level) -> Player:
     """A player of ``level``; :class:`KeyError` naming the levels when there is none."""
     try:
         factory = _LEVELS[level]
     except KeyError:
-        raise KeyError(f"no level {level!r}; the levels are {', '.join(levels())}") from None
+        raise KeyError(f"no level {str(level)!r}; the levels are {', '.join(levels())}") from None
     return factory()
 
 
-def decide(level: str, p: Perspective, rng: random.Random) -> Decision:
+def decide(level: Level, p: Perspective, rng: random.Random) -> Decision:
     """The choice of a ``level`` player for ``p``; ValueError when ``p`` has no legal action."""
     if not p.legal:
         raise ValueError(f"seat {p.seat} has no legal action")
@@ -56,12 +65,12 @@ def decide(level: str, p: Perspective, rng: random.Random) -> Decision:
 class RandomPlayer:
     """A uniformly random legal action: ``rng.choice`` over the legal actions in order."""
 
-    level = "random"
+    level = Level.RANDOM
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         return Decision(rng.choice(p.legal), "a random legal move")
 
 
-register_level("random", RandomPlayer)
+register_level(Level.RANDOM, RandomPlayer)
 
-__all__ = ["Player", "RandomPlayer", "decide", "levels", "player", "register_level"]
+__all__ = ["Level", "Player", "RandomPlayer", "decide", "levels", "player", "register_level"]

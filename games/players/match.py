@@ -26,7 +26,7 @@ from typing import Any
 import games
 from games.players.base import perspective
 from games.players.hard import HardPlayer
-from games.players.levels import Player, player
+from games.players.levels import Level, Player, player
 
 #: A game between computers that runs this long has a rule that lets it go on for ever.
 MAX_ACTIONS = 100_000
@@ -39,6 +39,9 @@ class EndlessGame(RuntimeError):
 @dataclass(frozen=True, slots=True)
 class Match:
     """``games`` games of ``game`` between players of the levels ``seats`` (one per player).
+
+    A seat is a :class:`~games.players.levels.Level`'s name (or, at a terminal table,
+    ``human``).
 
     With ``rotate``, player ``i`` sits at position ``(i + g) % players`` in game ``g``;
     with ``duplicate`` as well, each deal is played ``players`` times in a row, so
@@ -94,17 +97,17 @@ def game_seed(match_seed: int, deal_index: int) -> int:
 def decision_rng(level: str, seed: int | None, actions: int, seat: int) -> random.Random:
     """The generator of one computer decision in a game seeded ``seed``.
 
-    ``random`` gets the bot's first-wave generator (``bot/computer.py``'s
+    ``random`` gets the bot's first-wave generator (``bot/tables/computers.py``'s
     ``move_rng``) unchanged; other levels mix in the level and the seat.
     """
-    if level == "random":
+    if level == Level.RANDOM:
         return random.Random(f"fivefold-computer:{seed}:{actions}")
     return random.Random(f"fivefold-computer:{seed}:{actions}:{level}:{seat}")
 
 
-def make_player(level: str, budget: int | None = None) -> Player:
+def make_player(level: Level, budget: int | None = None) -> Player:
     """A player of ``level``; ``budget`` applies to the hard level only."""
-    if level == "hard" and budget is not None:
+    if level == Level.HARD and budget is not None:
         return HardPlayer(budget=budget)
     return player(level)
 
@@ -117,7 +120,7 @@ def play_game(match: Match, game_index: int) -> GameResult:
         at[match.position(index, game_index)] = index
     seed = game_seed(match.seed, match.deal_index(game_index))
     game = games.new_game(match.game, count, dict(match.options), seed=seed)
-    players = {level: make_player(level, match.budget) for level in sorted(set(match.seats))}
+    players = {name: make_player(Level(name), match.budget) for name in sorted(set(match.seats))}
     timings: list[tuple[str, float]] = []
     while game.to_act is not None and not game.over:
         if len(game.history) >= MAX_ACTIONS:

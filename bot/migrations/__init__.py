@@ -1,9 +1,0 @@
-"""Numbered SQL migrations for :class:`bot.store.SqliteStore`.
-
-Each file ``NNNN_name.sql`` moves the schema from version ``NNNN - 1`` to
-``NNNN``. They are applied in order, all in one transaction, when the store
-opens, and the version reached is kept in ``PRAGMA user_version``. A shipped
-migration is never edited: a schema change is a new file with the next number.
-This is a package (not just a folder) so that ``importlib.resources`` finds the
-files in an installed wheel too.
-"""

@@ -1,0 +1,365 @@
+"""What people do to a table besides playing: open it, join, leave, kick, add a computer,
+start, cancel or end it, and take a seat back from a computer.
+
+Each is checked and made under the table's lock and saved before the person is answered
+(:mod:`bot.tables.changes`). A button and its command are one verb: the Discord layer
+passes the verb of a lobby button (``ff:<table>:<verb>``) or of a command (``/join``)
+with who asked, and :data:`VERBS` finds what it does; the answer is the words the person
+is told. ``join`` at a game under way takes back the seat a computer holds for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+import games
+from bot.logs import working_on
+from bot.models import ComputerLevel, Seat, StoredTable, TableStatus
+from bot.settings import Settings
+from bot.store.api import ChannelTaken, Store
+from bot.tables.changes import Changes, copied
+from bot.tables.checks import require_lobby, require_open
+from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
+from bot.tables.context import Clock, game_context, usable_zone, utc_now
+from bot.tables.errors import TABLE_HERE, TableError
+from bot.tables.registry import Registry
+from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_refusal
+from bot.tables.session import Session
+from bot.tables.snapshots import Outcome, menu_of
+from bot.tables.timers import TableTimer, choice_of, table_timer, with_deadline
+from games.core.errors import SetupError
+from games.core.game import Options
+from games.core.option_words import options_problem, refusal
+
+TO_THE_HAND = "Show my hand shows your cards"
+"""Added to what a person who now plays (a game started, a seat taken back) is told."""
+
+
+def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """``raw`` checked against ``game``'s options model (player count aside); SetupError."""
+    cls = games.get(game)
+    unknown = sorted(set(raw) - set(cls.options_model.model_fields))
+    if unknown:
+        known = ", ".join(cls.options_model.model_fields) or "none"
+        raise SetupError(f"{cls.title} has no option {', '.join(unknown)} (its options: {known})")
+    try:
+        options: Options = cls.options_model.model_validate(dict(raw))
+    except ValidationError as exc:
+        problem = options_problem(cls.options_model, exc)
+        raise SetupError(refusal(cls.title, problem)) from None
+    return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Who asks for a lobby verb, as Discord tells it."""
+
+    user_id: int
+    name: str = ""  # their display name, for a seat or a note
+    moderator: bool = False  # they may end any table here (Manage Messages)
+    target: int | None = None  # the person a kick is about
+
+
+class Lobby:
+    """Opening tables, and every seat change people ask for."""
+
+    def __init__(self, store: Store, settings: Settings, registry: Registry, changes: Changes,
+                 *, clock: Clock, seed_source: Callable[[], int],
+                 next_turn: Callable[[Session], None]) -> None:
+        self.store = store
+        self.settings = settings
+        self.registry = registry
+        self.changes = changes
+        self.clock = clock  # the clock games read (Fizzbin's day and night)
+        self.seed_source = seed_source  # each new game's seed
+        self._next_turn = next_turn
+        self._opening = asyncio.Lock()  # one new table at a time: see open()
+
+    # --- opening ------------------------------------------------------------------------
+
+    async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                   game: str, options: Mapping[str, Any], pictures: bool | None = None,
+                   hints: bool = False, timer: str | None = None,
+                   seats: Sequence[Seat] | None = None) -> Session:
+        """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
+
+        ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
+        ``hints`` is the table option that adds the Hint button (the game is then not rated).
+        ``timer`` is one of :data:`bot.tables.timers.CHOICES`; None: the server's ``/settings
+        timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
+        ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
+        Two opens at once (two people pressing Play again) are taken one after the other,
+        so the second finds the first's table.
+        """
+        self.settings.shards.require(guild_id)
+        async with self._opening:
+            if self.registry.in_channel(channel_id) is not None:
+                raise TableError(TABLE_HERE)
+            self.registry.check_limits(guild_id, host_id)
+            options = validate_options(game, options)
+            clock = await self.timer_for(guild_id, game, timer)
+            if pictures is None:
+                pictures = guild_id is None or await self.store.get_pictures(guild_id)
+            stamp = utc_now()
+            table = StoredTable(
+                id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id,
+                host_id=host_id, game=game, options=dict(options),
+                seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
+                pictures=pictures, hints=hints, turn_seconds=clock.seconds,
+                tournament=clock.tournament, created_at=stamp, updated_at=stamp,
+            )
+            try:
+                await self.store.create_table(table)
+            except ChannelTaken:
+                # Another process opened one here first: the schema keeps one per channel.
+                raise TableError(TABLE_HERE) from None
+            session = Session(table)
+            self.registry.register(session)
+            working_on(session.id)
+            return session
+
+    async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A new lobby for ``finished``'s game in its channel, hosted by ``user_id``.
+
+        The same game, options and table options; the computers keep their seats and
+        levels, ``user_id`` takes their own, and the other people confirm by joining.
+        Only a player of that game may ask; TableError if a table is open there.
+        """
+        played = {s.user_id for s in finished.seats} | {
+            s.replaced_user_id for s in finished.seats if s.replaced_because != "kicked"}
+        if user_id not in played:  # a kicked person was handed out on purpose
+            raise TableError("only the players of that game can ask for a rematch; /play "
+                             "opens a new table")
+        seats = []
+        for seat in finished.seats:
+            if user_id in (seat.user_id, seat.replaced_user_id):
+                seats.append(Seat(user_id=user_id, name=name))
+            elif seat.is_computer and seat.replaced_user_id is None:
+                seats.append(Seat(name=seat.name, level=seat.level))
+        # The table options are named one by one: a new one must be added here too, so
+        # that a rematch keeps it.
+        return await self.open(guild_id=finished.guild_id, channel_id=finished.channel_id,
+                               host_id=user_id, host_name=name, game=finished.game,
+                               options=finished.options, pictures=finished.pictures,
+                               hints=finished.hints, timer=choice_of(finished), seats=seats)
+
+    async def timer_for(self, guild_id: int | None, game: str, choice: str | None
+                        ) -> TableTimer:
+        """The timer a new table of ``game`` gets: ``choice``, else the server's, else the
+        bot's ``TURN_TIMEOUT``; SetupError for a choice ``game`` cannot have."""
+        if choice is None and guild_id is not None:
+            choice = await self.store.get_timer(guild_id)
+        if choice is None:
+            return TableTimer(self.settings.turn_timeout)
+        return table_timer(choice, game)
+
+    async def timezone_of(self, guild_id: int | None) -> str:
+        """The time zone of ``guild_id``: its own (``/timezone``), else the TIMEZONE setting."""
+        if guild_id is None:
+            return self.settings.timezone
+        stored = await self.store.get_timezone(guild_id)
+        return usable_zone(stored, self.settings, f"server {guild_id}")
+
+    # --- the lobby's seats --------------------------------------------------------------
+
+    async def join(self, session: Session, user_id: int, name: str) -> str:
+        """``user_id`` takes a seat in the lobby, or (in play) the seat a computer holds for
+        them; what they are told."""
+        if session.status is TableStatus.PLAYING:
+            taken = await self.take_back(session, user_id)
+            return f"{taken.words[0]}. {TO_THE_HAND}"
+        async with session.lock:
+            require_lobby(session)
+            cls = games.get(session.table.game)
+            if session.seat_of(user_id) is not None:
+                raise TableError("you are already seated at this table")
+            if len(session.seats) >= cls.max_players:
+                raise TableError(f"the table is full ({cls.max_players} players)")
+            table = copied(session.table)
+            table.seats.append(Seat(user_id=user_id, name=name))
+            await self.changes.save(session, table)
+        return "you joined the table"
+
+    def check_add_computer(self, session: Session, user_id: int) -> None:
+        """TableError unless ``user_id`` may add a computer player to this lobby now."""
+        require_lobby(session)
+        cls = games.get(session.table.game)
+        if session.seat_of(user_id) is None and user_id != session.table.host_id:
+            raise TableError("only players at this table can add a computer player")
+        if len(session.seats) >= cls.max_players:
+            raise TableError(f"the table is full ({cls.max_players} players)")
+
+    async def add_computer(self, session: Session, user_id: int,
+                           level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
+        """A computer player of ``level`` takes the next seat; the seat."""
+        async with session.lock:
+            self.check_add_computer(session, user_id)
+            seat = Seat(name=self._computer_name(session), level=level)
+            table = copied(session.table)
+            table.seats.append(seat)
+            await self.changes.save(session, table)
+            return seat
+
+    async def leave(self, session: Session, user_id: int) -> str:
+        """``user_id`` leaves: a lobby seat is freed, a seat in play passes to a computer."""
+        async with session.lock:
+            require_open(session)
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise TableError("you are not seated at this table")
+            name = session.seats[seat].name
+            table = copied(session.table)
+            if session.status is TableStatus.LOBBY:
+                del table.seats[seat]
+                message = "you left the table"
+            else:
+                hand_to_computer(table, seat, "left")
+                message = (f"you left the table; a {TAKEOVER_LEVEL} computer player took your "
+                           "seat (/join gives it back to you)")
+            await self.changes.seat_changed(session, table, f"{name} left the table")
+            return message
+
+    async def kick(self, session: Session, by_user: int, user_id: int | None) -> str:
+        """The host hands ``user_id``'s seat to a computer player (frees it in a lobby)."""
+        async with session.lock:
+            require_open(session)
+            if by_user != session.table.host_id:
+                raise TableError("only the host can do that")
+            seat = None if user_id is None else session.seat_of(user_id)
+            if seat is None:
+                raise TableError("that person is not seated at this table")
+            if user_id == by_user:
+                raise TableError("you cannot kick yourself; use /leave")
+            name = session.seats[seat].name
+            table = copied(session.table)
+            if session.status is TableStatus.LOBBY:
+                del table.seats[seat]
+            else:
+                hand_to_computer(table, seat, "kicked")
+            await self.changes.seat_changed(
+                session, table, f"the host handed {name}'s seat to a {TAKEOVER_LEVEL} computer")
+            return f"{name}'s seat passed to a {TAKEOVER_LEVEL} computer player"
+
+    async def take_back(self, session: Session, user_id: int) -> Outcome:
+        """``user_id`` takes back the seat a computer holds for them: what the table says,
+        and their menu.
+
+        For a person who left or timed out (a kicked one may not: :mod:`bot.tables.seats`).
+        Their count of timeouts starts again from nothing, and if it is their turn
+        they get a fresh deadline.
+        """
+        async with session.lock:
+            require_open(session)
+            if session.status is not TableStatus.PLAYING:
+                raise TableError("the game has not started yet")
+            if session.seat_of(user_id) is not None:
+                raise TableError("you are already seated at this table")
+            seat = held_seat(session.table, user_id)
+            if seat is None:
+                raise TableError("the game has already started, and you held no seat in it")
+            why_not = take_back_refusal(session.table, seat)
+            if why_not is not None:
+                raise TableError(why_not)
+            table = copied(session.table)
+            name = give_back(table, seat, user_id)
+            await self.changes.seat_changed(
+                session, table, f"{name} is back and takes their seat from the computer")
+            return Outcome(menu_of(session, seat), words=(f"you are back in your seat, {name}",))
+
+    # --- starting and ending ------------------------------------------------------------
+
+    async def start(self, session: Session, user_id: int) -> str:
+        """The host starts the game: seed, record and first turn; TableError if not now."""
+        async with session.lock:
+            require_lobby(session)
+            if user_id != session.table.host_id:
+                raise TableError("only the host can start the game")
+            table = copied(session.table)
+            cls = games.get(table.game)
+            count = len(table.seats)
+            if not cls.min_players <= count <= cls.max_players:
+                raise TableError(f"{cls.title} needs {cls.min_players} to {cls.max_players} "
+                                 f"players; {count} seated")
+            seed = self.seed_source()
+            zone = await self.timezone_of(table.guild_id)
+            try:
+                game = games.new_game(table.game, count, table.options, seed=seed,
+                                      **game_context(table.game, self.settings, timezone=zone,
+                                                     clock=self.clock))
+            except SetupError as exc:
+                raise TableError(exc.message) from None
+            table.timezone = zone
+            table.status = TableStatus.PLAYING
+            table.record = {**game.record().model_dump(), "meta": self._meta(table)}
+            table.version += 1
+            table = with_deadline(table, game, self.clock(), self.settings.turn_timeout)
+            await self.changes.save(session, table, game=game,
+                                    note=f"{cls.title} begins with {len(table.seats)} players")
+            self._next_turn(session)
+        return f"the game has started. {TO_THE_HAND}"
+
+    async def end(self, session: Session, user_id: int, *, moderator: bool, name: str) -> str:
+        """The host (or a moderator) ends the table; no result is written."""
+        async with session.lock:
+            require_open(session)
+            if user_id != session.table.host_id and not moderator:
+                raise TableError("only the host or someone with Manage Messages can end the table")
+            await self.changes.close(session, f"{name} ended the table", closed_by=name)
+        return "the table is ended"
+
+    async def cancel(self, session: Session, user_id: int, *, name: str) -> str:
+        """The host cancels a lobby."""
+        async with session.lock:
+            require_lobby(session)
+            if user_id != session.table.host_id:
+                raise TableError("only the host can cancel the table")
+            await self.changes.close(session, f"{name} cancelled the table", closed_by=name)
+        return "the table is cancelled"
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def _computer_name(self, session: Session) -> str:
+        taken = set(session.names())
+        number = 1
+        while f"Computer {number}" in taken:
+            number += 1
+        return f"Computer {number}"
+
+    def _meta(self, table: StoredTable) -> dict[str, Any]:
+        return {
+            "guild": table.guild_id,
+            "channel": table.channel_id,
+            "players": [{"name": s.name, "user_id": s.user_id} for s in table.seats],
+            "started_at": utc_now().isoformat(),
+            "table": table.id,
+        }
+
+
+async def _may_add_computer(lobby: Lobby, session: Session, request: Request) -> str:
+    """``Add computer player``: checked here, the level is chosen next."""
+    lobby.check_add_computer(session, request.user_id)
+    return ""
+
+
+Verb = Callable[[Lobby, Session, Request], Awaitable[str]]
+
+VERBS: dict[str, Verb] = {
+    "join": lambda lobby, session, r: lobby.join(session, r.user_id, r.name),
+    "leave": lambda lobby, session, r: lobby.leave(session, r.user_id),
+    "cpu": _may_add_computer,
+    "start": lambda lobby, session, r: lobby.start(session, r.user_id),
+    "cancel": lambda lobby, session, r: lobby.cancel(session, r.user_id, name=r.name),
+    "kick": lambda lobby, session, r: lobby.kick(session, r.user_id, r.target),
+    "end": lambda lobby, session, r: lobby.end(session, r.user_id, moderator=r.moderator,
+                                               name=r.name),
+}
+"""Each lobby verb (a button's or a command's) and what it does."""
+
+
+__all__ = ["TO_THE_HAND", "VERBS", "Lobby", "Request", "validate_options"]

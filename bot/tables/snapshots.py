@@ -1,0 +1,149 @@
+"""What the Discord layer is given to render a hand menu: data taken from the game, never it.
+
+A :class:`MenuSnapshot` holds everything one seat's hand menu shows (their view, the public
+view, their legal actions and the words for them, what the rules ask of them now), and a
+:class:`TableSnapshot` what ``Details`` shows of a table, each taken by the table
+service in one synchronous step. Every change to a table replaces
+its game and its stored form together, so a snapshot always shows one version of it;
+after a click the snapshot is taken under the table's lock, right after the click's own
+change. Renderers read the snapshot only, so no Discord code touches a live game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.models import TableStatus
+from bot.tables.session import Session
+from games.core.actions import Action
+from games.core.cards import Card
+from games.core.game import Game, View
+from games.core.zones import ZoneKind
+
+
+@dataclass(frozen=True, eq=False)
+class MenuSnapshot:
+    """One seat's hand menu as the table stands at ``version``."""
+
+    table_id: str
+    game: str  # the game's name: card labels and pictures depend on it
+    title: str
+    seat: int
+    version: int
+    status: TableStatus
+    hints: bool  # the table has the Hint button
+    pictures: bool  # the menu carries a picture of the hand
+    names: tuple[str, ...]  # every seat's name, by seat
+    view: View  # what this seat may see
+    public: View  # what everyone sees
+    hand: tuple[Card, ...]  # the seat's hand, sorted as the game orders it
+    face_up: tuple[Card, ...]  # the seat's own cards lying face up
+    legal: tuple[Action, ...]
+    labels: Mapping[Action, str]  # each legal action as its button says it
+    card_names: Mapping[Card, str]  # each card shown, in words (for screen readers)
+    ask: str  # what the rules ask of this seat now
+    tricks: int  # how many tricks are done (the menu follows the game by them)
+    rounds: int  # how many rounds are done
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+    @property
+    def over(self) -> bool:
+        return self.view.over
+
+    @property
+    def to_act(self) -> int | None:
+        return self.view.to_act
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat acts next in a game under way."""
+        return self.is_open and not self.over and self.to_act == self.seat
+
+    @property
+    def waiting(self) -> bool:
+        """Whether this seat waits for another in a game under way (``Refresh`` is offered)."""
+        return self.is_open and not self.over and self.to_act != self.seat
+
+    def label(self, action: Action) -> str:
+        return self.labels.get(action, str(action))
+
+    def card_name(self, card: Card) -> str:
+        return self.card_names.get(card, card.text)
+
+
+def own_cards(game: Game[Any], seat: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The cards ``seat`` holds as that player sees them: the hand sorted as the game orders
+    it (suit, then rank; Fumblaroo's trump first), then their own face-up cards: exactly
+    the cards of the menu's buttons (a test replays whole games against it)."""
+    view = game.view_for(seat)
+    held = [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
+            and z.cards is not None for c in z.cards]
+    up = tuple(c for z in view.zones if z.kind is ZoneKind.FACE_UP and z.owner == seat
+               and z.cards is not None for c in z.cards)
+    return tuple(game.sorted_hand(held)), up
+
+
+def menu_of(session: Session, seat: int) -> MenuSnapshot:
+    """``seat``'s menu at ``session`` as it is now (its game must be started)."""
+    game = session.game
+    assert game is not None
+    view = game.view_for(seat)
+    hand, up = own_cards(game, seat)
+    names = tuple(session.names())
+    legal = tuple(game.legal_actions(seat))
+    table = session.table
+    return MenuSnapshot(
+        table_id=table.id, game=table.game, title=game.title, seat=seat,
+        version=table.version, status=table.status, hints=table.hints,
+        pictures=table.pictures, names=names, view=view, public=game.view_for(None),
+        hand=hand, face_up=up, legal=legal,
+        labels={action: game.action_label(action, names) for action in legal},
+        card_names={card: game.card_name(card) for card in hand + up},
+        ask=game.rules_ask(seat), tricks=len(game.tricks), rounds=len(game.rounds))
+
+
+def menu_for(session: Session, user_id: int) -> MenuSnapshot | None:
+    """The menu of the seat ``user_id`` holds at a started game; None if they hold none."""
+    seat = session.seat_of(user_id)
+    if seat is None or session.game is None:
+        return None
+    return menu_of(session, seat)
+
+
+@dataclass(frozen=True, eq=False)
+class TableSnapshot:
+    """What anyone may see of a started (or finished) game, in full: ``Details``."""
+
+    game: str
+    title: str
+    names: tuple[str, ...]
+    public: View
+    rounds: tuple[tuple[int, ...], ...]  # each finished round's points, by seat
+    log: tuple[str, ...]  # the table's recent events, oldest first
+
+
+def table_of(session: Session) -> TableSnapshot:
+    """``session``'s game as anyone may see it now (its game must be started)."""
+    game = session.game
+    assert game is not None
+    return TableSnapshot(game=session.table.game, title=game.title, names=tuple(session.names()),
+                         public=game.view_for(None),
+                         rounds=tuple(tuple(points) for points in game.rounds),
+                         log=tuple(session.recent))
+
+
+@dataclass(frozen=True, eq=False)
+class Outcome:
+    """What a request at a running table did, and the asker's menu right after it."""
+
+    menu: MenuSnapshot
+    words: tuple[str, ...] = ()  # what happened, in words (an action's events, a hint)
+    focus: Card | None = None  # a card with several actions: the menu asks where it goes
+
+
+__all__ = ["MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_of", "table_of"]

@@ -1,0 +1,7 @@
+"""Component routing and the handlers behind every button and menu.
+
+``router`` turns a custom id (``cogs.ids``) into a handler call, with no in-memory view, so
+buttons work across restarts; ``handlers`` makes one call into the table service per click
+and answers exactly once; ``deadline`` keeps every answer within Discord's 3 s. May import
+``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
+"""

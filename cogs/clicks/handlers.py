@@ -1,0 +1,320 @@
+"""What a click or a command does: one call into the table service, one answer.
+
+Every handler translates its interaction into one call to the table service
+(:class:`bot.tables.service.Tables`: who, which table, what, which menu version), which
+makes every check under the table's lock, and renders what comes back: a hand menu is
+drawn from the snapshot the service took, never from the live game. A refusal is a
+``TableError`` caught in one place, :meth:`Clicks.refusing`, and answered with its
+message: on a hand menu by updating that menu (so its token renews), elsewhere by an
+ephemeral message; a refusal that comes with the clicker's menu shows that menu under
+the reason. A slash command and its button share one handler (``/join`` and Join,
+``/hand`` and Show my hand, ``/leave``, ``/start``): the command names no table, so the
+handler takes the one in its channel. Work that may wait (an action, a lobby change)
+runs through :func:`cogs.clicks.deadline.in_time`, which defers the interaction if the
+work is still running near Discord's deadline; the answer then edits the deferred menu.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import discord
+from discord.utils import MISSING
+
+from bot.tables.actions import CardChoice, Choice
+from bot.tables.errors import UNKNOWN_TABLE, TableError
+from bot.tables.lobby import Request
+from bot.tables.seats import LostSeat
+from bot.tables.service import Tables
+from bot.tables.session import Session
+from bot.tables.snapshots import MenuSnapshot, Outcome
+from cogs import ids
+from cogs.clicks.deadline import defer, edit_menu, in_time, send_menu
+from cogs.commands.rules import show_rules
+from cogs.render.hand import Menu, render_hand
+from cogs.render.lobby import render_computer_chooser
+from cogs.render.seat import render_take_back
+from cogs.render.table import render_details
+from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
+from cogs.upkeep.hand_pictures import HandPictures
+from cogs.upkeep.live_menus import LiveMenus
+from games.core.cards import Card
+
+Interaction = discord.Interaction[Any]
+UNANSWERED_KEPT = 1000
+"""Moves whose answer Discord refused, remembered until their player next opens a hand."""
+Answer = Callable[[Interaction, Session], Awaitable[None]]
+
+
+def display_name(interaction: Interaction) -> str:
+    user = interaction.user
+    return (getattr(user, "display_name", None) or user.name)[:64]
+
+
+def sentence(text: str) -> str:
+    """A refusal's reason as a sentence: "not your turn" -> "Not your turn."."""
+    return text[:1].upper() + text[1:] + "."
+
+
+def action_note(outcome: Outcome) -> str | None:
+    """What a menu click did, above the menu: its events (the first three), or nothing
+    when it only opened a card's second step."""
+    if outcome.focus is not None:
+        return None
+    return "; ".join(outcome.words[:3]) or "done"
+
+
+class Clicks:
+    """The handlers behind every button of the lobby, table and hand menus, and the
+    commands that do what a button does."""
+
+    def __init__(self, tables: Tables, live: LiveMenus | None = None) -> None:
+        self.pictures = HandPictures()  # hand pictures: in time, or after the text
+        self.tables = tables
+        # The menus that follow the game (cogs.upkeep.live_menus); every menu answer is kept.
+        self.live = live
+        # (table, seat) -> what was played, for moves Discord showed as failed.
+        self._unanswered: dict[tuple[str, int], str] = {}
+        # How a lobby button is answered once its verb is done, when not by acknowledging.
+        self._lobby_answers: dict[str, Answer] = {"cpu": self._computer_chooser}
+
+    def _answering(self, session: Session, interaction: Interaction
+                   ) -> contextlib.AbstractContextManager[None]:
+        """Hold the clicker's kept menu while this click is answered (no edit races it)."""
+        if self.live is None:
+            return contextlib.nullcontext()
+        return self.live.answering(session, interaction.user.id)
+
+    def _kept(self, session: Session, seat: int, interaction: Interaction, *,
+              page: int = 0) -> None:
+        """The clicker's menu was just answered: it is the one that follows the game now."""
+        if self.live is not None:
+            self.live.keep(session, seat, interaction, page=page)
+
+    def _remember_unanswered(self, session: Session, seat: int, words: str) -> None:
+        """A move was applied but its answer never reached the player: say so next time."""
+        self._unanswered.pop((session.id, seat), None)
+        self._unanswered[(session.id, seat)] = words
+        while len(self._unanswered) > UNANSWERED_KEPT:
+            del self._unanswered[next(iter(self._unanswered))]
+
+    def _went_through(self, session: Session, seat: int) -> str | None:
+        """The note for a move whose answer was lost, once (then forgotten)."""
+        words = self._unanswered.pop((session.id, seat), None)
+        if words is None:
+            return None
+        return (f"your last move went through ({words}), though Discord may have shown "
+                "it as failed")
+
+    @contextlib.asynccontextmanager
+    async def refusing(self, interaction: Interaction, *, typed: bool = False
+                       ) -> AsyncIterator[None]:
+        """Answer a refusal ephemerally with its reason; nothing has changed.
+
+        ``typed``: a slash command's (its failure apology does not point at the menu).
+        """
+        what, apology = ("a command", APOLOGY) if typed else \
+            ("a click", f"{APOLOGY} Try Show my hand again.")
+        async with answered_on_failure(interaction, what, apology=apology):
+            try:
+                yield
+            except TableError as exc:
+                if is_ephemeral(interaction):
+                    await edit_menu(interaction, content=exc.message, view=None,
+                                    attachments=[])
+                else:
+                    await say(interaction, sentence(exc.message))
+
+    async def _table(self, interaction: Interaction, table_id: str | None) -> Session:
+        """The table a button names, or (``None``: a command) the one in its channel."""
+        if table_id is None:
+            return self.tables.here(interaction.channel_id or 0)
+        return await self.tables.find(table_id)
+
+    # --- lobby --------------------------------------------------------------------------
+
+    async def lobby(self, interaction: Interaction, table_id: str | None, verb: str, *,
+                    target: int | None = None) -> None:
+        """A lobby verb (:data:`bot.tables.lobby.VERBS`), from its button (``table_id``) or
+        its command (None: the table here). A button is answered by the lobby message
+        the change edits (or the level chooser); a command by the words for what it did.
+        """
+        typed = table_id is None
+        async with self.refusing(interaction, typed=typed):
+            session = await self._table(interaction, table_id)
+            request = Request(interaction.user.id, display_name(interaction),
+                              moderator=interaction.permissions.manage_messages, target=target)
+            work = self.tables.verb(session, verb, request)
+            if typed:  # a command is answered once done, never deferred: its answer is private
+                await say(interaction, sentence(await work))
+                return
+            await in_time(interaction, work)
+            await self._lobby_answers.get(verb, self._acknowledge)(interaction, session)
+
+    async def _acknowledge(self, interaction: Interaction, session: Session) -> None:
+        await defer(interaction)
+
+    async def _computer_chooser(self, interaction: Interaction, session: Session) -> None:
+        content, view = render_computer_chooser(session)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
+        """A level chosen in the chooser: that computer joins, and the chooser stays open."""
+        async with self.refusing(interaction):
+            session = await self.tables.find(table_id)
+            chosen = ids.COMPUTER_LEVELS.get(level)
+            if chosen is None:
+                raise TableError(f"there is no computer level {level!r}")
+            seat = await self.tables.add_computer(session, interaction.user.id, chosen)
+            content, view = render_computer_chooser(session, f"{seat.label} joined the table.")
+            if is_ephemeral(interaction):
+                await interaction.response.edit_message(content=content, view=view)
+            else:
+                await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    # --- the hand menu ------------------------------------------------------------------
+
+    async def show_hand(self, interaction: Interaction, table_id: str | None) -> None:
+        """A fresh ephemeral menu for the clicker (``Show my hand``, or ``/hand`` with no
+        ``table_id``); to a person whose seat a computer holds, the way back to it instead."""
+        async with self.refusing(interaction):
+            session = await self._table(interaction, table_id)
+            shown = self.tables.hand(session, interaction.user.id)
+            if isinstance(shown, LostSeat):
+                content, view = render_take_back(shown)
+                await interaction.response.send_message(content, view=view or MISSING,
+                                                        ephemeral=True)
+                return
+            with self._answering(session, interaction):
+                menu = render_hand(shown, note=self._went_through(session, shown.seat))
+
+                async def send(menu: Menu) -> None:
+                    await interaction.response.send_message(menu.content, view=menu.view,
+                                                            files=menu.files(), ephemeral=True)
+
+                await self.pictures.answer(interaction, session, shown.seat, menu, send)
+                self._kept(session, shown.seat, interaction)
+
+    async def take_back(self, interaction: Interaction, table_id: str) -> None:
+        """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
+        async with self.refusing(interaction):
+            session = await self.tables.find(table_id)
+            taken = await self.tables.take_back(session, interaction.user.id)
+            await self._answer_menu(interaction, session, taken.menu,
+                                    note=sentence(taken.words[0]))
+
+    async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
+        """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
+        async with self.refusing(interaction):
+            if what == "rules":
+                session = await self.tables.viewable(table_id)
+                await show_rules(interaction, session.table.game)
+            else:
+                await say(interaction, render_details(await self.tables.details(table_id)))
+
+    async def card(self, interaction: Interaction, table_id: str, version: int,
+                   card_text: str) -> None:
+        await self._menu_click(interaction, table_id, version, CardChoice(card_text))
+
+    async def action(self, interaction: Interaction, table_id: str, version: int,
+                     action_text: str) -> None:
+        await self._menu_click(interaction, table_id, version, ids.action_text(action_text))
+
+    async def page(self, interaction: Interaction, table_id: str, version: int,
+                   page: int) -> None:
+        async with self.refusing(interaction):
+            session = await self.tables.find(table_id)
+            menu = self.tables.menu(session, interaction.user.id)
+            note = None if version == menu.version else "the table moved on; here it is now"
+            with self._answering(session, interaction):
+                await self._answer_menu(interaction, session, menu, page=page, note=note)
+
+    async def refresh(self, interaction: Interaction, table_id: str, page: int) -> None:
+        """A waiting menu's ``Refresh``: the menu as the game is now, on the same page."""
+        async with self.refusing(interaction):
+            session = await self.tables.find(table_id)
+            menu = self.tables.menu(session, interaction.user.id)
+            with self._answering(session, interaction):
+                await self._answer_menu(interaction, session, menu, page=page)
+
+    async def _menu_click(self, interaction: Interaction, table_id: str, version: int,
+                          choice: Choice) -> None:
+        async with self.refusing(interaction):
+            session = await self.tables.find(table_id)
+            with self._answering(session, interaction):
+                await self._apply_click(interaction, session, version, choice)
+
+    async def _apply_click(self, interaction: Interaction, session: Session, version: int,
+                           choice: Choice) -> None:
+        """Act on the menu click (or find the card's second step) and answer with the menu.
+
+        The table service waits at most until the interaction must be acknowledged
+        (:func:`cogs.clicks.deadline.in_time`); a move whose answer Discord then refused is
+        remembered, and the player's next menu says it went through."""
+        try:
+            outcome = await in_time(interaction, self.tables.act(
+                session, interaction.user.id, choice, version=version))
+        except TableError as refusal:
+            if refusal.menu is None:
+                raise
+            await self._answer_menu(interaction, session, refusal.menu, note=refusal.message)
+            return
+        note = action_note(outcome)
+        try:
+            await self._answer_menu(interaction, session, outcome.menu, focus=outcome.focus,
+                                    note=note)
+        except discord.HTTPException:
+            if note is not None:
+                self._remember_unanswered(session, outcome.menu.seat, note)
+            raise
+
+    async def hint(self, interaction: Interaction, table_id: str) -> None:
+        """What the hard computer would play now, and why, above the clicker's hand.
+
+        Checked first (hints on, the clicker's turn), then deferred: the search runs in
+        the worker pool and may queue behind the computers' own moves.
+        """
+        async with self.refusing(interaction):
+            session = await self.tables.find(table_id)
+            asked = await self.tables.ask_hint(session, interaction.user.id)
+            with self._answering(session, interaction):
+                await interaction.response.defer()
+                hinted = await self.tables.hint(asked)
+                menu = await render_hand(hinted.menu, note=hinted.words[0]).painted()
+                if is_ephemeral(interaction):
+                    await interaction.edit_original_response(content=menu.content,
+                                                             view=menu.view,
+                                                             attachments=menu.files())
+                    self._kept(session, hinted.menu.seat, interaction)
+                else:
+                    await interaction.followup.send(menu.content, view=menu.view,
+                                                    files=menu.files(), ephemeral=True)
+
+    async def _answer_menu(self, interaction: Interaction, session: Session,
+                           shown: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
+                           note: str | None = None) -> None:
+        menu = render_hand(shown, page=page, focus=focus, note=note)
+        if is_ephemeral(interaction):
+            async def send(menu: Menu) -> None:
+                await edit_menu(interaction, content=menu.content, view=menu.view,
+                                attachments=menu.files())
+        else:
+            deferred = interaction.response.is_done()
+            if deferred:  # a followup, not the interaction's original response: not kept
+                await send_menu(interaction, menu.content, view=menu.view,
+                                files=(await menu.painted()).files())
+                return
+
+            async def send(menu: Menu) -> None:
+                await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
+        await self.pictures.answer(interaction, session, shown.seat, menu, send)
+        self._kept(session, shown.seat, interaction, page=page)
+
+    # --- anything else ------------------------------------------------------------------
+
+    async def unknown(self, interaction: Interaction) -> None:
+        """A component this bot did not make (forged, or from an older bot)."""
+        if not interaction.response.is_done():
+            await interaction.response.send_message(sentence(UNKNOWN_TABLE), ephemeral=True)

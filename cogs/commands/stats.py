@@ -1,0 +1,161 @@
+"""The Stats cog: ``/leaderboard`` and ``/stats``, from the results the ledger reads.
+
+``/leaderboard game:<game>`` posts the server's board publicly (it belongs to
+the server, and a shared board is what people compare and talk about); its
+``Previous``/``Next`` buttons are a :class:`LeaderboardButton` routed by custom
+id (``ff:lb:<game>:<offset>``), so they work after a restart. The server is
+always the interaction's, never the id's: a forged id can only turn the pages
+of the board of the server it is clicked in. ``/stats [player]`` answers
+privately.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+from bot.tables.ledger import Ledger
+from cogs import ids
+from cogs.clicks import router
+from cogs.clicks.handlers import display_name
+from cogs.commands.play import game_choices
+from cogs.render.stats import PAGE_SIZE, Page, page_start, render_leaderboard, render_stats
+from cogs.ui import NO_MENTIONS, answered_on_failure, say
+
+if TYPE_CHECKING:
+    from bot.app import FivefoldBot
+
+Interaction = discord.Interaction[Any]
+Button = discord.ui.Button[discord.ui.View]
+RECENT = 5
+
+
+def stats_of(interaction: Interaction) -> Stats | None:
+    cog = interaction.client.get_cog("Stats")
+    return cog if isinstance(cog, Stats) else None
+
+
+class LeaderboardButton(discord.ui.DynamicItem[Button], template=ids.LEADERBOARD_TEMPLATE):
+    """``Previous``/``Next`` on a leaderboard: answered by updating that message."""
+
+    def __init__(self, game: str, offset: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=ids.leaderboard_id(game, offset), label="-"))
+        self.game = game
+        self.offset = offset
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LeaderboardButton:
+        return cls(match["game"], int(match["offset"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        cog = stats_of(interaction)
+        if cog is None:
+            await say(interaction, "The leaderboards are restarting; try again.")
+            return
+        await cog.turn_page(interaction, self.game, self.offset)
+
+
+async def dropped_page(interaction: Interaction, match: re.Match[str]) -> None:
+    """A leaderboard id that is not on the clicked message (forged): a private page instead.
+
+    The clicked message is not that leaderboard, so it is left alone; the page
+    shown is of this server's board, whatever server the id was copied from.
+    """
+    cog = stats_of(interaction)
+    if cog is None:
+        await say(interaction, "The leaderboards are restarting; try again.")
+        return
+    await cog.turn_page(interaction, match["game"], int(match["offset"]), update=False)
+
+
+class Stats(commands.Cog):
+    """Leaderboards and player statistics per server."""
+
+    def __init__(self, bot: FivefoldBot) -> None:
+        self.bot = bot
+        self.ledger: Ledger = bot.ledger
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LeaderboardButton)
+        router.add_route(ids.LEADERBOARD_TEMPLATE, dropped_page)
+
+    async def cog_unload(self) -> None:
+        router.remove_route(ids.LEADERBOARD_TEMPLATE)
+        self.bot.remove_dynamic_items(LeaderboardButton)
+
+    # --- leaderboards -------------------------------------------------------------------
+
+    async def page(self, guild_id: int, game: str, offset: int) -> tuple[Page, int]:
+        """The page of ``game``'s board in ``guild_id`` at ``offset`` (clamped), and its start."""
+        rows, total = await self.ledger.leaderboard(guild_id, game, offset=offset,
+                                                   limit=PAGE_SIZE)
+        start = page_start(offset, total)
+        if start != offset:  # past the end (the board shrank, or a forged id): the last page
+            rows, total = await self.ledger.leaderboard(guild_id, game, offset=start,
+                                                       limit=PAGE_SIZE)
+        return render_leaderboard(game, rows, total, start), start
+
+    @app_commands.command(name="leaderboard", description="The server's best players of a game")
+    @app_commands.describe(game="The game")
+    @app_commands.choices(game=game_choices())
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: Interaction, game: str) -> None:
+        if interaction.guild_id is None:
+            await say(interaction, "Leaderboards belong to a server; use this in one.")
+            return
+        if game not in games.names():
+            await say(interaction, "I do not know that game.")
+            return
+        async with answered_on_failure(interaction, "/leaderboard"):
+            shown, _ = await self.page(interaction.guild_id, game, 0)
+            await interaction.response.send_message(
+                embed=shown.embed, view=shown.view or discord.utils.MISSING,
+                allowed_mentions=NO_MENTIONS)
+
+    async def turn_page(self, interaction: Interaction, game: str, offset: int, *,
+                        update: bool = True) -> None:
+        """A page click: update the clicked leaderboard (or, ``update`` False, answer privately)."""
+        if interaction.guild_id is None:
+            await say(interaction, "Leaderboards belong to a server.")
+            return
+        if game not in games.names():
+            await say(interaction, "That leaderboard is not of a game I know.")
+            return
+        async with answered_on_failure(interaction, "a leaderboard page"):
+            shown, _ = await self.page(interaction.guild_id, game, offset)
+            if update:
+                # view=None removes the buttons when everything fits on one page again.
+                await interaction.response.edit_message(embed=shown.embed, view=shown.view,
+                                                        allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.response.send_message(
+                    embed=shown.embed, view=shown.view or discord.utils.MISSING,
+                    allowed_mentions=NO_MENTIONS, ephemeral=True)
+
+    # --- a player's statistics ----------------------------------------------------------
+
+    @app_commands.command(name="stats", description="Games, wins and ratings of a player here")
+    @app_commands.describe(player="Whose statistics (yourself if left out)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
+        if interaction.guild_id is None:
+            await say(interaction, "Statistics are kept per server; use this in one.")
+            return
+        user_id = interaction.user.id if player is None else player.id
+        name = display_name(interaction) if player is None else player.display_name[:64]
+        async with answered_on_failure(interaction, "/stats"):
+            stats = await self.ledger.stats(interaction.guild_id, user_id)
+            recent = await self.ledger.recent_games(interaction.guild_id, user_id, limit=RECENT)
+            await interaction.response.send_message(
+                embed=render_stats(user_id, name, stats, recent), ephemeral=True,
+                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: FivefoldBot) -> None:
+    await bot.add_cog(Stats(bot))

@@ -1,0 +1,112 @@
+"""The public lobby message (seats, options, the player range, the lobby buttons), and the
+ephemeral chooser of a new computer player's level."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+import games
+from bot.tables.computers import DEFAULT_LEVEL
+from bot.tables.session import Session
+from bot.tables.timers import timer_of, timer_words
+from cogs import ids
+from cogs.ui import EMBED_COLOUR, button, clip, static_view
+from games.core.game import Game
+
+LEVEL_WORDS = {
+    "hard": "thinks ahead over the cards it cannot see",
+    "easy": "plays by rules of thumb, a good first opponent",
+}
+"""What the chooser says of each level it offers (:data:`cogs.ids.COMPUTER_LEVELS`)."""
+UNRATED = ("Hints are on: the Hint button in your hand shows what the hard computer "
+           "would play, so this game is not rated (it still counts in /stats).")
+
+
+def players_text(low: int, high: int, *, dash: str = "-") -> str:
+    """``2-6 players`` (as ``/help`` lists the games), or ``exactly 3 players``."""
+    return f"exactly {low} players" if low == high else f"{low}{dash}{high} players"
+
+
+def player_range(cls: type[Game[Any]]) -> str:
+    """``exactly 3 players`` or ``3 to 8 players``, as the lobby and the rules say it."""
+    return players_text(cls.min_players, cls.max_players, dash=" to ")
+
+
+def options_text(game: str, chosen: dict[str, object]) -> str:
+    """Every option of ``game`` with its value (the defaults included)."""
+    model = games.get(game).options_model
+    parts = []
+    for name, info in model.model_fields.items():
+        value = chosen.get(name, info.get_default(call_default_factory=True))
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, list | tuple):
+            value = ",".join(map(str, value))
+        parts.append(f"{name}: {value}")
+    return ", ".join(parts) or "none"
+
+
+def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
+    table = session.table
+    cls = games.get(table.game)
+    count = len(table.seats)
+    seats = "\n".join(
+        f"{i + 1}. {seat.label}" + (" (host)" if seat.user_id == table.host_id else "")
+        for i, seat in enumerate(table.seats)
+    ) or "nobody yet"
+    embed = discord.Embed(
+        title=f"{cls.title}: a table is open",
+        description=(f"*{cls.pitch}*\n" if cls.pitch else "") +
+                    f"{cls.goal}\nHost: <@{table.host_id}>. {cls.title} is for "
+                    f"{player_range(cls)}. Join, or add computer players; the host starts."
+                    + (f"\n{UNRATED}" if table.hints else ""),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(name=f"Seats ({count}/{cls.max_players})", value=clip(seats), inline=False)
+    embed.add_field(name="Options", value=clip(options_text(table.game, table.options)),
+                    inline=False)
+    if table.turn_seconds is not None:  # None: a lobby stored before tables had timers
+        embed.add_field(name="Turn timer", value=clip(timer_words(timer_of(table, 0.0))),
+                        inline=False)
+    embed.set_footer(text=f"Rules, or /rules {table.game}, explains the game.")
+    full = count >= cls.max_players
+    can_start = cls.min_players <= count <= cls.max_players
+    view = static_view([
+        button("Join", ids.lobby_id(table.id, "join"), style=discord.ButtonStyle.primary,
+               disabled=full),
+        button("Leave", ids.lobby_id(table.id, "leave")),
+        button("Add computer player", ids.lobby_id(table.id, "cpu"), disabled=full),
+        button("Start", ids.lobby_id(table.id, "start"), style=discord.ButtonStyle.success,
+               disabled=not can_start),
+        button("Cancel", ids.lobby_id(table.id, "cancel"), style=discord.ButtonStyle.danger),
+        button("Rules", ids.table_view_id(table.id, "rules"), row=1),
+    ])
+    return embed, view
+
+
+def render_computer_chooser(session: Session, note: str | None = None
+                            ) -> tuple[str, discord.ui.View]:
+    """The ephemeral question ``Add computer player`` asks: which level, hard first.
+
+    It stays open after a click (``note`` says who joined), so adding three computers
+    is three clicks; its buttons are disabled once the table is full.
+    """
+    table = session.table
+    full = len(table.seats) >= games.get(table.game).max_players
+    lines = [note] if note else []
+    if full:
+        lines.append("The table is full.")
+    else:
+        lines.append("Add another computer player?" if note else
+                     "Add a computer player at which level?")
+        lines += [f"**{level.capitalize()}** {LEVEL_WORDS[level]}."
+                  for level in ids.COMPUTER_LEVELS]
+    view = static_view([
+        button(level.capitalize(), ids.computer_id(table.id, level), disabled=full,
+               style=discord.ButtonStyle.primary if level == DEFAULT_LEVEL
+               else discord.ButtonStyle.secondary)
+        for level in ids.COMPUTER_LEVELS
+    ])
+    return "\n".join(lines), view

@@ -1,0 +1,127 @@
+"""The table and the hand as pictures (Pillow), the text staying for screen readers.
+
+:func:`table_picture` draws the public table of a session, :func:`hand_picture` one
+seat's hand in the order of its menu's buttons. Each returns a :class:`Picture`: PNG
+bytes, the alt text that names every card shown (the attachment's description), and
+the file name. Both are drawn from a :class:`~cogs.render.pictures.scene.Scene`, cached by
+content, so a table that did not change is never drawn twice. The bot draws them in
+threads (:mod:`cogs.render.pictures.painter`), never on the event loop; the ``*_picture``
+functions here draw at once, for tests, samples and benchmarks.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.tables.session import Session
+from cogs.render.pictures.draw import MAX_BYTES, render_png
+from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene, zone_words
+from cogs.ui import plural
+from games.core.actions import Action
+from games.core.cards import Card
+from games.core.game import Game, View
+from games.core.zones import ZoneKind
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A drawn picture: its bytes, its description in words, its file name."""
+
+    png: bytes
+    alt: str
+    filename: str
+
+    @property
+    def url(self) -> str:
+        """How an embed points at it once attached."""
+        return f"attachment://{self.filename}"
+
+
+TABLE_FILE = "table.png"
+HAND_FILE = "hand.png"
+
+
+def player_lines(view: View, names: Sequence[str]) -> list[str]:
+    """One plain line per player: the turn, score, cards in hand, the game's own note."""
+    hands = {z.owner: z.count for z in view.zones if z.kind is ZoneKind.HAND}
+    notes = view.seat_notes or ("",) * len(names)
+    lines = []
+    for seat, name in enumerate(names):
+        bits = [(TURN_MARK if view.to_act == seat else "") + name]
+        points = view.scores[seat] if seat < len(view.scores) else 0
+        bits.append(plural(points, "pt"))
+        if seat in hands and not view.over:
+            bits.append(f"{hands[seat]} in hand")
+        if seat < len(notes) and notes[seat]:
+            bits.append(notes[seat])
+        bits.extend(f"{zone_words(z)} {z.count}"
+                    for z in view.zones
+                    if z.kind is ZoneKind.COLLECTION and z.owner == seat and z.count)
+        lines.append(" · ".join(bits))
+    return lines
+
+
+def picture_of(scene: Scene, filename: str,
+               draw: Callable[[Scene], bytes] = render_png) -> Picture | None:
+    """``scene`` drawn (None if it cannot be sent: too large)."""
+    png = draw(scene)
+    if len(png) > MAX_BYTES:
+        return None
+    return Picture(png, scene.alt_text(), filename)
+
+
+def table_scene_of(game: Game[Any], names: Sequence[str]) -> Scene:
+    """What the public table of ``game`` shows (cheap: drawing it is the cost)."""
+    view = game.view_for(None)
+    return table_scene(game.name, f"{game.title}: {view.phase}", view, names,
+                       game.card_name, player_lines(view, names))
+
+
+def table_picture(game: Game[Any], names: Sequence[str]) -> Picture | None:
+    """The public table of ``game``, drawn here and now (None if too large)."""
+    return picture_of(table_scene_of(game, names), TABLE_FILE)
+
+
+def table_scene_for(session: Session) -> Scene | None:
+    """The scene of ``session``'s table message, when the table has pictures on."""
+    if not session.table.pictures or session.game is None:
+        return None
+    return table_scene_of(session.game, session.names())
+
+
+def table_picture_of(session: Session) -> Picture | None:
+    """The picture for ``session``'s table message, drawn here and now, if pictures are on."""
+    scene = table_scene_for(session)
+    return picture_of(scene, TABLE_FILE) if scene is not None else None
+
+
+def as_file(picture: Picture) -> discord.File:
+    """``picture`` as an attachment, described in words for screen readers."""
+    return discord.File(io.BytesIO(picture.png), filename=picture.filename,
+                        description=picture.alt)
+
+
+def hand_scene_of(game: Game[Any], seat: int, cards: Sequence[Card],
+                  legal: Sequence[Action]) -> Scene | None:
+    """What ``seat``'s hand picture shows: its ``cards`` as the menu lists them, the
+    unplayable ones dimmed (None for no cards)."""
+    if not cards:
+        return None
+    return hand_scene(game.name, game.view_for(seat), cards, legal, game.card_name)
+
+
+def hand_picture(game: Game[Any], seat: int, cards: Sequence[Card],
+                 legal: Sequence[Action]) -> Picture | None:
+    """``seat``'s hand picture, drawn here and now."""
+    scene = hand_scene_of(game, seat, cards, legal)
+    return picture_of(scene, HAND_FILE) if scene is not None else None
+
+
+__all__ = ["HAND_FILE", "TABLE_FILE", "Picture", "as_file", "hand_picture", "hand_scene_of",
+           "picture_of", "player_lines", "table_picture", "table_picture_of", "table_scene_for",
+           "table_scene_of"]

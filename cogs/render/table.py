@@ -1,0 +1,214 @@
+"""The public table message, rendered from the public view and the recent events only.
+
+Short enough for a phone (about 15 lines at the largest tables): the title says the
+game and the phase; then whose turn it is with the public facts, the cards on the
+table (the trick, face-up cards, the top of each pile), one line per player, the last
+three events and the game's goal. Collections, whole piles and the full log are behind
+the private ``Details`` button, the rules behind ``Rules``.
+
+Nothing here reads a hand: hidden zones are shown as counts, so the message is the
+same for every reader and safe to post in the channel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Self
+
+import discord
+
+import games
+from bot.models import TableStatus
+from bot.tables.session import Session
+from bot.tables.snapshots import TableSnapshot
+from bot.tables.timers import countdown
+from cogs import ids
+from cogs.render.cards import card_label, cards_label
+from cogs.render.pictures import Picture, as_file
+from cogs.render.pictures.scene import Scene, zone_title
+from cogs.ui import EMBED_COLOUR, button, clip, fit, plural, static_view
+from games.core.game import View
+from games.core.zones import ZoneKind, ZoneView
+
+RECENT_SHOWN = 3
+TURN = "▶"
+
+
+@dataclass
+class Rendered:
+    """A message's content, embed, components and who it may ping."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View | None
+    mentions: discord.AllowedMentions
+    picture: Picture | None = None  # the table drawn, shown as the embed's image
+    scene: Scene | None = None  # what the picture is to show, until it is drawn
+
+    def with_picture(self, picture: Picture | None) -> Self:
+        """The same message showing ``picture`` as its embed's image."""
+        if picture is None:
+            return self
+        self.embed.set_image(url=picture.url)
+        self.picture = picture
+        return self
+
+    def files(self) -> list[discord.File]:
+        """The picture as an attachment, or nothing."""
+        return [as_file(self.picture)] if self.picture is not None else []
+
+
+def zone_text(game: str, zone: ZoneView) -> str:
+    """A zone's cards as on the buttons, or how many lie face down."""
+    if zone.cards is None:
+        return f"{plural(zone.count, 'card')} face down"
+    if not zone.cards:
+        return "empty"
+    if zone.kind is ZoneKind.WASTE:
+        return plural(zone.count, "card")
+    return cards_label(game, zone.cards)
+
+
+def playing(session: Session, view: View) -> bool:
+    """Whether the game is under way (not over, not ended): a turn marker means something."""
+    return not view.over and session.table.status is TableStatus.PLAYING
+
+
+def status_line(session: Session, view: View, names: Sequence[str]) -> str:
+    """Whose turn it is (or the result), then the public facts, in one line."""
+    table = session.table
+    if view.over:
+        winners = ", ".join(names[w] for w in view.winners) or "nobody"
+        head = f"**Game over.** Winners: {winners}."
+    elif table.status is TableStatus.CANCELLED:
+        head = "**This table was ended.** No result is recorded."
+    elif view.to_act is not None:
+        seat = table.seats[view.to_act]
+        head = (f"{seat.label} is thinking" if seat.user_id is None
+                else f"<@{seat.user_id}>'s turn")
+        if seat.user_id is not None and table.deadline is not None:
+            head += f", time up {countdown(table.deadline)}"
+    else:
+        head = "Dealing"
+    facts = [f"{name}: {value}" for name, value in view.facts if value]
+    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK and z.owner is None), None)
+    told = {name.lower() for name, _ in view.facts}
+    if stock is not None and stock.count and zone_title(stock, names).lower() not in told:
+        facts.append(f"{zone_title(stock, names)}: {stock.count}")
+    return " · ".join([head, *facts])
+
+
+def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
+    """The cards on the table: the trick (who played what), face-up cards, piles' tops."""
+    lines = []
+    if view.trick:
+        lines.append("On the table: " + " · ".join(
+            f"{names[p]} {card_label(game, c)}" for p, c in view.trick))
+    on_table = tuple(c for _, c in view.trick)
+    shared = [z for z in view.zones if z.cards and z.owner is None
+              and (z.kind is ZoneKind.FACE_UP
+                   or (z.kind is ZoneKind.TRICK and z.cards != on_table))]
+    if shared:
+        lines.append(" · ".join(f"{zone_title(z, names)}: {zone_text(game, z)}"
+                                for z in shared))
+    for kind, label in ((ZoneKind.FACE_UP, "Face up"), (ZoneKind.PILE, "Piles")):
+        owned = [z for z in view.zones if z.kind is kind and z.owner is not None and z.cards]
+        if owned:
+            lines.append(f"{label}: " + " · ".join(
+                f"{names[z.owner]} {card_label(game, z.cards[-1])}"  # type: ignore[index]
+                + (f" ({z.count})" if kind is ZoneKind.PILE else "")
+                for z in owned))
+    return lines
+
+
+def player_lines(session: Session, view: View) -> list[str]:
+    """One short line per player: the turn marker, name (a computer's with its level),
+    score, cards in hand, the game's note."""
+    names = session.names()
+    hands = {z.owner: z.count for z in view.zones if z.kind is ZoneKind.HAND}
+    notes = view.seat_notes or ("",) * len(names)
+    game = session.game
+    places = game.outcome.places if game is not None and game.outcome is not None else None
+    marker = playing(session, view)
+    lines = []
+    for seat, held in enumerate(session.seats):
+        turn = marker and view.to_act == seat
+        bits = [f"{TURN} **{held.label}**" if turn else f"**{held.label}**",
+                plural(view.scores[seat], "pt")]
+        if seat in hands and marker:
+            bits.append(plural(hands[seat], "card"))
+        bits += [f"{plural(z.count, 'card')} in {z.name.partition(':')[0]}"  # a private deck
+                 for z in view.zones if z.kind is ZoneKind.STOCK and z.owner == seat and marker]
+        if seat < len(notes) and notes[seat]:
+            bits.append(notes[seat])
+        if places is not None:
+            bits.append(f"place {places[seat]}")
+        lines.append(" · ".join(bits))
+    if view.teams:
+        lines.append("Teams: " + "; ".join(" & ".join(names[p] for p in team)
+                                           for team in view.teams))
+    return lines
+
+
+def render_table(session: Session) -> Rendered:
+    """The table message of a started (or finished, or ended) game."""
+    game = session.game
+    assert game is not None
+    table = session.table
+    names = session.names()
+    view = game.view_for(None)
+    cls = games.get(table.game)
+    lines = [status_line(session, view, names), *table_lines(table.game, view, names),
+             *player_lines(session, view)]
+    recent = list(session.recent)[-RECENT_SHOWN:]
+    lines += [f"-# {event}" for event in recent]
+    if cls.goal:
+        lines.append(f"-# {cls.goal}")
+    embed = discord.Embed(title=clip(f"{cls.title} · {view.phase}", 256), colour=EMBED_COLOUR,
+                          description=clip("\n".join(lines), 4096))
+    if view.over and table.status is TableStatus.FINISHED:
+        embed.set_footer(text="The attached file is this game's record, every deal and move: "
+                              "replay it with python -m games replay.")
+    buttons = [button("Details", ids.table_view_id(table.id, "details")),
+               button("Rules", ids.table_view_id(table.id, "rules"))]
+    if playing(session, view) and session.is_open:
+        buttons.insert(0, button("Show my hand", ids.hand_id(table.id),
+                                 style=discord.ButtonStyle.primary))
+    return Rendered(None, fit(embed), static_view(buttons), discord.AllowedMentions.none())
+
+
+def render_details(shown: TableSnapshot) -> str:
+    """The private ``Details``: every public zone in full, the facts, the whole log."""
+    names = shown.names
+    view = shown.public
+    lines = [f"**{shown.title}** · {view.phase}"]
+    lines += [f"{name}: {value}" for name, value in view.facts if value]
+    notes = view.seat_notes or ("",) * len(names)
+    for seat, name in enumerate(names):
+        extra = f" ({notes[seat]})" if seat < len(notes) and notes[seat] else ""
+        lines.append(f"**{name}**: {plural(view.scores[seat], 'pt')}{extra}")
+    told = {name.lower() for name, _ in view.facts}  # a game's own fact outranks the zone
+    for zone in view.zones:
+        if zone.kind is ZoneKind.HAND or zone.count == 0 \
+                or zone_title(zone, names).lower() in told:
+            continue
+        lines.append(f"{zone_title(zone, names)}: {zone_text(shown.game, zone)}")
+    if shown.rounds:
+        lines.append("Rounds: " + "; ".join(
+            ", ".join(f"{names[p]} {points:+d}" for p, points in enumerate(scores))
+            for scores in shown.rounds))
+    if shown.log:
+        lines.append("**Log**")
+        lines += list(shown.log)
+    return clip("\n".join(lines), 2000)
+
+
+def render_closed_lobby(session: Session) -> Rendered:
+    """A lobby that was cancelled before the game started, or a table that a restart could
+    not rebuild (whose game may even be unknown to this version of the bot)."""
+    name = session.table.game
+    title = games.get(name).title if name in games.names() else name
+    embed = discord.Embed(title=clip(f"{title}: table closed", 256), colour=EMBED_COLOUR,
+                          description="\n".join(session.recent) or "The table was cancelled.")
+    return Rendered(None, embed, None, discord.AllowedMentions.none())

@@ -1,0 +1,5 @@
+"""What keeps the messages of a table in step with it: the public table message
+(``publisher``), the hand menus that follow the game (``live_menus``), the end of a game
+(``ending``), hand pictures that arrive late, and the guard against places that go away.
+May import ``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
+"""

@@ -1,0 +1,247 @@
+"""Hand menus that follow the game: each person's latest menu is edited when it changes for them.
+
+A hand menu is an ephemeral message, and Discord lets the bot edit one only through
+the token of the interaction that sent it or last updated it (its "original
+response"), for 15 minutes from when that token was issued. So for every person at a
+table this module keeps the latest menu interaction (``Show my hand``, ``/hand``, or
+any later click on the menu itself, which renews the token) for :attr:`LiveMenus.lifetime`,
+a minute inside Discord's limit, and edits that menu when the game changes *for that
+player* (:func:`menu_state`): the turn reaches them, the cards they may play change,
+the trick they are in is won, a round or the game ends. Another player's card alone
+does not edit every menu at the table.
+
+Edits are coalesced per person the way :class:`cogs.upkeep.publisher.Publisher` coalesces
+table edits: one edit in flight, rendered when it is sent, so the latest state wins.
+While a click of that person is being answered their menu is *held*: the click's own
+answer shows the new state (with what it did), and no edit races it. An edit that
+fails (the menu was dismissed, 10015/10008; the token is no longer valid, 50027) just
+forgets that menu, and the publisher is told so the turn ping can bring the player
+back. A menu is never edited once its time is up. Menus live in memory only: after a
+restart the ping is the way back, as it was before menus followed the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.tables.session import Session, TableListener
+from bot.tables.snapshots import MenuSnapshot, menu_for, menu_of
+from cogs.render.hand import render_hand
+from cogs.ui import settled
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[Any]
+
+LIFETIME = 14 * 60.0
+"""Seconds a kept menu is edited for, counted from when its token was issued (Discord: 15 min)."""
+ACTIVE_FOR = 5.0
+"""Seconds after using their menu that a person counts as watching: no turn ping for them."""
+RECENT_IN_NOTE = 2
+"""How many of the latest events an edited menu quotes above the hand."""
+
+MenuState = tuple[object, ...]
+Key = tuple[str, int]  # (table id, user id)
+
+
+def menu_state(menu: MenuSnapshot) -> MenuState:
+    """What, when it changes, is worth editing a seat's menu (``menu``) for.
+
+    Whether it is their turn, what they may do, the cards they hold (in the order the
+    menu shows them: Fumblaroo's trump moves them), how many tricks and rounds are
+    done, whether the game or the table ended. Not the other players' cards as they
+    fall: a menu that waits is refreshed by its ``Refresh`` button, or when the turn
+    or the trick comes round.
+    """
+    return (menu.status, menu.over, menu.to_act == menu.seat,
+            tuple(str(a) for a in menu.legal),
+            tuple(card.text for card in menu.hand + menu.face_up),
+            menu.tricks, menu.rounds)
+
+
+def token_age(interaction: Interaction) -> float:
+    """Seconds since Discord issued ``interaction``'s token (its snowflake's time)."""
+    age = (dt.datetime.now(dt.UTC) - interaction.created_at).total_seconds()
+    return max(0.0, age)
+
+
+@dataclass
+class LiveMenu:
+    """One person's latest hand menu: the interaction whose token edits it."""
+
+    interaction: Interaction
+    issued: float  # on :attr:`LiveMenus.clock`
+    page: int
+    shown: MenuState | None
+
+
+class LiveMenus:
+    """Every kept hand menu of this bot, by table and person."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic,
+                 lost: Callable[[Session], None] | None = None) -> None:
+        # The clock token lifetimes are measured on; tests move it (the fake Discord's).
+        self.clock = clock
+        self.lifetime = LIFETIME
+        self.active_for = ACTIVE_FOR
+        # Told when a menu could not be edited: the player may need the ping again.
+        self.lost = lost
+        self._menus: dict[str, dict[int, LiveMenu]] = {}
+        self._used: dict[str, dict[int, float]] = {}  # when each person last used a menu
+        self._held: set[Key] = set()
+        self._dirty: set[Key] = set()
+        self._running: dict[Key, asyncio.Task[None]] = {}
+
+    # --- keeping --------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def answering(self, session: Session, user_id: int) -> Iterator[None]:
+        """Hold ``user_id``'s menu while a click of theirs is answered (see the module)."""
+        key = (session.id, user_id)
+        self._held.add(key)
+        # They are clicking now, so they are watching: a turn that reaches them while
+        # this click is answered (the action may run in a task of its own, see
+        # cogs.deadline.in_time) needs no ping, whether or not their token is still fresh.
+        self._used.setdefault(session.id, {})[user_id] = self.clock()
+        try:
+            yield
+        finally:
+            self._held.discard(key)
+            if key in self._dirty:
+                self._start(session, user_id)
+
+    def keep(self, session: Session, seat: int, interaction: Interaction, *,
+             page: int = 0) -> None:
+        """``interaction`` has just shown ``seat``'s menu as the game is now: keep it."""
+        user_id = interaction.user.id
+        key = (session.id, user_id)
+        if not session.in_play:
+            self.forget(session, user_id)  # nothing left to follow
+            return
+        self._used.setdefault(session.id, {})[user_id] = self.clock()
+        issued = self.clock() - token_age(interaction)
+        self._menus.setdefault(session.id, {})[user_id] = LiveMenu(
+            interaction, issued, page, menu_state(menu_of(session, seat)))
+        if key in self._running:
+            # An edit through the older token is in flight: follow it with the state now.
+            self._dirty.add(key)
+            self._menus[session.id][user_id].shown = None
+
+    def is_live(self, session: Session, user_id: int) -> bool:
+        """Whether ``user_id`` has a menu at this table that is still kept up to date."""
+        menu = self._menus.get(session.id, {}).get(user_id)
+        return menu is not None and self._fresh(menu)
+
+    def needs_no_ping(self, session: Session, user_id: int) -> bool:
+        """Whether the turn reaching ``user_id`` needs no ping: their menu follows the game,
+        or they used a menu here within the last few seconds (they are watching)."""
+        used = self._used.get(session.id, {}).get(user_id)
+        recent = used is not None and self.clock() - used < self.active_for
+        return recent or self.is_live(session, user_id)
+
+    def _fresh(self, menu: LiveMenu) -> bool:
+        return self.clock() - menu.issued < self.lifetime
+
+    def forget(self, session: Session, user_id: int) -> None:
+        menus = self._menus.get(session.id)
+        if menus is not None:
+            menus.pop(user_id, None)
+            if not menus:
+                del self._menus[session.id]
+
+    # --- following the game --------------------------------------------------------------
+
+    def table_changed(self, session: Session) -> None:
+        """The table changed: bring every kept menu there up to date (coalesced per person)."""
+        for user_id in list(self._menus.get(session.id, {})):
+            self._dirty.add((session.id, user_id))
+            self._start(session, user_id)
+        if not session.in_play:
+            self._used.pop(session.id, None)  # no more turns to ping for
+
+    def _start(self, session: Session, user_id: int) -> None:
+        key = (session.id, user_id)
+        if key in self._running or key in self._held:
+            return
+        self._running[key] = asyncio.get_running_loop().create_task(
+            self._run(session, user_id), name=f"menu-{session.id}-{user_id}")
+
+    async def _run(self, session: Session, user_id: int) -> None:
+        key = (session.id, user_id)
+        try:
+            while key in self._dirty and key not in self._held:
+                self._dirty.discard(key)
+                await self._refresh(session, user_id)
+        finally:
+            self._running.pop(key, None)
+
+    async def _refresh(self, session: Session, user_id: int) -> None:
+        """Edit ``user_id``'s kept menu if the game changed for them; forget it when done."""
+        menu = self._menus.get(session.id, {}).get(user_id)
+        if menu is None:
+            return
+        now = menu_for(session, user_id) if self._fresh(menu) else None
+        if now is None:
+            self.forget(session, user_id)  # seat handed over, or token too old: never edit
+            return
+        state = menu_state(now)
+        if state == menu.shown:
+            return
+        recent = list(session.recent)[-RECENT_IN_NOTE:]
+        shown = await render_hand(now, page=menu.page,
+                                  note="; ".join(recent) or None).painted()
+        try:
+            await menu.interaction.edit_original_response(content=shown.content,
+                                                          view=shown.view,
+                                                          attachments=shown.files())
+        except discord.HTTPException as exc:
+            log.info("table %s: a hand menu could not be edited (%s %s); forgetting it",
+                     session.id, exc.status, exc.code)
+            self.forget(session, user_id)
+            if self.lost is not None:
+                self.lost(session)
+            return
+        menu.shown = state
+        if not session.in_play:
+            self.forget(session, user_id)  # its last edit: the end of the game
+
+    # --- shutdown and tests ----------------------------------------------------------------
+
+    def busy(self) -> bool:
+        """Whether an edit is in flight or waiting to start."""
+        return bool(self._running)
+
+    async def idle(self) -> None:
+        """Wait until no edit is running."""
+        await settled(self._running)
+
+    def cancel(self) -> None:
+        for task in self._running.values():
+            task.cancel()
+
+
+class FollowingListener:
+    """The table service's :class:`TableListener`: every change goes to the kept menus
+    first, then to the publisher (the table, the pings); reminders to the publisher."""
+
+    def __init__(self, menus: LiveMenus, publisher: TableListener) -> None:
+        self.menus = menus
+        self.publisher = publisher
+
+    def table_changed(self, session: Session) -> None:
+        self.menus.table_changed(session)
+        self.publisher.table_changed(session)
+
+    def turn_reminder(self, session: Session, user_id: int) -> None:
+        self.publisher.turn_reminder(session, user_id)
+
+
+__all__ = ["ACTIVE_FOR", "LIFETIME", "FollowingListener", "LiveMenu", "LiveMenus", "menu_state"]

@@ -1,0 +1,267 @@
+"""What Fumblaroo teaches its computer players: rules of thumb, hints, and worlds.
+
+Hidden from a seat: the other two hands, the Kingdom, and the dealer's face-down
+discard, which :meth:`FumblarooKnowledge.redact` turns into ``discard ?`` for everyone
+but the dealer (the view shows only that one card lies there, the facts never name
+it). What every seat saw: the up-card, and so, once it was ordered or picked up (the
+"Taken up" fact), that the dealer holds it unless they discarded it; every card played;
+and the voids play revealed: a player who did not follow the led suit (trump's other 2
+counting as trump) holds none of it, since nobody draws during a hand.
+
+>>> import random, games
+>>> from games.players import perspective
+>>> game = games.new_game("fumblaroo", 3, seed=2)
+>>> p = perspective(game, game.to_act)
+>>> KNOWLEDGE.easy(p, random.Random(0)).reason
+'passes: too weak to call Hearts'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core.actions import Action
+from games.core.cards import Card
+from games.core.game import Game
+from games.fumblaroo.cards import DECK, SUIT_NAMES, SUITS
+from games.fumblaroo.computer.bits import CARD, CARD_ID, COUNT, EFFECTIVE, STRENGTH, SUIT, hand_mask
+from games.fumblaroo.computer.fast import (
+    BIDDING,
+    CALLING,
+    DEALER,
+    DISCARDING,
+    PLAYING,
+    FumblarooState,
+    thumb_move,
+)
+from games.fumblaroo.game import Fumblaroo, FumblarooVerb
+from games.fumblaroo.scoring import TRICKS_PER_HAND
+from games.players.base import Decision, Perspective, register_knowledge
+from games.players.constrained_deal import constrained_deal
+
+PLAYERS = 3
+HIDDEN_DISCARD = f"{FumblarooVerb.DISCARD} ?"
+#: How far the easy level's judgement of a hand wavers (standard deviation, in the
+#: rules of thumb's trick weights), and how often it wins a trick more dearly than needed.
+WAVER = 0.75
+OVERPLAYS = 0.1
+#: A suggested hard budget (simulated moves per decision), see ``bench/search.py``.
+BUDGET = 20_000
+
+
+@dataclass
+class Hand:
+    """The current hand as a seat can rebuild it from its perspective."""
+
+    stage: int = BIDDING
+    passes: int = 0
+    trump: int = -1
+    caller: int = -1
+    turned: int = -1
+    my_discard: Card | None = None
+    plays: list[tuple[int, Card]] = field(default_factory=list)
+
+
+def hand_entries(p: Perspective) -> list[tuple[int, str]]:
+    """The history of the current hand: everything after the last hand's fifteenth play."""
+    entries: list[tuple[int, str]] = []
+    plays = 0
+    for entry in p.history:
+        seat, _, action = entry.partition(" ")
+        entries.append((int(seat), action))
+        if action.startswith(f"{FumblarooVerb.PLAY} "):
+            plays += 1
+            if plays == TRICKS_PER_HAND * PLAYERS:
+                entries, plays = [], 0
+    return entries
+
+
+def rebuild(p: Perspective) -> Hand:
+    """Stage, trump, caller and plays of the current hand, from the seat's history."""
+    hand = Hand()
+    for seat, action in hand_entries(p):
+        verb, _, rest = action.partition(" ")
+        if verb == FumblarooVerb.PASS:
+            hand.passes += 1
+            hand.stage = DEALER if hand.passes == PLAYERS - 1 else BIDDING
+        elif verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
+            hand.trump, hand.caller, hand.stage = _taken_up_suit(p), seat, DISCARDING
+        elif verb == FumblarooVerb.TURN:
+            hand.turned, hand.stage = SUITS.index(_turned_down(p).suit), CALLING
+        elif verb == FumblarooVerb.CALL:
+            hand.trump, hand.caller, hand.stage = SUITS.index(rest), seat, PLAYING
+        elif verb == FumblarooVerb.DISCARD:
+            hand.stage = PLAYING
+            if seat == p.seat and rest != "?":
+                hand.my_discard = DECK.parse(rest)
+        else:
+            hand.plays.append((seat, DECK.parse(rest)))
+    return hand
+
+
+def voids(hand: Hand) -> list[tuple[int, int]]:
+    """(seat, suit) for every time a seat did not follow the led suit this hand."""
+    out = []
+    for i, (seat, card) in enumerate(hand.plays):
+        if i % PLAYERS:
+            led = EFFECTIVE[hand.trump][CARD_ID[hand.plays[i - i % PLAYERS][1]]]
+            if EFFECTIVE[hand.trump][CARD_ID[card]] != led:
+                out.append((seat, led))
+    return out
+
+
+def table_state(p: Perspective, hand: Hand) -> FumblarooState:
+    """The hand as the seat sees it: its own cards, the table; other hands empty."""
+    view = p.view
+    hands = [0] * PLAYERS
+    hands[p.seat] = hand_mask(view.zone(f"hand:{p.seat}").cards or ())
+    up = view.zone("up-card").cards or ()
+    trick = view.trick
+    taken = [view.zone(f"tricks:{q}").count // PLAYERS for q in range(PLAYERS)]
+    return FumblarooState(
+        hands=hands,
+        dealer=p.dealer,
+        stage=hand.stage,
+        turn=-1 if view.to_act is None else view.to_act,
+        up=CARD_ID[up[0]] if up else -1,
+        turned=hand.turned,
+        trump=hand.trump,
+        caller=hand.caller,
+        passes=hand.passes,
+        leader=trick[0][0] if trick else (-1 if view.to_act is None else view.to_act),
+        trick=[CARD_ID[c] for _, c in trick],
+        taken=taken,
+        scores=list(view.scores),
+        target=int(getattr(p.options, "target", 10)),
+    )
+
+
+class FumblarooKnowledge:
+    """Fumblaroo's :class:`~games.players.base.Knowledge`."""
+
+    game = "fumblaroo"
+
+    def redact(self, seat: int, actor: int, action: str) -> str:
+        """The dealer's discard is face down: others see only that there was one."""
+        return HIDDEN_DISCARD if action.startswith(FumblarooVerb.DISCARD) else action
+
+    def sample(self, p: Perspective, rng: random.Random) -> FumblarooState:
+        hand = rebuild(p)
+        state = table_state(p, hand)
+        view, seat = p.view, p.seat
+        seen = [*(view.zone(f"hand:{seat}").cards or ()), *(c for _, c in hand.plays),
+                *(view.zone("up-card").cards or ()), *(view.zone("turned down").cards or ())]
+        if hand.my_discard is not None:
+            seen.append(hand.my_discard)
+        others = [q for q in range(PLAYERS) if q != seat]
+        sizes = [view.zone(f"hand:{q}").count for q in others]
+        discard_size = 0 if seat == p.dealer else view.zone("discard").count
+        taken_up = _taken_up(p)
+        placed_up = None
+        if taken_up is not None and seat != p.dealer and taken_up not in seen:
+            seen.append(taken_up)
+            dealer_size = sizes[others.index(p.dealer)]
+            placed_up = _place_up(hand, p.dealer, dealer_size, discard_size)
+            if placed_up == "hand":
+                sizes[others.index(p.dealer)] -= 1
+            else:
+                discard_size -= 1
+        pool = list(range(COUNT))
+        for card in seen:
+            pool.remove(CARD_ID[card])
+        groups = EFFECTIVE[hand.trump] if hand.trump >= 0 else SUIT
+        caps = [[COUNT] * 4 for _ in others]
+        for q, suit in voids(hand):
+            if q != seat:
+                caps[others.index(q)][suit] = 0
+        kingdom = view.zone("kingdom").count
+        dealt = constrained_deal(pool, groups=groups, sizes=[*sizes, discard_size, kingdom],
+                                 caps=[*caps, [COUNT] * 4, [COUNT] * 4], rng=rng)
+        for q, cards in zip(others, dealt, strict=False):
+            state.hands[q] = sum(1 << c for c in cards)
+        if placed_up == "hand" and taken_up is not None:
+            state.hands[p.dealer] |= 1 << CARD_ID[taken_up]
+        return state
+
+    def easy(self, p: Perspective, rng: random.Random) -> Decision:
+        state = table_state(p, rebuild(p))
+        move = thumb_move(state, waver=rng.gauss(0.0, WAVER))
+        if state.stage == PLAYING and state.trick and rng.random() < OVERPLAYS:
+            dear = _dearest_winner(state)
+            move = dear if dear >= 0 else move
+        action = state.action(move)
+        return Decision(action, self.why(p, action))
+
+    def why(self, p: Perspective, action: Action) -> str:
+        hand = rebuild(p)
+        state = table_state(p, hand)
+        verb = action.verb
+        up = SUIT_NAMES[CARD[state.up].suit] if state.up >= 0 else ""
+        if verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
+            taken = "orders it up" if verb == FumblarooVerb.ORDER else "picks it up"
+            return f"{taken}: strong in {up}"
+        if verb in (FumblarooVerb.PASS, FumblarooVerb.TURN):
+            declined = "passes" if verb == FumblarooVerb.PASS else "turns it down"
+            return f"{declined}: too weak to call {up}"
+        if verb == FumblarooVerb.CALL:
+            return f"calls its strongest suit, {SUIT_NAMES[action.arg or 'S']}"
+        if verb == FumblarooVerb.DISCARD:
+            return "discards its weakest card outside trump"
+        if action.card is None or state.trump < 0:
+            return ""
+        card = CARD_ID[action.card]
+        if not state.trick:
+            if EFFECTIVE[state.trump][card] == state.trump:
+                return "leads trump to draw them out"
+            return "leads an Ace" if action.card.rank == 14 else "leads low"
+        strength = STRENGTH[state.trump][EFFECTIVE[state.trump][state.trick[0]]]
+        if strength[card] > max(strength[c] for c in state.trick):
+            return "wins the trick as cheaply as it can"
+        return "cannot win it: throws its lowest card"
+
+    def from_game(self, game: Game[Any]) -> FumblarooState:
+        assert isinstance(game, Fumblaroo)
+        return FumblarooState.from_game(game)
+
+
+def _place_up(hand: Hand, dealer: int, dealer_size: int, discard_size: int) -> str:
+    """Where the up-card the dealer took is: in their hand, unless they have discarded
+    and hold no card now or play showed them out of trump (then it was the discard)."""
+    if discard_size and (dealer_size == 0 or (dealer, hand.trump) in voids(hand)):
+        return "discard"
+    return "hand"
+
+
+def _dearest_winner(state: FumblarooState) -> int:
+    """The strongest card that wins the trick so far (a human's waste), or -1."""
+    strength = STRENGTH[state.trump][EFFECTIVE[state.trump][state.trick[0]]]
+    best = max(strength[c] for c in state.trick)
+    winners = [c for c in state.moves() if strength[c] > best]
+    return max(winners, key=lambda c: strength[c]) if winners else -1
+
+
+def _taken_up(p: Perspective) -> Card | None:
+    for name, value in p.view.facts:
+        if name == "Taken up":
+            return DECK.parse(value)
+    return None
+
+
+def _taken_up_suit(p: Perspective) -> int:
+    card = _taken_up(p)
+    assert card is not None, "an order or a pick names the up-card in the facts"
+    return SUITS.index(card.suit)
+
+
+def _turned_down(p: Perspective) -> Card:
+    cards = p.view.zone("turned down").cards or ()
+    assert cards, "a turned-down up-card stays face up"
+    return cards[0]
+
+
+KNOWLEDGE = register_knowledge(FumblarooKnowledge())
+
+__all__ = ["BUDGET", "HIDDEN_DISCARD", "KNOWLEDGE", "FumblarooKnowledge", "hand_entries",
+           "rebuild", "voids"]

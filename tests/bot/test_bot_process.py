@@ -1,0 +1,89 @@
+"""The bot as a real process (``python -m bot``) against the fake Discord: SIGKILL and SIGTERM.
+
+The fake runs in this test process; the bot runs in a subprocess through
+``tests.run_bot_against_fake``, which points discord.py at the fake and then calls
+``bot.__main__.main()``. An action whose interaction the fake saw acknowledged
+is in the database even when the process is killed right after; a new process
+on the same database resumes the table; SIGTERM stops the bot promptly with
+exit status 0 and a sound database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+from bot.models import StoredTable, TableStatus
+from bot.store.sqlite.store import SqliteStore
+from tests.botprocess import STOP_TIMEOUT, bot_process, move, until_enabled
+from tests.custom_ids import move_words
+from tests.fakediscord.fixtures import FakeWorld
+
+
+async def stored_tables(tmp_path: Path) -> list[StoredTable]:
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    try:
+        return await store.open_tables()
+    finally:
+        await store.close()
+
+
+async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly(
+    fake_world: FakeWorld, tmp_path: Path
+):
+    world, fake = fake_world, fake_world.fake
+    people = [world.alice, world.bob]
+    started = time.monotonic()
+
+    async with bot_process(fake, tmp_path, "first") as proc:
+        opened = await fake.slash(world.alice, world.table, "play fiasco")
+        table = opened.message
+        assert table is not None and not opened.ephemeral, opened
+        await fake.click(world.bob, table, "Join")
+        await until_enabled(fake, table, "Start")
+        await fake.click(world.alice, table, "Start")
+        await until_enabled(fake, table, "Show my hand")
+        for _ in range(2):
+            await move(fake, table, people)
+        who, clicked = await move(fake, table, people)
+        proc.send_signal(signal.SIGKILL)  # at once: the acknowledged action must be saved
+        await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
+        assert proc.returncode == -signal.SIGKILL
+
+    [saved] = await stored_tables(tmp_path)
+    assert saved.status is TableStatus.PLAYING and saved.message_id == table.id
+    actions = saved.record["actions"]
+    seat = next(i for i, s in enumerate(saved.seats) if s.user_id == who.id)
+    assert len(actions) == 3
+    assert actions[-1].startswith(f"{seat} ") and move_words(clicked) in actions[-1], actions
+
+    requests = len(fake.requests)
+    async with bot_process(fake, tmp_path, "second") as proc:
+        # The resumed table re-renders its message, the one posted before the kill.
+        await fake.wait_for(lambda: any(
+            r.method == "PATCH" and r.path.endswith(f"/messages/{table.id}")
+            for r in fake.requests[requests:]), 5)
+        who_next, _ = await move(fake, table, people)
+        stopping = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
+        assert proc.returncode == 0, (tmp_path / "second.log").read_text()
+        assert time.monotonic() - stopping < 5
+    assert "Traceback" not in (tmp_path / "second.log").read_text()
+
+    with contextlib.closing(sqlite3.connect(tmp_path / "fivefold.db")) as conn:
+        [[check]] = conn.execute("PRAGMA integrity_check").fetchall()
+    assert check == "ok"
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    try:
+        [saved] = await store.open_tables()
+    finally:
+        await store.close()
+    assert saved.record["actions"][:3] == actions and len(saved.record["actions"]) == 4
+    assert saved.record["actions"][-1].startswith(
+        f"{next(i for i, s in enumerate(saved.seats) if s.user_id == who_next.id)} ")
+    assert time.monotonic() - started < 30

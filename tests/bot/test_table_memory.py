@@ -1,0 +1,109 @@
+"""A table's memory stays small (issues 13 and 17): compact histories, finished tables let go.
+
+A game's history is an :class:`~games.core.actionlog.ActionLog` (four bytes an action,
+each distinct text once per process); a finished or cancelled table leaves memory and its
+old buttons are answered from the store. The byte figures are in ``docs/performance.md``
+(``python -m bench.bot --memory-only``); these tests hold the deterministic measures.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from pathlib import Path
+from typing import Any
+
+import games
+from bot.models import TableStatus
+from games.core import actionlog
+from games.core.actionlog import ActionLog
+from games.core.game import Game
+from games.core.records import Record
+from games.core.replay import load, split_action
+from tests.botdriver import (
+    answer_text,
+    open_table,
+    play_to_the_end,
+    running_bot,
+    table_message,
+)
+from tests.fakediscord.fixtures import FakeWorld
+
+
+def played(game: str, players: int, seed: int, options: dict[str, object] | None = None
+           ) -> Game[Any]:
+    """A whole game of random legal moves."""
+    cls = games.get(game)
+    g = cls(players, cls.options_model.model_validate(options or {}), seed=seed)
+    rng = random.Random(seed)
+    while not g.over:
+        assert g.to_act is not None
+        g.apply(g.to_act, rng.choice(g.legal_actions(g.to_act)))
+    return g
+
+
+def test_a_history_takes_four_bytes_an_action_however_long_the_game() -> None:
+    first = played("fizzbin", 3, 1)
+    texts_after_one = actionlog.distinct_texts()
+    second = played("fizzbin", 3, 2)
+    for g in (first, second):
+        assert isinstance(g.history, ActionLog)
+        assert g.history.nbytes == 4 * len(g.history)
+    # A second long game of the same game adds only the texts the first never used:
+    # the shared texts are bounded by the actions a game can have, not by its length.
+    assert len(second.history) > 500
+    new_texts = actionlog.distinct_texts() - texts_after_one
+    assert new_texts <= len(set(second.history) - set(first.history))
+
+
+def test_a_clone_has_its_own_history() -> None:
+    g = played("fiasco", 3, 4)
+    copy = g.history.copy()
+    copy.append("0 play S4")
+    assert len(copy) == len(g.history) + 1 and copy[:-1] == list(g.history)
+    assert pickle.loads(pickle.dumps(g.history)) == g.history
+
+
+def test_records_round_trip_unchanged_through_json_and_replay() -> None:
+    for game in games.names():
+        cls = games.get(game)
+        g = played(game, max(cls.min_players, min(3, cls.max_players)), 9)
+        record = g.record().model_dump()
+        assert type(record["actions"]) is list and all(type(a) is str for a in record["actions"])
+        again = json.loads(json.dumps(record))
+        assert again == record
+        replayed = load(Record.from_data(again))
+        for line in again["actions"]:
+            player, text = split_action(line, replayed.players)
+            replayed.apply(player, text)
+        assert replayed.record().model_dump() == record
+
+
+async def test_a_finished_table_leaves_memory_and_its_old_buttons_still_answer(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        hand_id = table_message(fake, session).button("Show my hand").custom_id
+        users = {u.id: u for u in (world.alice, world.bob)}
+        await play_to_the_end(fake, bot, session, users, random.Random(3))
+        assert session.table.status is TableStatus.FINISHED
+        assert session.id not in {s.id for s in bot.sessions.sessions()}  # let go
+        final = table_message(fake, session)
+        # Details: the final position and the whole log, replayed from the stored record.
+        details = await fake.click(world.carol, final, "Details")
+        text = answer_text(fake, details)
+        assert details.ephemeral and text.startswith("**Fiasco**") and "**Log**" in text, text
+        assert all(f"**{name}**" in text for name in session.names())
+        rules = await fake.click(world.carol, final, "Rules")
+        assert rules.ephemeral and "Fiasco" in answer_text(fake, rules)
+        shown = await fake.click(world.alice, final, hand_id, force=True)
+        assert shown.ephemeral and answer_text(fake, shown) == "This game is over.", shown
+        # The result message's Record still gives the record, from the store.
+        result = next(m for m in fake.messages.values() if any(
+            b.label == "Record" for b in m.buttons))
+        got = await fake.click(world.bob, result, "Record")
+        assert got.ephemeral and got.message is not None and got.message.attachments

@@ -1,0 +1,102 @@
+"""Nothing shows another player's hidden cards, checked over whole games of every game.
+
+After a game played through the fake Discord, its record is replayed step by
+step to know every hand at every table version. Then every version of every
+message is checked: each person's hand menus show exactly their own hand at
+the version the menu was drawn for, public custom ids name no card, and public
+text names no card that was never face up.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import pytest
+
+import games
+from bot.tables.context import game_context
+from bot.tables.snapshots import own_cards
+from games.core.records import Record
+from games.core.replay import load, split_action
+from tests.botdriver import open_table, play_to_the_end, running_bot, settings_for
+from tests.custom_ids import card_of, is_card, is_public, version_of
+from tests.discord.test_discord_game import shortest_options
+from tests.fakediscord.fixtures import FakeWorld
+
+
+def replay_hands(record: dict, context: dict) -> tuple[list[list[Counter]], set[str]]:
+    """Every seat's own cards (hand and face up) after each number of actions, and every
+    card ever shown in public (face up in a zone, or named by an event or a fact)."""
+    rec = Record.from_data(record)
+    game = load(rec, **context)
+    hands: list[list[Counter]] = []
+    public: set[str] = set()
+
+    def snapshot() -> None:
+        view = game.view_for(None)
+        public.update(c.text for z in view.zones if z.cards is not None for c in z.cards)
+        public.update(c.text for _, c in view.trick)
+        for _, value in view.facts:
+            public.update(re.findall(r"[A-Za-z0-9]+", value))
+        hands.append([Counter(c.text for c in sum(own_cards(game, p), ()))
+                      for p in range(game.players)])
+
+    snapshot()
+    for line in rec.actions:
+        player, text = split_action(line, game.players)
+        for event in game.apply(player, text):
+            public.update(re.findall(r"[A-Za-z0-9]+", str(event)))
+        snapshot()
+    return hands, public
+
+
+def versions(message) -> list[dict]:
+    return [*message.history, message.snapshot()]
+
+
+@pytest.mark.parametrize("game", games.names())
+async def test_no_hidden_card_is_ever_shown_to_the_wrong_person(
+    game, fake_world: FakeWorld, tmp_path
+):
+    world, fake = fake_world, fake_world.fake
+    cls = games.get(game)
+    people = [world.alice, world.bob, world.carol][: min(3, cls.max_players)]
+    computers = max(0, cls.min_players - len(people))
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, people[0], world.table, game,
+                                   people=people[1:], computers=computers,
+                                   options=shortest_options(game))
+        await play_to_the_end(fake, bot, session, {u.id: u for u in people},
+                              random.Random(11))
+        record = session.table.record
+        seat_of = {s.user_id: i for i, s in enumerate(session.seats)}
+        # Every save bumps the version, lobby ones too: the game began at the version
+        # before its first action (its last action was the session's last version).
+        began = session.version - len(record["actions"])
+    hands, public_cards = replay_hands(record, game_context(game, settings_for(tmp_path)))
+    menus_checked = 0
+    for message in fake.messages.values():
+        for snap in versions(message):
+            ids = [c.get("custom_id", "") for row in snap["components"]
+                   for c in row.get("components", [])]
+            if not message.ephemeral:
+                assert all(is_public(i) for i in ids), ids
+                words = set(re.findall(r"[A-Za-z0-9]+", snap["content"] + " " + " ".join(
+                    str(e.get("fields", "")) + str(e.get("description", ""))
+                    for e in snap["embeds"])))
+                deck = {c.text for c in cls.deck_for(len(session.seats), cls.options_model())}
+                leaked = (words & deck) - public_cards
+                assert not leaked, f"public text names hidden cards {leaked}"
+                continue
+            seat = seat_of[message.visible_to]
+            shown: dict[int, Counter] = {}
+            for custom_id in filter(is_card, ids):
+                version = version_of(custom_id)
+                shown.setdefault(version, Counter())[card_of(custom_id)] += 1
+
+            for version, cards in shown.items():
+                assert cards == hands[version - began][seat], (message.visible_to, version)
+                menus_checked += 1
+    assert menus_checked > 0

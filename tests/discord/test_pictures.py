@@ -1,0 +1,129 @@
+"""The table and hand pictures: every game, its largest table, random positions."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import games
+from bench.pictures import NAMES, positions
+from cogs.render.pictures import hand_picture, table_picture
+from cogs.render.pictures.draw import MAX_BYTES, WIDTH, render_png
+from cogs.render.pictures.faces import face_of
+from cogs.render.pictures.scene import table_scene
+from games.core.game import Game
+from games.core.zones import ZoneKind
+
+
+def own_hand(game: Game[Any], seat: int) -> list[Any]:
+    view = game.view_for(seat)
+    return [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
+            for c in z.cards or ()]
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_table_and_hand_draws_within_limits(name: str) -> None:
+    for game in positions(name, 6, seed=0):
+        names = NAMES[: game.players]
+        picture = table_picture(game, names)
+        assert picture is not None
+        image = Image.open(io.BytesIO(picture.png))
+        assert image.format == "PNG" and image.width <= WIDTH
+        assert len(picture.png) < MAX_BYTES and len(picture.alt) <= 1024
+        seat = game.to_act if game.to_act is not None else 0
+        cards = own_hand(game, seat)
+        hand = hand_picture(game, seat, cards, game.legal_actions(seat))
+        if cards:
+            assert hand is not None and Image.open(io.BytesIO(hand.png)).width <= WIDTH
+            for card in cards:
+                assert game.card_name(card) in hand.alt
+        else:
+            assert hand is None
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_same_state_gives_the_same_bytes(name: str) -> None:
+    for game in positions(name, count=3, seed=1):
+        names = NAMES[: game.players]
+        first = table_picture(game, names)
+        render_png.cache_clear()
+        again = table_picture(game.clone(), names)
+        assert first is not None and again is not None and first.png == again.png
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_alt_text_names_every_card_shown(name: str) -> None:
+    for game in positions(name, count=4, seed=2):
+        names = NAMES[: game.players]
+        view = game.view_for(None)
+        scene = table_scene(game.name, "t", view, names, game.card_name, [])
+        alt = scene.alt_text()
+        shown = [slot for row in scene.rows for slot in row.slots if slot.face is not None]
+        for slot in shown:
+            assert slot.words in alt
+        for seat, card in view.trick:
+            assert f"{names[seat]}: {game.card_name(card)}" in alt
+        for zone in view.zones:
+            if zone.kind is ZoneKind.FACE_UP and zone.cards:
+                for card in zone.cards:
+                    assert game.card_name(card) in alt
+
+
+def test_hidden_cards_never_reach_the_table_picture() -> None:
+    """Two games equal in public but with two hidden hands swapped draw the same table."""
+    game = games.new_game("fumblaroo", 3, seed=4)
+    other = game.clone()
+    hands = other.hands  # type: ignore[attr-defined]
+    hands[0], hands[1] = hands[1], hands[0]
+    names = NAMES[:3]
+    assert game.view_for(0) != other.view_for(0)
+    first, second = table_picture(game, names), table_picture(other, names)
+    assert first is not None and second is not None and first.png == second.png
+
+
+def test_a_scene_is_drawn_once() -> None:
+    game = positions("fazes", count=1, seed=3)[0]
+    render_png.cache_clear()
+    table_picture(game, NAMES[: game.players])
+    table_picture(game, NAMES[: game.players])
+    info = render_png.cache_info()
+    assert (info.misses, info.hits) == (1, 1)
+
+
+def test_suits_differ_in_shape_and_letter_not_only_colour() -> None:
+    """Colour-blind players tell suits apart: no two suits of a deck share shape and letter."""
+    for name in games.names():
+        game = games.new_game(name, games.get(name).max_players, seed=0)
+        faces = {face_of(name, c) for c in game.deck_in_play()}
+        by_suit = {(f.shape, f.letter) for f in faces}
+        colours = {f.colour for f in faces}
+        assert len(by_suit) >= len(colours), name
+
+
+def test_trump_and_bowers_are_marked() -> None:
+    card = games.get("fazes").deck_for(4, games.get("fazes").options_model()).parse("R7")
+    assert face_of("fazes", card, trump="R").starred
+    assert not face_of("fazes", card, trump="").starred
+    deck = games.get("fumblaroo").deck_for(3, games.get("fumblaroo").options_model())
+    two = deck.parse("2D")
+    assert face_of("fumblaroo", two, bowers=frozenset({"2H", "2D"})).starred
+    assert not face_of("fumblaroo", deck.parse("9H"), bowers=frozenset({"2H", "2D"})).starred
+
+
+def test_the_benchmark_smoke_writes_its_table(tmp_path, monkeypatch, capsys) -> None:
+    """``bench.pictures --quick`` runs and writes one row per game (no speed is asserted)."""
+    import json
+    import sys
+
+    from bench import pictures as bench
+
+    out = tmp_path / "pictures.json"
+    monkeypatch.setattr(sys, "argv", ["bench.pictures", "--quick", "--json", str(out)])
+    bench.main()
+    doc = json.loads(out.read_text())
+    assert [row["game"] for row in doc["results"]] == games.names()
+    assert all(row["median_ms"] > 0 and row["mean_kb"] > 0 for row in doc["results"])
+    assert "ms/table" in capsys.readouterr().out

@@ -1,0 +1,200 @@
+"""The ``python -m games play`` contract: the ``--json`` object, rotation, ties, bad
+arguments; and the terminal table driven through standard input."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+import games
+from games.cli import play
+from games.cli.terminal import Table
+from games.players.match import Match, game_seed, play_game
+
+KEYS = {"game", "players", "seats", "games", "wins", "mean_place", "mean_score",
+        "decision_ms", "longest_game"}
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert play.main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_json_object_has_every_key_and_a_value_per_player(capsys):
+    out = run_json(capsys, "fiasco", "--players", "3", "--seats", "hard,easy,random",
+                   "--games", "3", "--seed", "4", "--json", "--budget", "60")
+    assert set(out) == KEYS
+    assert (out["game"], out["players"], out["games"]) == ("fiasco", 3, 3)
+    assert out["seats"] == ["hard", "easy", "random"]
+    for key in ("wins", "mean_place", "mean_score"):
+        assert len(out[key]) == 3
+    assert set(out["decision_ms"]) == {"hard", "easy", "random"}
+    assert all(set(t) == {"median", "p99"} for t in out["decision_ms"].values())
+    assert all(0 <= t["median"] <= t["p99"] for t in out["decision_ms"].values())
+    assert all(1 <= place <= 3 for place in out["mean_place"])
+
+
+def first_wave_game(seed: int):
+    """A fiasco game for three of the first wave's random players, by the rules core alone."""
+    game = games.new_game("fiasco", 3, seed=seed)
+    while not game.over:
+        rng = random.Random(f"fivefold-computer:{seed}:{len(game.history)}")
+        game.apply(game.to_act, rng.choice(game.legal_actions()))
+    return game
+
+
+# Random players' choices do not depend on who sits where, so each game's winners by
+# position are known without the command; game 11 of seed 1 is a tie.
+SEED, COUNT = 1, 13
+
+
+@pytest.fixture(scope="module")
+def winners_by_position():
+    return [set(first_wave_game(game_seed(SEED, g)).winners) for g in range(COUNT)]
+
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_wins_count_every_winner_of_a_tie_and_follow_the_rotation(
+        capsys, winners_by_position, rotate):
+    assert any(len(w) > 1 for w in winners_by_position), "the case must hold a tie"
+    argv = ["fiasco", "--seats", "random,random,random", "--games", str(COUNT),
+            "--seed", str(SEED), "--json"] + (["--rotate"] if rotate else [])
+    out = run_json(capsys, *argv)
+    shift = 1 if rotate else 0
+    expected = [sum((i + shift * g) % 3 in winners_by_position[g] for g in range(COUNT))
+                for i in range(3)]
+    assert out["wins"] == expected
+    assert sum(out["wins"]) > COUNT
+
+
+def test_with_rotation_player_i_sits_at_i_plus_g(capsys):
+    match = Match("fiasco", ("easy", "random", "random"), games=3, seed=9, rotate=True)
+    for g in range(3):
+        rotated = play_game(match, g)
+        # The same game with the seats written out where they sit, unrotated.
+        where = [match.position(i, g) for i in range(3)]
+        seats = tuple(match.seats[where.index(p)] for p in range(3))
+        fixed = play_game(Match("fiasco", seats, games=3, seed=9), g)
+        assert rotated.won == tuple(fixed.won[where[i]] for i in range(3))
+        assert rotated.scores == tuple(fixed.scores[where[i]] for i in range(3))
+
+
+def test_duplicate_deals_repeat_each_deal_once_per_position():
+    match = Match("fiasco", ("random",) * 3, games=6, seed=2, rotate=True, duplicate=True)
+    assert [match.deal_index(g) for g in range(6)] == [0, 0, 0, 1, 1, 1]
+    assert match.position(0, 1) == 1 and match.position(2, 1) == 0
+
+
+def test_worker_processes_give_the_same_object(capsys):
+    argv = ["fumblaroo", "--seats", "hard,easy,random", "--games", "2", "--seed", "5",
+            "--json", "--rotate", "--budget", "60"]
+    one = run_json(capsys, *argv)
+    two = run_json(capsys, *argv, "--workers", "2")
+    one.pop("decision_ms"), two.pop("decision_ms")
+    assert one == two
+
+
+def test_a_short_strength_smoke_through_python_m_games():
+    run = subprocess.run(
+        [sys.executable, "-m", "games", "play", "fazes", "--players", "4", "--seats",
+         "hard,easy,easy,easy", "--games", "2", "--seed", "1", "--rotate", "--json",
+         "--options", '{"fazes": [1]}', "--budget", "100"],
+        capture_output=True, text=True, check=True)
+    out = json.loads(run.stdout)
+    assert out["games"] == 2 and sum(out["wins"]) >= 2
+    assert run.stdout.count("\n") == 1
+
+
+BAD = [
+    (["nogame"], "unknown game"),
+    (["fiasco", "--seats", "random,wizard"], "unknown seat 'wizard'"),
+    (["fiasco", "--players", "3", "--seats", "random,random"], "--players is 3"),
+    (["fumblaroo", "--players", "4"], "3 to 3 players, not 4"),
+    (["fiasco", "--seats", "random"], "2 to 6 players, not 1"),
+    (["fiasco", "--seats", "random,random", "--games", "0", "--json"], "at least 1"),
+    (["fiasco", "--seats", "random,random", "--workers", "0", "--json"], "at least 1"),
+    (["fiasco", "--seats", "random,random", "--budget", "0", "--json"], "at least 1"),
+    (["fiasco", "--seats", "random,random", "--options", "{bad", "--json"], "not JSON"),
+    (["fiasco", "--seats", "random,random", "--options", "[1]", "--json"], "JSON object"),
+    (["fiasco", "--seats", "random,random", "--options", '{"colour": 1}'], "unknown options"),
+    (["fiasco", "--seats", "random,random", "--options", '{"length": 3}'], "bad options"),
+    (["fiasco", "--seats", "human,random", "--json"], "computers only"),
+    (["fiasco", "--seats", "random,random", "--duplicate"], "needs --rotate"),
+    (["fiasco", "--players", "two"], "invalid int value"),
+    (["fiasco", "--frobnicate"], "unrecognized arguments"),
+    ([], "required"),
+]
+
+
+def _words(value: object) -> str:
+    return " ".join(value) if isinstance(value, list) else ""
+
+
+@pytest.mark.parametrize(("argv", "message"), BAD, ids=_words)
+def test_bad_arguments_are_one_line_and_exit_2(capsys, argv, message):
+    assert play.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("play: ")
+    assert message in captured.err
+
+
+def table(seats: tuple[str, ...], lines: str, games_: int = 1, name: str = "fiasco") -> str:
+    match = Match(name, seats, games=games_, seed=3, budget=40)
+    out = io.StringIO()
+    assert Table(match, io.StringIO(lines), out).run() == 0
+    return out.getvalue()
+
+
+def test_a_person_plays_a_whole_game_by_numbers_and_notation():
+    text = table(("human", "easy", "hard"), "1\n" * 400)
+    assert "Your hand: " in text and "Your move" in text
+    assert "You> 1\n" in text
+    assert "Game over. Scores: You " in text
+    assert "Goodbye" not in text
+
+
+def test_a_wrong_line_gets_the_reason_and_the_same_question_again():
+    text = table(("human", "random"), "xyzzy\n0\nplay ZZ\n1\nquit\n")
+    assert "unknown verb 'xyzzy'" in text
+    assert "choose a number from 1 to" in text
+    assert "there is no card 'ZZ'" in text
+    assert text.count("You> ") >= 5
+    assert text.rstrip().endswith("Goodbye.")
+
+
+def test_notation_picks_the_action_it_names():
+    game = games.new_game("fiasco", 2, seed=game_seed(3, 0))  # the table's first game
+    first = game.legal_actions()[0]
+    text = table(("human", "random") if game.to_act == 0 else ("random", "human"),
+                 f"{str(first).upper()}\nquit\n")
+    assert f"You> {str(first).upper()}\n" in text
+    assert "not one of your legal actions" not in text
+
+
+def test_end_of_input_ends_the_session_cleanly():
+    assert table(("human", "random"), "").rstrip().endswith("Goodbye.")
+
+
+def test_computers_alone_are_shown_in_words_to_the_end():
+    text = table(("easy", "random"), "", games_=2)
+    assert text.count("Game over.") == 2 and "Your move" not in text
+
+
+def test_the_terminal_table_through_python_m_games():
+    run = subprocess.run(
+        [sys.executable, "-m", "games", "play", "fumblaroo", "--seats", "human,easy,random",
+         "--budget", "40"], input="2\n1\nquit\n", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stderr == ""
+    assert "Your move" in run.stdout and run.stdout.rstrip().endswith("Goodbye.")
+
+
+def test_quit_ends_the_session_even_with_more_lines_to_read():
+    text = table(("human", "random"), "quit\n" + "1\n" * 50)
+    assert text.count("You> ") == 1
+    assert text.rstrip().endswith("Goodbye.")
