@@ -14,6 +14,11 @@ folder, in each package's ``__init__`` docstring ("may import ..."). Here they a
   ``discord`` only in its start-up modules.
 * The store (``bot/store``) imports nothing of the table service (``bot/tables``).
 * ``cogs`` never imports the store (``bot.store``): it asks the table service.
+* ``cogs`` never reads a live game: it renders snapshots the table service takes
+  (``bot/tables/snapshots.py``). No module there reads ``.game`` of a session (or of
+  anything but a stored table, a snapshot or a stats row, where it is a game's name), and
+  only the lobby (a game's class) and the pictures with their samples (games that sit at
+  no table: samples, tests, benchmarks) import the ``Game`` class.
 
 The scan is :func:`imports_of`, on the source (``ast``), so that an import inside a function
 or behind ``if TYPE_CHECKING`` counts too. The last tests prove that each rule fails when an
@@ -52,6 +57,7 @@ BOT_DISCORD = "bot imports discord only in its start-up modules"
 BOT_COGS = "bot never imports cogs"
 STORE_TABLES = "the store imports nothing of the table service"
 COGS_STORE = "cogs never import the store"
+COGS_GAME = "cogs import the Game class only for a game's class or a game at no table"
 RULES = {
     GAMES: Rule("games", frozenset({"bot", "cogs", "discord", "asyncio", "aiosqlite",
                                     "asyncpg"})),
@@ -62,6 +68,9 @@ RULES = {
     BOT_COGS: Rule("bot", frozenset({"cogs"})),
     STORE_TABLES: Rule("bot/store", frozenset({"bot.tables"})),
     COGS_STORE: Rule("cogs", frozenset({"bot.store"})),
+    COGS_GAME: Rule("cogs", frozenset({"games.core.game.Game", "games.core.Game", "games.Game"}),
+                    exempt=frozenset({"cogs/render/lobby.py", "cogs/render/pictures/__init__.py",
+                                      "cogs/render/pictures/samples.py"})),
 }
 
 
@@ -174,6 +183,9 @@ PLANTS = [
      "bot.tables.session"),
     (COGS_STORE, "cogs/render/table.py", "from bot.store.api import Store", "bot.store.api"),
     (COGS_STORE, "cogs/upkeep/ending.py", "from bot import store", "bot.store"),
+    (COGS_GAME, "cogs/upkeep/publisher.py", "from games.core.game import Game",
+     "games.core.game.Game"),
+    (COGS_GAME, "cogs/render/table.py", "from games.core import Game", "games.core.Game"),
 ]
 
 
@@ -202,3 +214,72 @@ def test_the_computer_package_and_the_players_may_import_it(tmp_path: Path, wher
     before = violations(copy, rule)
     plant(copy, where, line)
     assert violations(copy, rule) == before
+
+
+# --- the Discord layer reads snapshots, never a live game ---------------------------------
+
+NAME_HOLDERS = frozenset({"table", "menu", "shown", "stat", "game", "self"})
+"""What a cogs module may read ``.game`` of: a stored table (``session.table.game``), a
+snapshot, a stats row, a button's own field; there it is a game's name. Anything else,
+above all a :class:`~bot.tables.session.Session` (``session.game``, ``s.game``), holds the
+live game."""
+
+
+def holder(node: ast.expr) -> str | None:
+    """The name ``.game`` is read of: ``session`` in ``session.game``, ``table`` in
+    ``session.table.game``; None for anything else (a call's result, a subscript)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def live_game_reads(root: Path) -> list[str]:
+    """``file:line: code`` for each read of a live game under ``root/cogs``: ``x.game`` of
+    anything but a :data:`NAME_HOLDERS`, and ``getattr(x, "game")``."""
+    found = []
+    for path in sorted((root / "cogs").rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=where)):
+            if isinstance(node, ast.Attribute) and node.attr == "game":
+                read = holder(node.value) not in NAME_HOLDERS
+            else:
+                read = (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id == "getattr" and len(node.args) >= 2
+                        and isinstance(node.args[1], ast.Constant)
+                        and node.args[1].value == "game")
+            if read:
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_discord_layer_never_reads_a_live_game():
+    assert (REPO / "cogs" / "upkeep" / "publisher.py").is_file(), "the check scans no file"
+    found = live_game_reads(REPO)
+    assert not found, "reads of a live game in cogs/:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(("where", "line", "caught"), [
+    ("cogs/upkeep/publisher.py", "def peek(session):\n    return session.game.to_act",
+     "session.game"),
+    ("cogs/upkeep/guard.py", "def started(tables):\n    return [s for s in tables if s.game]",
+     "s.game"),
+    ("cogs/render/table.py", "def peek(self):\n    return self.session.game", "self.session.game"),
+    ("cogs/upkeep/ending.py", "def peek(session):\n    return getattr(session, 'game')",
+     "getattr(session, 'game')"),
+])
+def test_the_live_game_check_fails_on_a_planted_read(tmp_path: Path, where: str, line: str,
+                                                     caught: str):
+    copy = planted(tmp_path, "cogs")
+    assert live_game_reads(copy) == []
+    plant(copy, where, line)
+    [found] = live_game_reads(copy)
+    assert found.startswith(f"{where}:") and found.endswith(caught), found
+
+
+def test_the_live_game_check_lets_a_game_name_be_read(tmp_path: Path):
+    copy = planted(tmp_path, "cogs")
+    plant(copy, "cogs/upkeep/publisher.py",
+          "def name(session, shown):\n    return session.table.game, shown.game")
+    assert live_game_reads(copy) == []

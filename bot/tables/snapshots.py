@@ -1,18 +1,23 @@
-"""What the Discord layer is given to render a hand menu: data taken from the game, never it.
+"""What the Discord layer is given to render: data taken from the game, never it.
 
 A :class:`MenuSnapshot` holds everything one seat's hand menu shows (their view, the public
 view, their legal actions and the words for them, what the rules ask of them now), and a
-:class:`TableSnapshot` what ``Details`` shows of a table, each taken by the table
+:class:`TableSnapshot` what anyone may see of a table (the public table message, its
+picture, ``Details``, the result message and the record), each taken by the table
 service in one synchronous step. Every change to a table replaces
 its game and its stored form together, so a snapshot always shows one version of it;
 after a click the snapshot is taken under the table's lock, right after the click's own
-change. Renderers read the snapshot only, so no Discord code touches a live game.
+change, and the public message's when its edit is rendered (the publisher coalesces a
+burst of changes into one edit, so one snapshot). Renderers read the snapshot only, so
+no Discord code touches a live game. A snapshot holds the game's immutable views as
+they are, never copies of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot.models import TableStatus
@@ -117,24 +122,67 @@ def menu_for(session: Session, user_id: int) -> MenuSnapshot | None:
 
 @dataclass(frozen=True, eq=False)
 class TableSnapshot:
-    """What anyone may see of a started (or finished) game, in full: ``Details``."""
+    """What anyone may see of a started (or finished, or ended) game, in full: the public
+    table message and its picture, ``Details``, the result message, the record."""
 
-    game: str
+    table_id: str
+    game: str  # the game's name: card labels and pictures depend on it
     title: str
-    names: tuple[str, ...]
-    public: View
+    status: TableStatus
+    names: tuple[str, ...]  # every seat's name, by seat
+    labels: tuple[str, ...]  # every seat as the table shows it (a computer's with its level)
+    people: tuple[int | None, ...]  # the person at each seat (None: a computer plays it)
+    deadline: datetime | None  # when the person to act times out, at a timed table
+    pictures: bool  # the table message carries a picture of the table
+    public: View  # what everyone sees
+    places: tuple[int, ...] | None  # each seat's place, once the game is over
     rounds: tuple[tuple[int, ...], ...]  # each finished round's points, by seat
     log: tuple[str, ...]  # the table's recent events, oldest first
+    card_names: Mapping[Card, str]  # each card lying open on the table, in words
+    record: dict[str, Any] | None  # every deal and move: only once finished with a result
+
+    @property
+    def playing(self) -> bool:
+        """Whether the game is under way (not over, not ended): a turn marker means something."""
+        return not self.public.over and self.status is TableStatus.PLAYING
+
+    def card_name(self, card: Card) -> str:
+        return self.card_names.get(card, card.text)
+
+
+def table_card_names(game: Game[Any], view: View) -> dict[Card, str]:
+    """The cards lying open on the table, named by ``game``: the trick, the trick and
+    face-up zones, each pile's top card (what the table's picture shows, and no more: a
+    long discard pile is not named at every edit)."""
+    shown = [card for _, card in view.trick]
+    for zone in view.zones:
+        if zone.cards and zone.kind in (ZoneKind.TRICK, ZoneKind.FACE_UP):
+            shown.extend(zone.cards)
+        elif zone.cards and zone.kind is ZoneKind.PILE:
+            shown.append(zone.cards[-1])
+    return {card: game.card_name(card) for card in shown}
 
 
 def table_of(session: Session) -> TableSnapshot:
     """``session``'s game as anyone may see it now (its game must be started)."""
     game = session.game
     assert game is not None
-    return TableSnapshot(game=session.table.game, title=game.title, names=tuple(session.names()),
-                         public=game.view_for(None),
-                         rounds=tuple(tuple(points) for points in game.rounds),
-                         log=tuple(session.recent))
+    table = session.table
+    public = game.view_for(None)
+    final = table.status is TableStatus.FINISHED and public.over
+    return TableSnapshot(
+        table_id=table.id, game=table.game, title=game.title, status=table.status,
+        names=tuple(session.names()), labels=tuple(seat.label for seat in table.seats),
+        people=tuple(seat.user_id for seat in table.seats), deadline=table.deadline,
+        pictures=table.pictures, public=public,
+        places=game.outcome.places if game.outcome is not None else None,
+        rounds=tuple(tuple(points) for points in game.rounds), log=tuple(session.recent),
+        card_names=table_card_names(game, public), record=table.record if final else None)
+
+
+def table_for(session: Session) -> TableSnapshot | None:
+    """``session``'s game as anyone may see it now; None before it has started."""
+    return table_of(session) if session.game is not None else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,4 +194,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_of", "table_of"]
+__all__ = ["MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_of", "table_for",
+           "table_of"]

@@ -1,6 +1,8 @@
 """Pure renderers: text, buttons and pictures made from a table's views and events.
 
-Nothing here sends, awaits or changes anything; a renderer is a function of what the table
-service shows it. ``pictures/`` draws the table and hand pictures (Pillow). May import
-``discord`` (for its component types), ``bot.models`` and the rules library's views.
+Nothing here sends, awaits or changes anything; a renderer is a function of a snapshot the
+table service takes (``bot.tables.snapshots``), never of the live game. ``pictures/`` draws
+the table and hand pictures (Pillow). May import ``discord`` (for its component types),
+``bot.models``, the table service's snapshots and words (``bot.tables``) and the rules
+library's views.
 """

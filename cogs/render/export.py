@@ -14,22 +14,15 @@ from typing import Any
 
 import discord
 
-from bot.models import StoredTable, TableStatus
-from bot.tables.session import Session
+from bot.models import StoredTable
+from bot.tables.snapshots import TableSnapshot
 
 # Written one deal and one action per line: readable in a text editor, and still JSON.
 _LISTED = ("deals", "actions")
 
 
-def is_final(session: Session) -> bool:
-    """Whether the game at ``session`` has ended with a result (its record may be shown)."""
-    game = session.game
-    return (session.table.status is TableStatus.FINISHED and game is not None and game.over
-            and session.table.record is not None)
-
-
-def record_filename(table: StoredTable) -> str:
-    return f"fivefold-{table.game}-{table.id}.json"
+def record_filename(game: str, table_id: str) -> str:
+    return f"fivefold-{game}-{table_id}.json"
 
 
 def record_text(record: dict[str, Any]) -> str:
@@ -47,16 +40,22 @@ def record_text(record: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def record_file(session: Session) -> discord.File | None:
-    """The finished game's record as an attachment; None while the game is not over."""
-    if not is_final(session):
+def record_file(shown: TableSnapshot | None) -> discord.File | None:
+    """The record of the game ``shown`` as an attachment; None while it is not over with a
+    result (the snapshot holds the record only then), or when no game is shown."""
+    if shown is None or shown.record is None:
         return None
-    return finished_record_file(session.table)
+    return record_attachment(shown.game, shown.table_id, shown.record)
 
 
 def finished_record_file(table: StoredTable) -> discord.File:
     """The record of ``table``, a finished one (its record is set), as an attachment."""
     assert table.record is not None
-    data = record_text(table.record).encode("utf-8")
-    return discord.File(io.BytesIO(data), filename=record_filename(table),
-                        description=f"The record of this {table.game} game, to keep or replay")
+    return record_attachment(table.game, table.id, table.record)
+
+
+def record_attachment(game: str, table_id: str, record: dict[str, Any]) -> discord.File:
+    """``record``, of a ``game`` played at ``table_id``, as the attachment that keeps it."""
+    data = record_text(record).encode("utf-8")
+    return discord.File(io.BytesIO(data), filename=record_filename(game, table_id),
+                        description=f"The record of this {game} game, to keep or replay")

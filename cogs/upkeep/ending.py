@@ -30,6 +30,7 @@ from bot.tables.errors import TableError
 from bot.tables.results import Ending
 from bot.tables.service import Tables
 from bot.tables.session import Session
+from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
 from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
@@ -62,44 +63,46 @@ def rating_words(ending: Ending, user_id: int | None) -> str:
     return f"rating {before} {ARROW} {change.after:.0f}"
 
 
-def result_lines(session: Session, ending: Ending) -> list[str]:
+def result_lines(shown: TableSnapshot, ending: Ending) -> list[str]:
     """One line per seat, best place first: place, name, score, rating change."""
-    game = session.game
-    assert game is not None and game.outcome is not None
-    places = game.outcome.places
+    places = shown.places
+    assert places is not None
     lines = []
-    for seat in sorted(range(len(session.seats)), key=lambda i: (places[i], i)):
-        held = session.seats[seat]
-        bits = [f"{places[seat]}. **{held.label}**", plural(game.scores[seat], "pt"),
-                rating_words(ending, held.user_id)]
+    for seat in sorted(range(len(shown.labels)), key=lambda i: (places[i], i)):
+        bits = [f"{places[seat]}. **{shown.labels[seat]}**",
+                plural(shown.public.scores[seat], "pt"),
+                rating_words(ending, shown.people[seat])]
         lines.append(" · ".join(b for b in bits if b))
     return lines
 
 
-def render_result(session: Session, ending: Ending) -> tuple[str, discord.ui.View, list[int]]:
-    """The result message: its text, its buttons, and the people it pings."""
-    table = session.table
-    title = games.get(table.game).title
-    people = session.humans()
-    head = f"**{title} is over.**"
+def render_result(shown: TableSnapshot, ending: Ending
+                  ) -> tuple[str, discord.ui.View, list[int]]:
+    """The result message of the finished game ``shown``: its text, its buttons, and the
+    people it pings."""
+    people = [person for person in shown.people if person is not None]
+    head = f"**{shown.title} is over.**"
     if people:
         head += " " + " ".join(f"<@{p}>" for p in people) + ": thanks for playing."
-    lines = [head, *result_lines(session, ending)]
+    lines = [head, *result_lines(shown, ending)]
     if not ending.rated:
         lines.append("-# Not rated: this table had hints on.")
     view = static_view([
-        button("Play again", ids.end_id(table.id, "again"), style=discord.ButtonStyle.success),
-        button("Record", ids.end_id(table.id, "record")),
+        button("Play again", ids.end_id(shown.table_id, "again"),
+               style=discord.ButtonStyle.success),
+        button("Record", ids.end_id(shown.table_id, "record")),
     ])
     return "\n".join(lines), view, people
 
 
 async def announce(channel: discord.abc.Messageable, session: Session) -> None:
-    """Post the result of a game that has just finished, once (``session.ending`` is taken)."""
+    """Post the result of a game that has just finished, once (``session.ending`` is taken),
+    from a snapshot of the finished table."""
     ending, session.ending = session.ending, None
-    if ending is None or session.game is None or session.game.outcome is None:
+    shown = table_for(session) if ending is not None else None
+    if ending is None or shown is None or shown.places is None:
         return
-    content, view, people = render_result(session, ending)
+    content, view, people = render_result(shown, ending)
     try:
         await channel.send(content, view=view, allowed_mentions=pings(people))
     except discord.HTTPException:

@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.models import TableStatus
 from cogs.ui import APOLOGY, say
 
 if TYPE_CHECKING:
@@ -159,7 +160,7 @@ class Guard(commands.Cog):
         up = dt.datetime.now(dt.UTC) - self.started
         hours, rest = divmod(int(up.total_seconds()), 3600)
         tables = self.bot.sessions.open_tables(guild_id=interaction.guild_id)
-        playing = sum(1 for s in tables if s.game is not None)
+        playing = sum(1 for s in tables if s.status is TableStatus.PLAYING)
         in_thread = isinstance(interaction.channel, discord.Thread)
         missing = missing_permissions(interaction.app_permissions, in_thread=in_thread,
                                       new_thread=not in_thread)

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 import discord
 from discord.utils import MISSING
 
+import games
 from bot.logs import working_on
 from bot.models import TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import table_for
 from bot.tables.timers import countdown
 from cogs.render.export import record_file
 from cogs.render.lobby import render_lobby
@@ -53,13 +55,16 @@ log = logging.getLogger(__name__)
 def render(session: Session, *, pictures: bool = True) -> Rendered:
     """The public message of ``session`` in its current state, text only.
 
-    With ``pictures`` (and the table's pictures on) it also says what its picture
-    shows; :func:`painted` draws it, off the event loop.
+    A started game is rendered from its snapshot, taken here, when the edit is rendered
+    (a burst of changes makes one snapshot, not one a move). With ``pictures`` (and the
+    table's pictures on) it also says what its picture shows; :func:`painted` draws it,
+    off the event loop.
     """
-    if session.game is not None:
-        shown = render_table(session)
-        shown.scene = table_scene_for(session) if pictures else None
-        return shown
+    shown = table_for(session)
+    if shown is not None:
+        rendered = render_table(shown)
+        rendered.scene = table_scene_for(shown) if pictures else None
+        return rendered
     if session.table.status is TableStatus.LOBBY:
         embed, view = render_lobby(session)
         return Rendered(None, embed, view, discord.AllowedMentions.none())
@@ -188,10 +193,10 @@ class Publisher:
         shown = await painted(render(session))
         message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
-        with_record = record_file(session) is not None
+        with_record = shown.table is not None and shown.table.record is not None
         try:
             await self._send_retrying(session, lambda: self._send_edit(
-                message, session, shown, with_record=with_record))
+                message, shown, with_record=with_record))
             self._forbidden.discard(session.id)
             self._unarchived.discard(session.id)
             return
@@ -224,7 +229,7 @@ class Publisher:
                     session.id)
         for keep_record in ((True, False) if with_record else (False,)):
             try:
-                await self._send_edit(message, session, render(session, pictures=False),
+                await self._send_edit(message, render(session, pictures=False),
                                       with_record=keep_record, replace=True)
                 return
             except discord.NotFound:
@@ -295,15 +300,15 @@ class Publisher:
             log.warning("table %s: I may no longer edit its message (a permission was "
                         "taken away); the game goes on in the hand menus", session.id)
 
-    async def _send_edit(self, message: discord.PartialMessage, session: Session,
-                         shown: Rendered, *, with_record: bool, replace: bool = False) -> None:
+    async def _send_edit(self, message: discord.PartialMessage, shown: Rendered, *,
+                         with_record: bool, replace: bool = False) -> None:
         """One edit: the text table, its picture (replacing the last one), the record.
 
         A table without pictures keeps its attachments as they are, unless it shows the
         record or ``replace`` says to take down what it had (a picture that failed).
         """
         files = shown.files()
-        record = record_file(session) if with_record else None
+        record = record_file(shown.table) if with_record else None
         if record is not None:
             files.append(record)
         await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
@@ -329,7 +334,7 @@ class Publisher:
         For ``/table``, and when Discord refuses more edits of the old message (30046).
         """
         shown = await painted(render(session))
-        record = record_file(session)
+        record = record_file(shown.table)
         channel = self._channel(session)
         sent = await channel.send(content=shown.content, embed=shown.embed,
                                   files=shown.files() + ([record] if record else []),
@@ -365,7 +370,7 @@ class Publisher:
             return
         if quiet and not reminder:
             return  # their menu told them (half their time gone, they are reminded anyway)
-        title = session.game.title if session.game is not None else "the game"
+        title = games.get(session.table.game).title  # a person to act: a game is running
         link = channel.get_partial_message(session.table.message_id).jump_url
         deadline = session.table.deadline
         hurry = (f"\nHalf your time is gone: a computer plays for you {countdown(deadline)}."

@@ -40,7 +40,7 @@ def test_the_hand_menu_counts_the_own_deck_and_shows_only_the_hand():
 
 def test_the_table_shows_each_private_deck_as_a_count():
     game, session = two_player_table(5)
-    text = render_table(session).embed.description or ""
+    text = render_table(table_of(session)).embed.description or ""
     for seat, name in enumerate(("Ana", "Ben")):
         [line] = [line for line in text.splitlines() if f"**{name}** ·" in line]
         assert f"{len(game.decks[seat])} cards in deck" in line, line

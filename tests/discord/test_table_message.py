@@ -18,6 +18,7 @@ import pytest
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
+from bot.tables.snapshots import table_of
 from cogs.render.cards import card_label
 from cogs.render.table import TURN, render_table
 from tests.botdriver import open_table, running_bot, table_message, take_turn, wait_settled
@@ -64,7 +65,7 @@ def test_the_table_fits_a_phone_at_the_largest_table(name: str) -> None:
     rng = random.Random(name)
     for i in range(8):
         session = session_at(name, cls.max_players, rng.randrange(0, 200), seed=i)
-        shown = render_table(session)
+        shown = render_table(table_of(session))
         lines = lines_of(shown)
         assert len(lines) <= MAX_LINES, "\n".join(lines)
         text = "\n".join(lines)
@@ -79,7 +80,7 @@ def test_the_table_fits_a_phone_at_the_largest_table(name: str) -> None:
 def test_an_ended_or_finished_table_shows_no_turn_and_no_hand_button() -> None:
     session = session_at("fumblaroo", 3, 10)
     session.table.status = TableStatus.CANCELLED
-    shown = render_table(session)
+    shown = render_table(table_of(session))
     text = "\n".join(lines_of(shown))
     assert TURN not in text and "This table was ended" in text
     assert shown.view is not None
@@ -88,7 +89,7 @@ def test_an_ended_or_finished_table_shows_no_turn_and_no_hand_button() -> None:
 
 def test_counts_are_said_in_plain_words() -> None:
     session = session_at("fumblaroo", 3, 0)
-    text = "\n".join(lines_of(render_table(session)))
+    text = "\n".join(lines_of(render_table(table_of(session))))
     assert "1 pts" not in text and "1 cards" not in text and "0 pts" in text
 
 

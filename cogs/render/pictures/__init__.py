@@ -1,12 +1,14 @@
 """The table and the hand as pictures (Pillow), the text staying for screen readers.
 
-:func:`table_picture` draws the public table of a session, :func:`hand_picture` one
-seat's hand in the order of its menu's buttons. Each returns a :class:`Picture`: PNG
-bytes, the alt text that names every card shown (the attachment's description), and
-the file name. Both are drawn from a :class:`~cogs.render.pictures.scene.Scene`, cached by
-content, so a table that did not change is never drawn twice. The bot draws them in
-threads (:mod:`cogs.render.pictures.painter`), never on the event loop; the ``*_picture``
-functions here draw at once, for tests, samples and benchmarks.
+A picture is drawn from a :class:`~cogs.render.pictures.scene.Scene`, cached by content,
+so a table that did not change is never drawn twice. :func:`table_scene_for` says what a
+table message's picture shows, from the table's snapshot
+(:class:`~bot.tables.snapshots.TableSnapshot`), never from the live game; a hand menu's
+scene comes from its own snapshot (:mod:`cogs.render.hand`). A :class:`Picture` holds the
+PNG bytes, the alt text that names every card shown (the attachment's description), and
+the file name. The bot draws them in threads (:mod:`cogs.render.pictures.painter`), never
+on the event loop; :func:`table_picture` and :func:`hand_picture` draw at once a game that
+sits at no table, for tests, samples and benchmarks.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.tables.session import Session
+from bot.tables.snapshots import TableSnapshot
 from cogs.render.pictures.draw import MAX_BYTES, render_png
 from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene, zone_words
 from cogs.ui import plural
@@ -75,29 +77,28 @@ def picture_of(scene: Scene, filename: str,
     return Picture(png, scene.alt_text(), filename)
 
 
+def public_scene(game: str, title: str, view: View, names: Sequence[str],
+                 card_name: Callable[[Card], str]) -> Scene:
+    """What the public ``view`` of a game shows (cheap: drawing it is the cost)."""
+    return table_scene(game, f"{title}: {view.phase}", view, names, card_name,
+                       player_lines(view, names))
+
+
+def table_scene_for(shown: TableSnapshot) -> Scene | None:
+    """The scene of the table message showing ``shown``, when the table has pictures on."""
+    if not shown.pictures:
+        return None
+    return public_scene(shown.game, shown.title, shown.public, shown.names, shown.card_name)
+
+
 def table_scene_of(game: Game[Any], names: Sequence[str]) -> Scene:
-    """What the public table of ``game`` shows (cheap: drawing it is the cost)."""
-    view = game.view_for(None)
-    return table_scene(game.name, f"{game.title}: {view.phase}", view, names,
-                       game.card_name, player_lines(view, names))
+    """The public table of a game that sits at no table (samples, tests, benchmarks)."""
+    return public_scene(game.name, game.title, game.view_for(None), names, game.card_name)
 
 
 def table_picture(game: Game[Any], names: Sequence[str]) -> Picture | None:
-    """The public table of ``game``, drawn here and now (None if too large)."""
+    """The public table of a game at no table, drawn here and now (None if too large)."""
     return picture_of(table_scene_of(game, names), TABLE_FILE)
-
-
-def table_scene_for(session: Session) -> Scene | None:
-    """The scene of ``session``'s table message, when the table has pictures on."""
-    if not session.table.pictures or session.game is None:
-        return None
-    return table_scene_of(session.game, session.names())
-
-
-def table_picture_of(session: Session) -> Picture | None:
-    """The picture for ``session``'s table message, drawn here and now, if pictures are on."""
-    scene = table_scene_for(session)
-    return picture_of(scene, TABLE_FILE) if scene is not None else None
 
 
 def as_file(picture: Picture) -> discord.File:
@@ -108,8 +109,9 @@ def as_file(picture: Picture) -> discord.File:
 
 def hand_scene_of(game: Game[Any], seat: int, cards: Sequence[Card],
                   legal: Sequence[Action]) -> Scene | None:
-    """What ``seat``'s hand picture shows: its ``cards`` as the menu lists them, the
-    unplayable ones dimmed (None for no cards)."""
+    """What ``seat``'s hand picture shows at a game that sits at no table (samples, tests):
+    its ``cards`` as the menu lists them, the unplayable ones dimmed (None for no cards).
+    A table's hand menu draws its own from its snapshot (:mod:`cogs.render.hand`)."""
     if not cards:
         return None
     return hand_scene(game.name, game.view_for(seat), cards, legal, game.card_name)
@@ -123,5 +125,5 @@ def hand_picture(game: Game[Any], seat: int, cards: Sequence[Card],
 
 
 __all__ = ["HAND_FILE", "TABLE_FILE", "Picture", "as_file", "hand_picture", "hand_scene_of",
-           "picture_of", "player_lines", "table_picture", "table_picture_of", "table_scene_for",
+           "picture_of", "player_lines", "public_scene", "table_picture", "table_scene_for",
            "table_scene_of"]
