@@ -167,15 +167,21 @@ def table(table_id: str, record: dict[str, Any], version: int) -> StoredTable:
 
 
 def before_revision() -> str:
-    """The last revision whose SQLite store ran on its own thread (the reference)."""
+    """The last revision whose SQLite store ran on its own thread (the reference): the
+    parent of the commit that deleted it. ``--full-history``: the thread lived and died on
+    a branch, and a merge into a first parent that never had it hides that branch from
+    git's default history simplification."""
+    deleted = subprocess.run(["git", "log", "--full-history", "--diff-filter=D", "-1",
+                              "--format=%H", "HEAD", "--", THREAD_STORE],
+                             capture_output=True, text=True, check=False).stdout.strip()
+    if deleted:
+        return f"{deleted}^"
     last = subprocess.run(["git", "rev-list", "-1", "HEAD", "--", THREAD_STORE],
                           capture_output=True, text=True, check=False).stdout.strip()
     if not last:
         raise SystemExit(f"bench.store: no revision in git has {THREAD_STORE}; name one "
                          "with --rev")
-    there = subprocess.run(["git", "cat-file", "-e", f"{last}:{THREAD_STORE}"],
-                           capture_output=True, check=False)
-    return last if there.returncode == 0 else f"{last}^"
+    return last
 
 
 def store_before(rev: str) -> types.ModuleType:
