@@ -70,15 +70,13 @@ class Lobby:
     """Opening tables, and every seat change people ask for."""
 
     def __init__(self, store: Store, settings: Settings, registry: Registry, changes: Changes,
-                 *, clock: Clock, seed_source: Callable[[], int],
-                 next_turn: Callable[[Session], None]) -> None:
+                 *, clock: Clock, seed_source: Callable[[], int]) -> None:
         self.store = store
         self.settings = settings
         self.registry = registry
         self.changes = changes
         self.clock = clock  # the clock games read (Fizzbin's day and night)
         self.seed_source = seed_source  # each new game's seed
-        self._next_turn = next_turn
         self._opening = asyncio.Lock()  # one new table at a time: see open()
 
     # --- opening ------------------------------------------------------------------------
@@ -301,7 +299,6 @@ class Lobby:
             table = with_deadline(table, game, self.clock(), self.settings.turn_timeout)
             await self.changes.save(session, table, game=game,
                                     note=f"{cls.title} begins with {len(table.seats)} players")
-            self._next_turn(session)
         return f"the game has started. {TO_THE_HAND}"
 
     async def end(self, session: Session, user_id: int, *, moderator: bool, name: str) -> str:

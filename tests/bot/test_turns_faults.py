@@ -203,6 +203,36 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
     await agrees(session, store)
 
 
+async def test_a_computer_move_lost_to_failed_saves_is_started_again_and_logged_once(
+    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+) -> None:
+    session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
+                                 game="fiasco", options={})
+    await manager.add_computer(session, ALICE)
+    await manager.start(session, ALICE)
+    for n in range(500):
+        await computer_done(session)
+        user, action = a_move(session, n)
+        if next_is_computer(session, action):
+            break
+        await manager.act(session, user, action, version=session.version)
+    await manager.act(session, user, action, version=session.version)
+    stuck = len(session.table.record["actions"])  # type: ignore[index]
+    for _ in range(2):  # the computer's save fails, and so does its first restart's
+        store.fail_next_write()
+        await computer_done(session)
+        assert len(session.table.record["actions"]) == stuck  # type: ignore[index]
+        assert session.seats[session.to_act()].is_computer  # type: ignore[index]
+        assert manager.restart_lost_turns() == 1  # what the expiry sweep does
+    await computer_done(session)
+    assert len(session.table.record["actions"]) > stuck  # type: ignore[index]
+    assert manager.restart_lost_turns() == 0
+    lost = [r.getMessage() for r in caplog.records if "started it again" in r.getMessage()]
+    assert lost == [f"table {session.id}: the turn of Computer 1 had no computer move "
+                    "pending though the game had not moved on; started it again"]
+    await agrees(session, store)
+
+
 # --------------------------------------------------------------------------- lobby changes
 
 LobbyChange = Callable[[Tables, Session], Awaitable[object]]
