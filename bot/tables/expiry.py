@@ -28,6 +28,7 @@ from bot.tables.changes import Changes
 from bot.tables.context import Clock
 from bot.tables.registry import Registry
 from bot.tables.session import Session
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 60.0
@@ -47,13 +48,13 @@ def expiry_reason(table: StoredTable, now: dt.datetime, settings: Settings) -> s
     if table.status is TableStatus.LOBBY:
         limit = dt.timedelta(minutes=settings.lobby_idle_minutes)
         if idle >= limit:
-            return (f"the lobby closed after {settings.lobby_idle_minutes} minutes without "
-                    "anyone joining or starting")
+            return (f"the lobby closed after {plural(settings.lobby_idle_minutes, 'minute')} "
+                    "without anyone joining or starting")
     elif table.status is TableStatus.PLAYING:
         limit = dt.timedelta(hours=settings.game_idle_hours)
         if idle >= limit:
-            return (f"the game ended unrated after {settings.game_idle_hours:g} hours without "
-                    "a move by a person")
+            return (f"the game ended unrated after {plural(settings.game_idle_hours, 'hour')} "
+                    "without a move by a person")
     return None
 
 

@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.ui import APOLOGY, say
+from cogs.ui import APOLOGY, plural, say
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -101,7 +101,7 @@ class Guard(commands.Cog):
         """A check refused a command, or it failed: answer privately, once."""
         if isinstance(error, app_commands.CommandOnCooldown):
             text = (f"Not so fast: try that again in {error.retry_after:.0f} s "
-                    f"({error.cooldown.rate} uses a minute each).")
+                    f"({plural(error.cooldown.rate, 'use')} a minute each).")
         elif isinstance(error, app_commands.CheckFailure):
             text = "You cannot use that command here."
         else:
@@ -171,7 +171,7 @@ class Guard(commands.Cog):
                  f"`[table {here.id}]`." if here is not None else "")
         await say(interaction, (
             f"**Fivefold {version}**, up {hours} h {rest // 60} min, "
-            f"in {len(self.bot.guilds)} server(s).\n"
+            f"in {plural(len(self.bot.guilds), 'server')}.\n"
             f"Open tables in this server: {len(tables)} ({playing} playing, "
             f"{len(tables) - playing} in the lobby); at most "
             f"{self.bot.settings.max_tables_per_server} at once, "
