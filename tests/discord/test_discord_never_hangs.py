@@ -4,7 +4,7 @@ timer, and a turn whose move was lost anyway is found and started again, and log
 
 The real bot against the fake Discord. A computer's thinking is held (:class:`Held`) so
 that the table is posted anew while it thinks; a person's turn timer runs on a clock the
-test moves (:class:`Clock`). Every game is then played on to its end.
+test moves (``test_discord_timers``' ``Clock``). Every game is then played to its end.
 """
 
 from __future__ import annotations
@@ -35,11 +35,10 @@ from tests.botdriver import (
     wait_settled,
 )
 from tests.custom_ids import is_action
+from tests.discord.test_discord_timers import Clock, timed_bot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import FakeUser
-
-CHECK = 0.01  # how often a turn timer reads the moved clock, in real seconds
 
 
 class Held:
@@ -58,19 +57,6 @@ class Held:
 
     def release(self) -> None:
         self._released.set()
-
-
-class Clock:
-    """The bot's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.moment = dt.datetime.now(dt.UTC).replace(microsecond=0)
-
-    def __call__(self) -> dt.datetime:
-        return self.moment
-
-    def advance(self, seconds: float) -> None:
-        self.moment += dt.timedelta(seconds=seconds)
 
 
 async def warmed(bot: FivefoldBot) -> FivefoldBot:
@@ -199,8 +185,7 @@ async def test_a_table_posted_anew_while_a_turn_timer_runs_keeps_the_timer(
     users = {u.id: u for u in (world.alice, world.bob)}
     rng = random.Random(7)
     clock = Clock()
-    async with running_bot(fake, tmp_path, clock=clock, seed_source=lambda: 7,
-                           timer_check_seconds=CHECK) as started:
+    async with timed_bot(fake, tmp_path, clock) as started:
         bot = await warmed(started)
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob], options={"timer": "1m"})
