@@ -24,7 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.ui import APOLOGY, plural, say
+from cogs.ui import APOLOGY, say
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
