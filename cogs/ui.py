@@ -1,6 +1,7 @@
 """Small helpers shared by the commands, the renderers and the click handlers: answering an
 interaction, building static views, and the words every message uses (:func:`sentence`,
-:func:`plural`), so that no module types them again."""
+:func:`plural`, the rules core's :func:`games.core.words.plural`), so that no module types
+them again."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import discord
+
+from games.core.words import plural as plural  # counted words: one helper for every layer
 
 EMBED_COLOUR = discord.Colour(0x2B7A4B)
 FIELD_LIMIT = 1024
@@ -90,11 +93,6 @@ def clip(text: str, limit: int = FIELD_LIMIT) -> str:
 def sentence(text: str) -> str:
     """A reason or a note as a sentence: "not your turn" -> "Not your turn."."""
     return text[:1].upper() + text[1:] + "."
-
-
-def plural(count: int, word: str) -> str:
-    """``1 card``, ``2 cards``, ``-1 pt``, ``0 pts``: ``word`` takes an ``s`` unless one."""
-    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
 
 
 def jump_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:

@@ -44,6 +44,7 @@ from games.core.cards import Card
 from games.core.errors import GameError
 from games.core.events import Event
 from games.core.game import Game
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -210,9 +211,9 @@ class Actions:
         notes = [note] if note else []
         if lost:
             name = session.seats[seat].name
-            notes.append(f"{name} timed out {MAX_TIMEOUTS} turns in a row: a {TAKEOVER_LEVEL} "
-                         f"computer plays the seat until {name} takes it back (Show my hand, "
-                         "or /join)")
+            notes.append(f"{name} timed out {plural(MAX_TIMEOUTS, 'turn')} in a row: a "
+                         f"{TAKEOVER_LEVEL} computer plays the seat until {name} takes it back "
+                         "(Show my hand, or /join)")
         try:
             if game.over:
                 await self._save_finished(session, game, table)

@@ -6,6 +6,12 @@ database has it. Each save is the next version; a store that holds a newer one (
 process moved first) refuses it (:class:`~bot.store.api.StaleTable`), and the session is
 reloaded from the store (:meth:`bot.tables.restart.Restart.reload`) rather than
 overwriting that newer move. Actions take their own path (:mod:`bot.tables.actions`).
+
+Every save of a table in play is followed by the scheduler's look at its turn
+(:meth:`bot.tables.scheduler.Scheduler.schedule`): a save that changed the turn (a game
+started, the seat to act changing hands) gets the task the new turn needs, and one that
+did not (a new message id, another seat changing hands) keeps the computer's move or the
+turn timer running, or starts it again if it was lost.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ class Changes:
         self.settings = settings
         self.registry = registry
         self.clock = clock
-        self._next_turn = next_turn  # schedules whatever the next turn needs
+        self._next_turn = next_turn  # what the turn under way needs, after every save
         self._changed = changed  # tells the Discord layer the table changed
         self._reload = reload  # takes a session back to the store's copy after a stale save
 
@@ -57,7 +63,8 @@ class Changes:
         started) and ``note`` (a line for the table's recent events) are taken
         in with it. The table is saved as the session's next version; if the
         store has a newer one, the session is reloaded and :class:`TableMoved`
-        raised (nothing of this change was applied).
+        raised (nothing of this change was applied). Once saved, the turn under way
+        gets what it needs (:mod:`bot.tables.scheduler`).
         """
         table.updated_at = utc_now()
         table.version = session.table.version + 1
@@ -71,6 +78,7 @@ class Changes:
             session.game = game
         if note is not None:
             session.recent.append(note)
+        self._next_turn(session)
         if notify:
             self._changed(session)
 
@@ -84,20 +92,16 @@ class Changes:
             table.host_id = humans[0]
         playing = session.status is TableStatus.PLAYING
         if playing:
-            table.version += 1
             assert session.game is not None
             table = with_deadline(table, session.game, self.clock(), self.settings.turn_timeout,
                                   before=session.table)
         await self.save(session, table, note=note if playing else None)
-        if playing:
-            self._next_turn(session)
 
     async def close(self, session: Session, note: str, *, table: StoredTable | None = None,
                     closed_by: str | None = None) -> None:
         """Save the table (``table`` if given, else the session's) cancelled, then let it go."""
         table = copied(session.table if table is None else table)
         table.status = TableStatus.CANCELLED
-        table.version += 1
         await self.save(session, table, note=note, notify=False)
         if closed_by is not None:
             session.closed_by = closed_by
@@ -124,7 +128,9 @@ class Changes:
         the message already exists on Discord whatever the database says, and
         whoever renders the table meanwhile should edit that message, not post
         another. A save that fails puts the old id back, so memory and database
-        still agree.
+        still agree. The save is a new version of the table but not of its game: a
+        computer thinking meanwhile, or a person's running timer, goes on
+        (:class:`~bot.tables.session.Turn`).
         """
         async with session.lock:
             old = session.table.message_id

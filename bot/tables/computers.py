@@ -17,8 +17,11 @@ same answer.
 person's whose time ran out) and answers the Hint button. A computer thinks outside the
 table's lock: it takes its seat's perspective under the lock, thinks in a worker while
 its pause runs, then applies its choice through the one action path
-(:meth:`bot.tables.actions.Actions.commit`) only if the table has not moved on
-meanwhile. Other tables, and people clicking at this one, never wait for its search.
+(:meth:`bot.tables.actions.Actions.commit`) only if its turn is still the one under way
+(:class:`~bot.tables.session.Turn`: the game's moves, the seat, who holds it). A save that
+leaves the game where it was (the table posted anew, another seat changing hands) does
+not make its choice moot. Other tables, and people clicking at this one, never wait for
+its search.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from bot.models import ComputerLevel
 from bot.settings import Settings
 from bot.tables.checks import require_game, require_seat
 from bot.tables.errors import TableError, TableMoved
-from bot.tables.session import Session
+from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
 from games.players import Decision, Level, Perspective, decide, perspective
@@ -218,11 +221,11 @@ def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: De
 
 @dataclass(frozen=True)
 class HintQuestion:
-    """A hint asked for: whose seat, the table's version then, and what the computer is asked."""
+    """A hint asked for: whose seat, the turn then, and what the computer is asked."""
 
     session: Session
     seat: int
-    version: int
+    turn: Turn
     question: Question
 
 
@@ -233,27 +236,30 @@ class ComputerTurns:
         self.pool = pool  # where the thinking runs
         self.actions = actions  # the one action path every move takes
 
-    async def play(self, session: Session, seat: int, version: int, delay: float, *,
+    async def play(self, session: Session, turn: Turn, delay: float, *,
                    timed_out: bool = False, level: ComputerLevel | None = None) -> None:
-        """A computer's move for ``seat`` at ``version``, after ``delay`` seconds.
+        """A computer's move for ``turn``, after ``delay`` seconds.
 
         A computer seat starts thinking at once and waits only what is left of its
         pause: never instant, never longer than the pause plus the search. A timed-out
         person's turn (``timed_out``, played at ``level``) is thought about only once
-        their time is up.
+        their time is up. The move is made only if ``turn`` is still the one under way:
+        the table's version may have moved meanwhile (a save that changed no move), the
+        game may not have.
         """
         loop = asyncio.get_running_loop()
+        seat = turn.seat
         try:
             started = loop.time()
             level = level or session.seats[seat].computer_level
-            question = await self.question(session, seat, level, version=version)
+            question = await self.question(session, seat, level, turn=turn)
             if question is None:
                 return
             decision = await self.pool.decide(question)
             await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
             async with session.lock:
-                if session.version != version or session.to_act() != seat:
-                    return  # the table moved on while it thought: the answer is moot
+                if session.turn() != turn:
+                    return  # the game moved on while it thought: the answer is moot
                 note = timeout_note(session, seat, level, decision) if timed_out else None
                 await self.actions.commit(session, seat, decision.action, note,
                                           timed_out=timed_out)
@@ -265,11 +271,11 @@ class ComputerTurns:
             log.exception("computer turn failed at table %s", session.id)
 
     async def question(self, session: Session, seat: int, level: ComputerLevel, *,
-                       version: int | None = None) -> Question | None:
+                       turn: Turn | None = None) -> Question | None:
         """What ``seat`` is asked, taken under the lock; None if the turn is no longer
-        ``seat``'s at ``version`` (when given)."""
+        ``seat``'s, or (when given) no longer ``turn``."""
         async with session.lock:
-            if version is not None and session.version != version:
+            if turn is not None and session.turn() != turn:
                 return None
             return self._question(session, seat, level)
 
@@ -302,9 +308,9 @@ class ComputerTurns:
                 raise TableError("a hint is only for the player whose turn it is" + (
                     f"; waiting for {session.seats[waiting].name}" if waiting is not None
                     else ""))
-            question = self._question(session, seat, HINT_LEVEL)
-            assert question is not None  # it is the seat's turn
-            return HintQuestion(session, seat, session.version, question)
+            question, turn = self._question(session, seat, HINT_LEVEL), session.turn()
+            assert question is not None and turn is not None  # it is the seat's turn
+            return HintQuestion(session, seat, turn, question)
 
     async def think(self, asked: HintQuestion) -> Decision:
         """The hard computer's answer to ``asked``, from the worker pool."""
@@ -314,7 +320,7 @@ class ComputerTurns:
         """The hint in words, with the asker's menu as it is once it is thought of."""
         decision = await self.think(asked)
         session = asked.session
-        if session.version != asked.version or session.game is None:
+        if session.turn() != asked.turn or session.game is None:
             words = "the table moved on while I thought; ask again"
         else:
             label = session.game.action_label(decision.action, session.names())

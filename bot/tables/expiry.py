@@ -8,6 +8,9 @@ closed instead of resumed.
 
 :class:`Sweeper` looks for such tables every ``EXPIRY_CHECK_SECONDS`` while the bot runs,
 and drops from the database the tables closed more than ``TABLE_RETENTION_DAYS`` ago.
+On the same round it is the safety net of every game in play: a turn that lost its
+computer's move or its timer (:mod:`bot.tables.scheduler`) is started again, so a table
+where nothing else happens cannot hang.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Callable
 
 from bot.logs import about_table
 from bot.models import StoredTable, TableStatus
@@ -23,6 +27,8 @@ from bot.store.api import Store
 from bot.tables.changes import Changes
 from bot.tables.context import Clock
 from bot.tables.registry import Registry
+from bot.tables.session import Session
+from games.core.words import plural
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 60.0
@@ -42,41 +48,52 @@ def expiry_reason(table: StoredTable, now: dt.datetime, settings: Settings) -> s
     if table.status is TableStatus.LOBBY:
         limit = dt.timedelta(minutes=settings.lobby_idle_minutes)
         if idle >= limit:
-            return (f"the lobby closed after {settings.lobby_idle_minutes} minutes without "
-                    "anyone joining or starting")
+            return (f"the lobby closed after {plural(settings.lobby_idle_minutes, 'minute')} "
+                    "without anyone joining or starting")
     elif table.status is TableStatus.PLAYING:
         limit = dt.timedelta(hours=settings.game_idle_hours)
         if idle >= limit:
-            return (f"the game ended unrated after {settings.game_idle_hours:g} hours without "
-                    "a move by a person")
+            return (f"the game ended unrated after {plural(settings.game_idle_hours, 'hour')} "
+                    "without a move by a person")
     return None
 
 
 class Sweeper:
-    """Closes the tables left alone too long, and prunes the long closed ones."""
+    """Closes the tables left alone too long, prunes the long closed ones, and restarts
+    the turns that lost their move."""
 
     def __init__(self, store: Store, settings: Settings, registry: Registry, changes: Changes,
-                 *, clock: Clock) -> None:
+                 *, clock: Clock, turns: Callable[[Session], bool]) -> None:
         self.store = store
         self.settings = settings
         self.registry = registry
         self.changes = changes
         self.clock = clock
+        self._turns = turns  # the scheduler's look at a turn: whether it had been lost
         self._task: asyncio.Task[None] | None = None
 
     def start(self, every: float = SWEEP_SECONDS) -> None:
-        """Look for expired tables every ``every`` seconds until :meth:`stop`."""
+        """Look for expired tables and lost turns every ``every`` seconds until :meth:`stop`."""
         async def sweep() -> None:
             while True:
                 await asyncio.sleep(every)
-                try:
-                    await self.expire_idle()
-                    await self.prune_closed()
-                except Exception:
-                    log.exception("looking for expired tables failed; trying again later")
+                await self.sweep_once()
 
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(sweep(), name="expiry")
+
+    async def sweep_once(self) -> None:
+        """One round: expired tables, long closed ones, then lost turns. A store that fails
+        the first steps leaves the last to run: it needs no store."""
+        try:
+            await self.expire_idle()
+            await self.prune_closed()
+        except Exception:
+            log.exception("looking for expired tables failed; trying again later")
+        try:
+            self.restart_lost_turns()
+        except Exception:
+            log.exception("looking for lost turns failed; trying again later")
 
     def stop(self) -> None:
         if self._task is not None:
@@ -99,6 +116,19 @@ class Sweeper:
                         await self.changes.close(session, reason)
                         closed += 1
         return closed
+
+    def restart_lost_turns(self) -> int:
+        """Start again every turn in play whose computer's move or timer was lost; how many.
+
+        A table being changed right now (its lock held) is left to that change, whose
+        save looks at the turn anyway.
+        """
+        lost = 0
+        for session in self.registry.open_tables():
+            if session.in_play and not session.lock.locked():
+                with about_table(session.id):
+                    lost += self._turns(session)
+        return lost
 
     async def prune_closed(self, moment: dt.datetime | None = None) -> int:
         """Drop the tables closed more than ``TABLE_RETENTION_DAYS`` before ``moment`` (now)

@@ -36,6 +36,7 @@ from bot.tables.timers import TableTimer, choice_of, table_timer, with_deadline
 from games.core.errors import SetupError
 from games.core.game import Options
 from games.core.option_words import options_problem, refusal
+from games.core.words import plural
 
 TO_THE_HAND = "Show my hand shows your cards"
 """Added to what a person who now plays (a game started, a seat taken back) is told."""
@@ -70,15 +71,13 @@ class Lobby:
     """Opening tables, and every seat change people ask for."""
 
     def __init__(self, store: Store, settings: Settings, registry: Registry, changes: Changes,
-                 *, clock: Clock, seed_source: Callable[[], int],
-                 next_turn: Callable[[Session], None]) -> None:
+                 *, clock: Clock, seed_source: Callable[[], int]) -> None:
         self.store = store
         self.settings = settings
         self.registry = registry
         self.changes = changes
         self.clock = clock  # the clock games read (Fizzbin's day and night)
         self.seed_source = seed_source  # each new game's seed
-        self._next_turn = next_turn
         self._opening = asyncio.Lock()  # one new table at a time: see open()
 
     # --- opening ------------------------------------------------------------------------
@@ -180,7 +179,7 @@ class Lobby:
             if session.seat_of(user_id) is not None:
                 raise TableError("you are already seated at this table")
             if len(session.seats) >= cls.max_players:
-                raise TableError(f"the table is full ({cls.max_players} players)")
+                raise TableError(f"the table is full ({plural(cls.max_players, 'player')})")
             table = copied(session.table)
             table.seats.append(Seat(user_id=user_id, name=name))
             await self.changes.save(session, table)
@@ -193,7 +192,7 @@ class Lobby:
         if session.seat_of(user_id) is None and user_id != session.table.host_id:
             raise TableError("only players at this table can add a computer player")
         if len(session.seats) >= cls.max_players:
-            raise TableError(f"the table is full ({cls.max_players} players)")
+            raise TableError(f"the table is full ({plural(cls.max_players, 'player')})")
 
     async def add_computer(self, session: Session, user_id: int,
                            level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
@@ -300,8 +299,8 @@ class Lobby:
             table.version += 1
             table = with_deadline(table, game, self.clock(), self.settings.turn_timeout)
             await self.changes.save(session, table, game=game,
-                                    note=f"{cls.title} begins with {len(table.seats)} players")
-            self._next_turn(session)
+                                    note=f"{cls.title} begins with "
+                                         f"{plural(len(table.seats), 'player')}")
         return f"the game has started. {TO_THE_HAND}"
 
     async def end(self, session: Session, user_id: int, *, moderator: bool, name: str) -> str:

@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.store.api import Store
 from bot.tables.errors import NO_TABLE_HERE, UNKNOWN_TABLE, NoSuchTable, TableClosed, TableError
 from bot.tables.session import Session
+from games.core.words import plural
 
 KEEP_CLOSED = 500
 """How many closed tables stay in memory to answer their old buttons with a reason."""
@@ -141,13 +142,13 @@ class Registry:
         """TableError when the host, or the server, already has as many tables as allowed."""
         hosted = len(self.open_tables(host_id=host_id))
         if hosted >= self.settings.max_tables_per_host:
-            raise TableError(f"you already host {hosted} open tables, the most one person may; "
-                             "finish or /end one first")
+            raise TableError(f"you already host {plural(hosted, 'open table')}, the most one "
+                             "person may; finish or /end one first")
         if guild_id is not None:
             here = len(self.open_tables(guild_id=guild_id))
             if here >= self.settings.max_tables_per_server:
-                raise TableError(f"this server already has {here} open tables, the most it may "
-                                 "have at once; try again when one has finished")
+                raise TableError(f"this server already has {plural(here, 'open table')}, the most "
+                                 "it may have at once; try again when one has finished")
 
     # --- holding and letting go --------------------------------------------------------
 

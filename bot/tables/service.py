@@ -68,8 +68,9 @@ class Tables:
                                next_turn=self._next_turn, changed=self._changed,
                                reload=self._reload)
         self.lobby = Lobby(store, settings, self.registry, self.changes, clock=self.clock,
-                           seed_source=seeds, next_turn=self._next_turn)
-        self.sweeper = Sweeper(store, settings, self.registry, self.changes, clock=self.clock)
+                           seed_source=seeds)
+        self.sweeper = Sweeper(store, settings, self.registry, self.changes, clock=self.clock,
+                               turns=self.scheduler.schedule)
         self.restart = Restart(store, settings, self.registry, self.changes, self.actions,
                                self.scheduler, clock=self.clock, changed=self._changed)
 
@@ -80,7 +81,7 @@ class Tables:
             self.listener.table_changed(session)
 
     def _next_turn(self, session: Session) -> None:
-        self.scheduler.schedule(session)
+        self.scheduler.schedule(session)  # after every save: the turn under way goes on
 
     async def _reload(self, session: Session, stale: StaleTable) -> None:
         await self.restart.reload(session, stale)
@@ -219,6 +220,9 @@ class Tables:
 
     async def prune_closed(self, moment: dt.datetime | None = None) -> int:
         return await self.sweeper.prune_closed(moment)
+
+    def restart_lost_turns(self) -> int:
+        return self.sweeper.restart_lost_turns()
 
     async def shutdown(self) -> None:
         """Cancel every session's tasks and the expiry sweep, and stop the computers'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import datetime as dt
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -34,6 +35,23 @@ class TableListener(Protocol):
         """Remind ``user_id`` (alone) that half their time is gone (must not block)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of a game in play: what a computer's move or a person's turn timer is for.
+
+    Made of the game alone: the moves made so far, the seat to act, who holds that seat
+    and, for a person, when their time is up. Never of the table's version, which counts
+    every save (a new message id, a seat's name, the timer's bookkeeping) because the
+    store compares and sets on it: a save that leaves the game where it was leaves the
+    turn equal, so it never makes a computer's move moot or stops a turn timer.
+    """
+
+    moves: int
+    seat: int
+    holder: int | None  # the seat's person; None while a computer holds it
+    deadline: dt.datetime | None  # a person's, when their turn is timed
+
+
 @dataclass(eq=False)
 class Session:
     """A table held in memory: its stored form, its game once started, its lock and tasks."""
@@ -44,6 +62,10 @@ class Session:
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn_task: asyncio.Task[None] | None = None
+    # The turn ``turn_task`` was started for, and the last turn found without one
+    # (bot.tables.scheduler): a lost move is logged once, however often it is looked at.
+    scheduled: Turn | None = None
+    lost: Turn | None = None
     closed_by: str | None = None
     # Set when the game has just finished, until the result message is posted.
     ending: Ending | None = None
@@ -108,6 +130,16 @@ class Session:
             return None
         return self.game.to_act
 
+    def turn(self) -> Turn | None:
+        """The turn under way, when a game is running and a seat is to act."""
+        seat = self.to_act()
+        if seat is None:
+            return None
+        assert self.game is not None
+        held = self.seats[seat]
+        return Turn(moves=len(self.game.history), seat=seat, holder=held.user_id,
+                    deadline=None if held.is_computer else self.table.deadline)
+
     def spawn(self, coro: Coroutine[Any, Any, None], *, name: str) -> asyncio.Task[None]:
         """Run ``coro`` as a task owned by this session (cancelled when it closes), its log
         lines naming the table (:mod:`bot.logs`)."""
@@ -126,3 +158,4 @@ class Session:
             if task is not current:
                 task.cancel()
         self.turn_task = None
+        self.scheduled = None

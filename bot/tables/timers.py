@@ -30,6 +30,7 @@ import games
 from bot.models import SERVER_CHOICES, ServerTimer, StoredTable
 from games.core.errors import SetupError
 from games.core.game import Game
+from games.core.words import plural
 
 TimerChoice = Literal["off", "30s", "1m", "2m", "5m", "tournament"]
 """A table's timer as ``/play`` names it."""
@@ -91,9 +92,8 @@ def table_timer(choice: str, game: str) -> TableTimer:
 def duration_words(seconds: float) -> str:
     """``30 seconds``, ``1 minute``, ``2 minutes``, ``90 seconds``."""
     if seconds >= 60 and seconds % 60 == 0:
-        minutes = int(seconds // 60)
-        return f"{minutes} minute" + ("" if minutes == 1 else "s")
-    return f"{seconds:g} second" + ("" if seconds == 1 else "s")
+        return plural(int(seconds // 60), "minute")
+    return plural(float(seconds), "second")
 
 
 def timer_words(timer: TableTimer) -> str:

@@ -22,7 +22,7 @@ from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.scene import Scene, hand_scene, zone_words
 from cogs.render.table import table_lines
-from cogs.ui import button, clip, sentence, static_view
+from cogs.ui import button, clip, plural, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.zones import ZoneKind
@@ -59,8 +59,7 @@ def other_own_zones(menu: MenuSnapshot) -> list[str]:
         if z.owner == menu.seat and z.kind not in (ZoneKind.HAND, ZoneKind.COLLECTION,
                                                    ZoneKind.PILE, ZoneKind.FACE_UP):
             down = " face down" if z.cards is None else ""
-            lines.append(f"Your {zone_words(z)}: "
-                         f"{z.count} cards{down}")
+            lines.append(f"Your {zone_words(z)}: {plural(z.count, 'card')}{down}")
     return lines
 
 

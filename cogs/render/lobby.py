@@ -12,7 +12,7 @@ from bot.tables.computers import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, button, clip, static_view
+from cogs.ui import EMBED_COLOUR, button, clip, plural, static_view
 from games.core.game import Game
 
 LEVEL_WORDS = {
@@ -26,7 +26,7 @@ UNRATED = ("Hints are on: the Hint button in your hand shows what the hard compu
 
 def players_text(low: int, high: int, *, dash: str = "-") -> str:
     """``2-6 players`` (as ``/help`` lists the games), or ``exactly 3 players``."""
-    return f"exactly {low} players" if low == high else f"{low}{dash}{high} players"
+    return f"exactly {plural(low, 'player')}" if low == high else f"{low}{dash}{high} players"
 
 
 def player_range(cls: type[Game[Any]]) -> str:

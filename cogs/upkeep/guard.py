@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.models import TableStatus
 from cogs.ui import APOLOGY, say
+from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -102,7 +103,7 @@ class Guard(commands.Cog):
         """A check refused a command, or it failed: answer privately, once."""
         if isinstance(error, app_commands.CommandOnCooldown):
             text = (f"Not so fast: try that again in {error.retry_after:.0f} s "
-                    f"({error.cooldown.rate} uses a minute each).")
+                    f"({plural(error.cooldown.rate, 'use')} a minute each).")
         elif isinstance(error, app_commands.CheckFailure):
             text = "You cannot use that command here."
         else:
@@ -172,7 +173,7 @@ class Guard(commands.Cog):
                  f"`[table {here.id}]`." if here is not None else "")
         await say(interaction, (
             f"**Fivefold {version}**, up {hours} h {rest // 60} min, "
-            f"in {len(self.bot.guilds)} server(s).\n"
+            f"in {plural(len(self.bot.guilds), 'server')}.\n"
             f"Open tables in this server: {len(tables)} ({playing} playing, "
             f"{len(tables) - playing} in the lobby); at most "
             f"{self.bot.settings.max_tables_per_server} at once, "

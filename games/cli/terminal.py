@@ -17,6 +17,7 @@ from games.core.actions import Action
 from games.core.errors import GameError
 from games.core.events import Event
 from games.core.game import Game, View
+from games.core.words import plural
 from games.core.zones import ZoneKind, ZoneView
 from games.players.base import perspective
 from games.players.levels import Level
@@ -165,7 +166,7 @@ def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
 
 def zone_cards(zone: ZoneView) -> str:
     if zone.cards is None:
-        return f"{zone.count} cards (hidden)"
+        return f"{plural(zone.count, 'card')} (hidden)"
     return " ".join(card.text for card in zone.cards) or "-"
 
 

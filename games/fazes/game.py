@@ -14,6 +14,7 @@ from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
+from games.core.words import plural
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fazes.cards import (
     COLOUR_NAMES,
@@ -143,7 +144,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         hand = self.hands[player]
         if card not in hand:
             if card in self.removed:
-                return f"{card} is out of play with {self.players} players"
+                return f"{card} is out of play with {plural(self.players, 'player')}"
             return f"you do not hold {card}"
         if self.opening_lead:
             return "you must lead G2 to open the faze"
@@ -291,8 +292,8 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         notes = []
         for p in range(self.players):
             parts = ["dealer"] if p == self.dealer else []
-            parts.append(f"{self.won[p]} trick{'' if self.won[p] == 1 else 's'}")
+            parts.append(plural(self.won[p], "trick"))
             if points[p]:
-                parts.append(f"{points[p]} pts")
+                parts.append(plural(points[p], "pt"))
             notes.append(", ".join(parts))
         return notes

@@ -16,6 +16,7 @@ from games.core.outcome import best_of
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import distinct
+from games.core.words import plural
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fiasco.cards import FIASCO, FULL_DECK, KING, SUIT_NAMES, SUITS, four_suit_deck
 from games.fiasco.deal import HAND_SIZE, FiascoDeal, parse_deal, shuffle_deal
@@ -203,7 +204,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
             k = min(HAND_SIZE, len(self.stock) // n)
             deal_round_robin(self.stock, self.hands, count=k, first=left_of(self.dealer, n))
             self.to_act = self.leader
-            return [Event("batch", f"{k} more card{'s' if k > 1 else ''} each; {{0}} leads",
+            return [Event("batch", f"{plural(k, 'more card')} each; {{0}} leads",
                           (self.leader,))]
         events: list[Event] = []
         if self.pot:
@@ -289,7 +290,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
         return f"round {len(self.rounds) + 1}, pot {len(self.tricks) + 1}{replay}"
 
     def facts(self) -> list[tuple[str, str]]:
-        return [("Stock", f"{len(self.stock)} cards")]
+        return [("Stock", plural(len(self.stock), "card"))]
 
     def rules_ask(self, player: int) -> str:
         """Claim a suit, or play any card: no suit to follow, the highest rank takes the pot."""

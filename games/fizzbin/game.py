@@ -15,6 +15,7 @@ from games.core.events import Event
 from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
+from games.core.words import plural
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fizzbin.cards import DECK, RANK_NAMES, SUITS, is_forced, is_special, special_ranks
 from games.fizzbin.deal import (
@@ -367,7 +368,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             ("Time", self._time_word()),
             ("Special", " and ".join(RANK_NAMES[r] for r in special)),
             ("Forced", " and ".join(RANK_NAMES[r] for r in forced)),
-            ("Stack", f"{len(self.stack)} cards"),
+            ("Stack", plural(len(self.stack), "card")),
         ]
 
     def rules_ask(self, player: int) -> str:

@@ -14,6 +14,7 @@ from games.core.game import GAME_OVER, Game
 from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import must_follow
+from games.core.words import plural
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fumblaroo.cards import (
     DECK,
@@ -167,7 +168,8 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             return []
         self.stage = Stage.OVER
         self.finish([winner])
-        return [Event("end", f"{{0}} wins with {self.scores[winner]} points", (winner,))]
+        return [Event("end", f"{{0}} wins with {plural(self.scores[winner], 'point')}",
+                      (winner,))]
 
     # --- play ------------------------------------------------------------------
 
@@ -345,7 +347,7 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         gained = hand_points(self.taken, caller=self.caller)
         n = self.players
         events = [Event("hand", "hand over: " + ", ".join(
-            f"{{{p}}} {self.taken[p]} trick{'' if self.taken[p] == 1 else 's'} +{gained[p]}"
+            f"{{{p}}} {plural(self.taken[p], 'trick')} +{gained[p]}"
             for p in range(n)), tuple(range(n)))]
         events += self._close_hand(gained)
         if self.over:
@@ -445,6 +447,6 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             if p == self.caller and self.trump is not None:
                 parts.append(f"called {SUIT_NAMES[self.trump]}")
             if self.stage is Stage.PLAYING:
-                parts.append(f"{self.taken[p]} trick{'' if self.taken[p] == 1 else 's'}")
+                parts.append(plural(self.taken[p], "trick"))
             notes.append(", ".join(parts))
         return notes

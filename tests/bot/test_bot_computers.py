@@ -16,6 +16,7 @@ import signal
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, mov
 from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
 from bot.tables.service import Tables
-from bot.tables.session import Session
+from bot.tables.session import Session, Turn
 from games.players import Decision, decide, perspective
 from games.players.hard import DEFAULT_BUDGET, budget_for
 from games.players.match import decision_rng
@@ -320,42 +321,98 @@ async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
         assert actions(slow)[stuck_at] == expected
 
 
-async def test_a_thought_finished_after_the_table_moved_on_is_dropped(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
-):
+def noting_appliers(manager: Tables, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the tasks that commit actions from now on, in order."""
+    appliers: list[str] = []
+    commit = manager.actions.commit
+
+    async def noting(*args: Any, **kwargs: Any) -> list[str]:
+        task = asyncio.current_task()
+        appliers.append(task.get_name() if task else "")
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(manager.actions, "commit", noting)
+    return appliers
+
+
+async def to_the_turn_of(manager: Tables, session: Session, user_id: int) -> None:
+    """Play until ``user_id``'s person is to act."""
+    while (seat := session.to_act()) is None or session.seats[seat].user_id != user_id:
+        await play(manager, session, until_actions=len(actions(session)) + 1)
+
+
+@dataclass
+class GatedGame:
+    """A Fiasco game of Alice, Bob and a hard computer whose thoughts wait for ``gate``."""
+
+    manager: Tables
+    session: Session
+    appliers: list[str]  # the names of the tasks that commit actions, in order
+    started: Path  # a line per thought begun
+
+    def thoughts(self) -> int:
+        return len(self.started.read_text().split()) if self.started.exists() else 0
+
+
+@asynccontextmanager
+async def gated_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                     ) -> AsyncIterator[tuple[GatedGame, Path]]:
+    """A :class:`GatedGame` and its gate (a file: the thoughts go on once it exists)."""
     started, gate = tmp_path / "started", tmp_path / "gate"
     computers = Computers(workers=2, budget=BUDGET, thinker=Gate("fiasco", started, gate))
     async with manager_in(tmp_path, computers=computers, gate=gate) as manager:
-        appliers: list[str] = []
-        commit = manager.actions.commit
-
-        async def noting(*args: Any, **kwargs: Any) -> list[str]:
-            task = asyncio.current_task()
-            appliers.append(task.get_name() if task else "")
-            return await commit(*args, **kwargs)
-
-        monkeypatch.setattr(manager.actions, "commit", noting)
+        appliers = noting_appliers(manager, monkeypatch)
         session = await table(manager, "fiasco", 10, people=2, levels=("hard",))
-        seat = await to_a_computer_turn(manager, session)
-        expected, before = expected_move(session, seat), len(actions(session))
-        # A second thought about the same turn at the same version, as a turn task that
-        # a cancellation missed would be; both are thinking...
-        late = session.spawn(manager.computers.play(session, seat, session.version, 0),
-                             name="late")
-        await until(lambda: started.exists() and len(started.read_text().split()) == 2, 20,
-                    "both thoughts to be under way")
-        # ...when the table moves on: Bob leaves, his seat passes to a computer.
-        await manager.leave(session, BOB)
-        firsts = len(appliers)
+        yield GatedGame(manager, session, appliers, started), gate
+
+
+async def test_a_thought_finished_after_its_turn_changed_hands_is_dropped(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+):
+    async with gated_game(tmp_path, monkeypatch) as (game, gate):
+        manager, session = game.manager, game.session
+        await to_the_turn_of(manager, session, BOB)
+        await manager.leave(session, BOB)  # on his turn: a computer plays it for him
+        turn, before = session.turn(), len(actions(session))
+        assert turn is not None and turn.holder is None
+        # A second thought about the same turn, as a turn task that a cancellation missed
+        # would be; both are thinking...
+        late = session.spawn(manager.computers.play(session, turn, 0), name="late")
+        await until(lambda: game.thoughts() == 2, 20, "both thoughts to be under way")
+        # ...when Bob takes his seat back: the turn is his again, so neither may move.
+        await manager.join(session, BOB, "bob")
+        assert session.turn_task is None  # no timer here, no computer's move
         gate.touch()
         await late
-        await until(lambda: len(actions(session)) > before, 20, "the move, thought again")
-        assert actions(session)[before] == expected
-        assert appliers[firsts] == f"table-{session.id}-computer-{seat}"  # not the late one
+        assert len(actions(session)) == before
+        assert session.turn() == Turn(turn.moves, turn.seat, holder=BOB, deadline=None)
         await play(manager, session)
         assert session.table.status is TableStatus.FINISHED
-        assert "late" not in " ".join(appliers)
+        assert "late" not in " ".join(game.appliers)
         assert not [r for r in caplog.records if "computer turn failed" in r.getMessage()]
+
+
+async def test_a_save_that_leaves_the_turn_alone_keeps_the_computers_thought(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+):
+    async with gated_game(tmp_path, monkeypatch) as (game, gate):
+        manager, session = game.manager, game.session
+        seat = await to_a_computer_turn(manager, session)
+        expected, before = expected_move(session, seat), len(actions(session))
+        thinking = session.turn_task
+        await until(lambda: game.thoughts() == 1, 20, "the computer to start thinking")
+        # Saves while it thinks: the table posted anew, Bob leaving (another seat).
+        await manager.set_message(session, 4242)
+        await manager.leave(session, BOB)
+        assert session.turn_task is thinking and thinking is not None and not thinking.done()
+        firsts = len(game.appliers)
+        gate.touch()
+        await until(lambda: len(actions(session)) > before, 20, "the move")
+        assert actions(session)[before] == expected
+        assert game.appliers[firsts] == f"table-{session.id}-computer-{seat}"
+        await play(manager, session)
+        assert session.table.status is TableStatus.FINISHED
+        assert not [r for r in caplog.records if "started it again" in r.getMessage()]
 
 
 async def test_hard_computers_resumed_after_a_restart_play_as_if_it_never_stopped(

@@ -41,6 +41,17 @@ def test_a_lobby_expires_after_its_idle_minutes(tmp_path: Path) -> None:
     assert reason is not None and "15 minutes" in reason
 
 
+def test_one_minute_and_one_hour_are_said_in_the_singular(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, lobby_idle_minutes=1, game_idle_hours=1)
+    lobby = table(TableStatus.LOBBY, updated=T0, person=None)
+    game = table(TableStatus.PLAYING, updated=T0, person=T0)
+    later = T0 + dt.timedelta(hours=1)
+    assert expiry_reason(lobby, later, settings) == (
+        "the lobby closed after 1 minute without anyone joining or starting")
+    assert expiry_reason(game, later, settings) == (
+        "the game ended unrated after 1 hour without a move by a person")
+
+
 def test_computers_moves_do_not_keep_a_game_alive(tmp_path: Path) -> None:
     settings = settings_for(tmp_path)
     # A computer moved a minute ago (updated_at), a person 24 hours ago.

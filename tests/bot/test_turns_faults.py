@@ -180,9 +180,9 @@ async def computer_done(session: Session) -> None:
                 and (session.turn_task is None or session.turn_task.done()))
 
 
-async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
-    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
-) -> None:
+async def before_a_computer_reply(manager: Tables) -> tuple[Session, int, Any]:
+    """A game of Alice and a computer, played up to a move of Alice's that the computer
+    answers: the table, Alice, and that move (not made yet)."""
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
     await manager.add_computer(session, ALICE)
@@ -191,8 +191,15 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
         await computer_done(session)
         user, action = a_move(session, n)
         if next_is_computer(session, action):
-            break
+            return session, user, action
         await manager.act(session, user, action, version=session.version)
+    raise AssertionError("the computer never had to answer")
+
+
+async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
+    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+) -> None:
+    session, user, action = await before_a_computer_reply(manager)
     # Alice's move is saved; the computer's reply, the write after it, fails.
     store.failing = {store.writes + 2}
     await manager.act(session, user, action, version=session.version)
@@ -200,6 +207,27 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
     assert "computer turn failed" in caplog.text
     seat = session.to_act()
     assert seat is not None and session.seats[seat].is_computer
+    await agrees(session, store)
+
+
+async def test_a_computer_move_lost_to_failed_saves_is_started_again_and_logged_once(
+    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+) -> None:
+    session, user, action = await before_a_computer_reply(manager)
+    await manager.act(session, user, action, version=session.version)
+    stuck = len(session.table.record["actions"])  # type: ignore[index]
+    for _ in range(2):  # the computer's save fails, and so does its first restart's
+        store.fail_next_write()
+        await computer_done(session)
+        assert len(session.table.record["actions"]) == stuck  # type: ignore[index]
+        assert session.seats[session.to_act()].is_computer  # type: ignore[index]
+        assert manager.restart_lost_turns() == 1  # what the expiry sweep does
+    await computer_done(session)
+    assert len(session.table.record["actions"]) > stuck  # type: ignore[index]
+    assert manager.restart_lost_turns() == 0
+    lost = [r.getMessage() for r in caplog.records if "started it again" in r.getMessage()]
+    assert lost == [f"table {session.id}: the turn of Computer 1 had no computer move "
+                    "pending though the game had not moved on; started it again"]
     await agrees(session, store)
 
 

@@ -143,7 +143,7 @@ def table_scene(game: str, title: str, view: View, names: Sequence[str],
     for zone in view.zones:
         if zone.kind is ZoneKind.STOCK and zone.count:
             rows.append(Row(zone_title(zone, names), (
-                Slot(None, f"{zone.count} cards face down", count=zone.count),)))
+                Slot(None, f"{plural(zone.count, 'card')} face down", count=zone.count),)))
     facts = " · ".join(f"{name}: {value}" for name, value in view.facts if value)
     return Scene(title, facts, tuple(rows), tuple(player_lines))
 
