@@ -152,6 +152,9 @@ class Guard(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def status(self, interaction: Interaction) -> None:
+        if interaction.guild_id is None:  # a forged or old client: counts are per server
+            await say(interaction, "/status is about a server and its channel; use it in one.")
+            return
         try:
             version = importlib.metadata.version("fivefold")
         except importlib.metadata.PackageNotFoundError:
