@@ -37,7 +37,7 @@ from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
-from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
+from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, safe_name, say
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
 from games.core.cards import Card
@@ -49,8 +49,9 @@ Answer = Callable[[Interaction, Session], Awaitable[None]]
 
 
 def display_name(interaction: Interaction) -> str:
+    """The clicker's name as the bot writes it everywhere: markdown escaped (:func:`safe_name`)."""
     user = interaction.user
-    return (getattr(user, "display_name", None) or user.name)[:64]
+    return safe_name(getattr(user, "display_name", None) or user.name)
 
 
 def sentence(text: str) -> str:
