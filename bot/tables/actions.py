@@ -232,6 +232,8 @@ class Actions:
         session.recent.extend(notes[1:])
         if session.status is TableStatus.PLAYING:
             self._next_turn(session)
+        else:  # the game has just finished: let the table go, its last events included
+            self._closed(session)
         self._changed(session)
         return words
 
@@ -242,10 +244,12 @@ class Actions:
         table = session.table
         await self._save_finished(session, game,
                                   table.model_copy(update={"version": table.version + 1}))
+        self._closed(session)
 
     async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
                              ) -> None:
-        """Write the result, ratings and final table in one transaction, then swap them in.
+        """Write the result, ratings and final table in one transaction, then swap them in
+        (the caller then lets the table go).
 
         :class:`StaleTable` if the store has a newer table, or already has the result
         (another process finished this table first): nothing is written twice.
@@ -254,7 +258,6 @@ class Actions:
         ending = await record_with_ratings(self.store, result, table=final)
         session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()
-        self._closed(session)
 
 
 __all__ = ["Actions", "CardChoice", "Choice", "advanced", "counted", "describe", "resolve"]

@@ -31,7 +31,7 @@ from bot.tables.changes import Changes
 from bot.tables.checks import require_game, require_seat
 from bot.tables.computers import DEFAULT_LEVEL, Computers, ComputerTurns, HintQuestion
 from bot.tables.context import Clock, utc_now
-from bot.tables.errors import NOT_SEATED, NOT_STARTED, TableError
+from bot.tables.errors import NOT_SEATED, TableError
 from bot.tables.expiry import SWEEP_SECONDS, Sweeper
 from bot.tables.lobby import VERBS, Lobby, Request
 from bot.tables.registry import Registry
@@ -39,7 +39,7 @@ from bot.tables.restart import Restart, replayed
 from bot.tables.scheduler import Scheduler
 from bot.tables.seats import LostSeat, lost_seat
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of, table_of
+from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of
 
 
 class Tables:
@@ -93,8 +93,9 @@ class Tables:
     async def find(self, table_id: str) -> Session:
         return await self.registry.find(table_id)
 
-    async def viewable(self, table_id: str) -> Session:
-        return await self.registry.viewable(table_id)
+    async def table_at(self, table_id: str) -> StoredTable:
+        """The table ``table_id`` as it stands, open or closed (its game not rebuilt)."""
+        return await self.registry.stored(table_id)
 
     def in_channel(self, channel_id: int) -> Session | None:
         return self.registry.in_channel(channel_id)
@@ -114,11 +115,9 @@ class Tables:
 
     async def details(self, table_id: str) -> TableSnapshot:
         """What anyone may see of the game at ``table_id``, open or closed (``Details``);
-        TableError when it has not started or is gone."""
-        session = await self.registry.viewable(table_id)
-        if session.game is None:
-            raise TableError(NOT_STARTED)
-        return table_of(session)
+        TableError when it has not started or is gone. A closed table's is computed once
+        (:meth:`bot.tables.registry.Registry.details`)."""
+        return await self.registry.details(table_id)
 
     # --- opening and seats -------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
+from bot.models import StoredTable
 from bot.tables.actions import CardChoice, Choice
 from bot.tables.errors import UNKNOWN_TABLE, TableError
 from bot.tables.lobby import Request
@@ -52,6 +53,30 @@ def display_name(interaction: Interaction) -> str:
     """The clicker's name as the bot writes it everywhere: markdown escaped (:func:`safe_name`)."""
     user = interaction.user
     return safe_name(getattr(user, "display_name", None) or user.name)
+
+
+ELSEWHERE = "that button belongs to a table in another channel"
+NOT_ITS_MESSAGE = ("that button is not on this table's message; use the table message (/table "
+                   "posts it again)")
+
+
+def require_origin(interaction: Interaction, table: StoredTable) -> None:
+    """TableError unless the click came from the table's own message, or from the clicker's
+    own private menu, in the table's channel.
+
+    discord.py hands on a click whose custom id is not on the clicked message (a button
+    gone after an edit must still get its reason), so a forged ``ff:<table>:join`` sent
+    from another server's message would otherwise reach the table. An ephemeral message
+    is only ever the clicker's own (a hand menu, the computer chooser); until the table's
+    message id is known (a moment after ``/play``) the channel alone is checked.
+    """
+    if interaction.channel_id != table.channel_id:
+        raise TableError(ELSEWHERE)
+    message = interaction.message
+    if message is None or message.flags.ephemeral or table.message_id is None:
+        return
+    if message.id != table.message_id:
+        raise TableError(NOT_ITS_MESSAGE)
 
 
 def sentence(text: str) -> str:
@@ -129,10 +154,15 @@ class Clicks:
                     await say(interaction, sentence(exc.message))
 
     async def _table(self, interaction: Interaction, table_id: str | None) -> Session:
-        """The table a button names, or (``None``: a command) the one in its channel."""
+        """The table a button names, or (``None``: a command) the one in its channel.
+
+        A button must have been clicked where the table put it (:func:`require_origin`).
+        """
         if table_id is None:
             return self.tables.here(interaction.channel_id or 0)
-        return await self.tables.find(table_id)
+        session = await self.tables.find(table_id)
+        require_origin(interaction, session.table)
+        return session
 
     # --- lobby --------------------------------------------------------------------------
 
@@ -164,7 +194,7 @@ class Clicks:
     async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
         """A level chosen in the chooser: that computer joins, and the chooser stays open."""
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             chosen = ids.COMPUTER_LEVELS.get(level)
             if chosen is None:
                 raise TableError(f"there is no computer level {level!r}")
@@ -201,7 +231,7 @@ class Clicks:
     async def take_back(self, interaction: Interaction, table_id: str) -> None:
         """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             taken = await self.tables.take_back(session, interaction.user.id)
             await self._answer_menu(interaction, session, taken.menu,
                                     note=sentence(taken.words[0]))
@@ -209,9 +239,10 @@ class Clicks:
     async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
         async with self.refusing(interaction):
+            table = await self.tables.table_at(table_id)
+            require_origin(interaction, table)
             if what == "rules":
-                session = await self.tables.viewable(table_id)
-                await show_rules(interaction, session.table.game)
+                await show_rules(interaction, table.game)
             else:
                 await say(interaction, render_details(await self.tables.details(table_id)))
 
@@ -226,7 +257,7 @@ class Clicks:
     async def page(self, interaction: Interaction, table_id: str, version: int,
                    page: int) -> None:
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             menu = self.tables.menu(session, interaction.user.id)
             note = None if version == menu.version else "the table moved on; here it is now"
             with self._answering(session, interaction):
@@ -235,7 +266,7 @@ class Clicks:
     async def refresh(self, interaction: Interaction, table_id: str, page: int) -> None:
         """A waiting menu's ``Refresh``: the menu as the game is now, on the same page."""
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             menu = self.tables.menu(session, interaction.user.id)
             with self._answering(session, interaction):
                 await self._answer_menu(interaction, session, menu, page=page)
@@ -243,7 +274,7 @@ class Clicks:
     async def _menu_click(self, interaction: Interaction, table_id: str, version: int,
                           choice: Choice) -> None:
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             with self._answering(session, interaction):
                 await self._apply_click(interaction, session, version, choice)
 
@@ -278,7 +309,7 @@ class Clicks:
         the worker pool and may queue behind the computers' own moves.
         """
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             asked = await self.tables.ask_hint(session, interaction.user.id)
             with self._answering(session, interaction):
                 await interaction.response.defer()

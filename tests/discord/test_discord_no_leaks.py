@@ -10,12 +10,14 @@ from pathlib import Path
 from tests.answers import answered_privately
 from tests.botdriver import (
     add_computer,
+    menus_never_follow,
     play_to_the_end,
     running_bot,
     session_in,
     table_message,
     wait_settled,
 )
+from tests.fakediscord import StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
 
 
@@ -87,3 +89,46 @@ async def test_display_names_are_written_escaped_everywhere(fake_world: FakeWorl
         written = [m.text for m in fake.public_messages(world.table)]
         assert any(ESCAPED in text for text in written)
         assert not any(unescaped_link(text) for text in written)
+
+
+async def test_a_button_forged_elsewhere_reaches_no_table(fake_world: FakeWorld,
+                                                          tmp_path: Path) -> None:
+    """A custom id names its table, but only the table's own message (or the clicker's
+    own menu) in the table's channel may use it: a forged ``ff:<table>:join`` from another
+    server, or from another message of the channel, changes nothing and reads nothing."""
+    world, fake = fake_world, fake_world.fake
+    other = fake.add_guild("Elsewhere")
+    yard = fake.add_channel(other, "yard")
+    olga = fake.add_user("olga", guild=other)  # not a member of the table's server
+    async with running_bot(fake, tmp_path) as bot:
+        await fake.slash(world.alice, world.table, "play fiasco")
+        lobby = session_in(bot, world.table)
+        await fake.slash(olga, yard, "play fumblaroo")
+        hers = table_message(fake, session_in(bot, yard))
+        seats = [s.model_dump() for s in lobby.seats]
+        for verb in ("join", "v:details", "v:rules", "cpu:hard", "hand"):
+            forged = await fake.click(olga, hers, f"ff:{lobby.id}:{verb}", force=True)
+            assert answered_privately(forged), forged
+            assert "another channel" in forged.text, (verb, forged.text)
+        assert [s.model_dump() for s in lobby.seats] == seats
+        # In the table's channel, but on a message that is not the table's.
+        note = await fake.slash(world.bob, world.table, "play fiasco")
+        assert note.ephemeral and "already a table here" in note.text
+        await fake.click(world.bob, table_message(fake, lobby), "Join")
+        await add_computer(fake, lobby, world.alice)
+        menus_never_follow(bot)  # the turn is then told by a ping: another public message
+        await fake.click(world.alice, table_message(fake, lobby), "Start")
+        await wait_settled(bot, lobby)
+
+        def pings() -> list[StoredMessage]:
+            return [m for m in fake.public_messages(world.table)
+                    if "it is your turn" in m.content]
+
+        await fake.wait_for(lambda: bool(pings()))
+        turn = pings()[-1]
+        for verb in ("hand", "v:details"):
+            forged = await fake.click(world.carol, turn, f"ff:{lobby.id}:{verb}", force=True)
+            assert answered_privately(forged) and "not on this table's message" in forged.text
+        # The table's own message still answers.
+        details = await fake.click(world.carol, table_message(fake, lobby), "Details")
+        assert answered_privately(details) and "**Log**" in details.text
