@@ -25,6 +25,7 @@ from discord.utils import MISSING
 
 from bot.models import StoredTable
 from bot.tables.actions import CardChoice, Choice
+from bot.tables.checks import require_holder
 from bot.tables.errors import UNKNOWN_TABLE, TableError
 from bot.tables.lobby import Request
 from bot.tables.seats import LostSeat
@@ -315,6 +316,7 @@ class Clicks:
                 await interaction.response.defer()
                 hinted = await self.tables.hint(asked)
                 menu = await render_hand(hinted.menu, note=hinted.words[0]).painted()
+                require_holder(session, interaction.user.id, hinted.menu.seat)
                 if is_ephemeral(interaction):
                     await interaction.edit_original_response(content=menu.content,
                                                              view=menu.view,

@@ -6,12 +6,16 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bot.app import FivefoldBot
 from bot.models import TableStatus
+from bot.tables.computers import Computers, Question, think
+from bot.tables.session import Session
+from games.players import Decision
 from tests.answers import answered_privately
 from tests.botdriver import (
     answer_text,
@@ -19,9 +23,13 @@ from tests.botdriver import (
     play_to_the_end,
     running_bot,
     table_message,
+    take_turn,
+    until,
     wait_settled,
 )
+from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
+from tests.fakediscord.world import FakeUser
 
 
 def spy_on_replays(bot: FivefoldBot) -> list[threading.Thread]:
@@ -73,3 +81,179 @@ async def test_details_and_rules_of_a_finished_table_never_replay_it_on_the_loop
         again = await fake.click(world.carol, final, "Details")
         assert answer_text(fake, again) == text
         assert len(replays) == 1 and replays[0] is not threading.main_thread()
+
+
+# --- hints ----------------------------------------------------------------------------
+
+
+class HintSpy:
+    """Counts the searches the bot starts for hints (at a table of people only every
+    question to the computers' pool is one), and holds the first until :meth:`release`."""
+
+    def __init__(self, bot: FivefoldBot) -> None:
+        self.searches = 0
+        self.gate = asyncio.Event()
+        pool: Any = bot.sessions.computers.pool
+        for name in ("decide", "hint"):
+            if hasattr(pool, name):
+                setattr(pool, name, self._counting(getattr(pool, name)))
+
+    def _counting(self, ask: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        async def counted(question: Any) -> Any:
+            self.searches += 1
+            if self.searches == 1:
+                await self.gate.wait()
+            return await ask(question)
+
+        return counted
+
+    def release(self) -> None:
+        self.gate.set()
+
+
+async def to_the_turn_of(fake: FakeDiscord, bot: FivefoldBot, session: Session,
+                         who: FakeUser, people: list[FakeUser], rng: random.Random) -> None:
+    """Play the others' turns until it is ``who``'s."""
+    users = {u.id: u for u in people}
+    while True:
+        await wait_settled(bot, session)
+        seat = session.to_act()
+        assert seat is not None
+        user_id = session.seats[seat].user_id
+        if user_id == who.id:
+            return
+        assert user_id is not None
+        await take_turn(fake, session, users[user_id], rng)
+
+
+async def hand_of(fake: FakeDiscord, session: Session, user: FakeUser) -> StoredMessage:
+    shown = await fake.click(user, table_message(fake, session), "Show my hand")
+    assert shown.message is not None
+    return shown.message
+
+
+async def test_hint_clicks_share_one_search_and_a_repeat_is_answered_from_it(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob],
+                                   options={"hints": True, "pictures": False})
+        await to_the_turn_of(fake, bot, session, world.bob, [world.alice, world.bob],
+                             random.Random(1))
+        spy = HintSpy(bot)
+        menu = await hand_of(fake, session, world.bob)
+        clicks = await asyncio.gather(*(fake.click(world.bob, menu, "Hint") for _ in range(5)))
+        assert all(c.response_type for c in clicks)
+        assert spy.searches == 1  # five clicks while it thinks: one search
+        spy.release()
+        await fake.wait_for(lambda: "Hint:" in menu.text)
+        await wait_settled(bot, session)
+        hinted, edits = menu.text, menu.edit_count
+        await fake.click(world.bob, menu, "Hint")
+        await fake.wait_for(lambda: menu.edit_count > edits)
+        assert menu.text == hinted
+        assert spy.searches == 1  # answered from the first search
+
+
+async def test_a_person_has_one_hint_in_flight(fake_world: FakeWorld, tmp_path: Path) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        people = [world.alice, world.bob, world.carol]
+        here = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                people=[world.bob],
+                                options={"hints": True, "pictures": False})
+        there = await open_table(fake, bot, world.carol, world.lobby, "fiasco",
+                                 people=[world.bob],
+                                options={"hints": True, "pictures": False})
+        for session in (here, there):
+            await to_the_turn_of(fake, bot, session, world.bob, people, random.Random(2))
+        spy = HintSpy(bot)
+        first = await hand_of(fake, here, world.bob)
+        await fake.click(world.bob, first, "Hint")
+        second = await hand_of(fake, there, world.bob)
+        refused = await fake.click(world.bob, second, "Hint")
+        assert "one hint at a time" in refused.text, refused
+        assert spy.searches == 1
+        spy.release()
+        await fake.wait_for(lambda: "Hint:" in first.text)
+
+
+async def test_a_player_kicked_while_their_hint_is_thought_sees_no_hand(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    """The seat passes to a computer during the search: the answer re-reads who holds it
+    and shows the kicked person nothing of the computer's cards."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob],
+                                   options={"hints": True, "pictures": False})
+        rng = random.Random(3)
+        while True:  # a turn of Bob's with cards in his hand
+            await to_the_turn_of(fake, bot, session, world.bob, [world.alice, world.bob], rng)
+            menu = await hand_of(fake, session, world.bob)
+            if "**Your hand**: no cards" not in menu.text:
+                break
+            await take_turn(fake, session, world.bob, rng)
+        spy = HintSpy(bot)
+        before = menu.text
+        await fake.click(world.bob, menu, "Hint")
+        kicked = await fake.slash(world.alice, world.table, "kick", {"player": world.bob.id})
+        assert "passed to a hard computer" in kicked.text
+        spy.release()
+        await fake.wait_for(lambda: menu.text != before)
+        await wait_settled(bot, session)
+        assert "no longer hold" in menu.text and "Your hand" not in menu.text, menu.text
+        assert not menu.buttons
+
+
+GATE_LIMIT = 60.0
+"""Seconds a gated search waits at most: a bot that waits on it fails instead of hanging."""
+
+
+class SeatGate:
+    """A thinker for the worker processes: the questions of ``seat`` (a person's: hints)
+    mark ``started`` and wait until ``gate`` exists; every other one is answered at once."""
+
+    def __init__(self, seat: int, started: Path, gate: Path) -> None:
+        self.seat, self.started, self.gate = seat, started, gate
+
+    def __call__(self, question: Question, budget: float) -> Decision:
+        if question.perspective.seat == self.seat:
+            self.started.touch()
+            limit = time.monotonic() + GATE_LIMIT
+            while not self.gate.exists() and time.monotonic() < limit:
+                time.sleep(0.005)
+        return think(question, budget)
+
+
+async def test_computers_never_wait_for_a_hint(fake_world: FakeWorld, tmp_path: Path) -> None:
+    """A hint being thought (in a real worker process) holds up no computer's move."""
+    world, fake = fake_world, fake_world.fake
+    started, gate = tmp_path / "started", tmp_path / "gate"
+    async with running_bot(fake, tmp_path) as bot:
+        bot.sessions.computers.pool = Computers(  # one worker, as on a two-core machine
+            workers=1, budget=0.01, thinker=SeatGate(0, started, gate))
+        try:
+            session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                       computers=1,
+                                       options={"hints": True, "pictures": False})
+            assert session.seats[0].user_id == world.alice.id
+            await to_the_turn_of(fake, bot, session, world.alice, [world.alice],
+                                 random.Random(4))
+            menu = await hand_of(fake, session, world.alice)
+            await fake.click(world.alice, menu, "Hint")
+            await until(started.exists, 20, "the hint's search to start")
+            moves = len(session.game.history) if session.game else 0
+            await take_turn(fake, session, world.alice, random.Random(5))
+            # Alice moved; the computer answers her without waiting for the hint.
+            await until(lambda: session.to_act() == 0 or not session.in_play, 15,
+                        "the computer's move while the hint is thought")
+            assert session.game is not None and len(session.game.history) >= moves + 2
+            assert not gate.exists()
+            gate.touch()
+            await fake.wait_for(lambda: "moved on" in menu.text or "Hint:" in menu.text)
+        finally:
+            gate.touch()  # the worker is let go whatever happened
