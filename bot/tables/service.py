@@ -130,6 +130,13 @@ class Tables:
                                      options=options, pictures=pictures, hints=hints,
                                      timer=timer, seats=seats)
 
+    def check_open(self, guild_id: int | None, host_id: int) -> None:
+        """TableError (or a shard's refusal) if ``host_id`` may not open a table in that
+        server now: every check :meth:`open` makes before it writes, so a caller can
+        refuse before it creates anything (a thread)."""
+        self.settings.shards.require(guild_id)
+        self.registry.check_limits(guild_id, host_id)
+
     async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
         return await self.lobby.rematch(finished, user_id, name)
 

@@ -105,6 +105,11 @@ class Tables(commands.Cog):
         if existing is not None:
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
+        try:
+            self.tables.check_open(interaction.guild_id, interaction.user.id)
+        except TableError as exc:
+            await say(interaction, sentence(exc.message))
+            return
         if thread:
             await self._open_in_thread(interaction, game, values, pictures, hints=hints,
                                        timer=timer)
@@ -115,7 +120,7 @@ class Tables(commands.Cog):
                 host_id=interaction.user.id, host_name=display_name(interaction),
                 game=game, options=values, pictures=pictures, hints=hints, timer=timer)
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, sentence(exc.message))
             return
         embed, view = render_lobby(session)
         sent = await interaction.response.send_message(embed=embed, view=view)
@@ -142,10 +147,16 @@ class Tables(commands.Cog):
             await interaction.followup.send("I could not open a thread here (I need the "
                                             "Create Public Threads permission).")
             return
-        session = await self.tables.open(
-            guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
-            host_name=display_name(interaction), game=game, options=values, pictures=pictures,
-            hints=hints, timer=timer)
+        try:
+            session = await self.tables.open(
+                guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
+                host_name=display_name(interaction), game=game, options=values,
+                pictures=pictures, hints=hints, timer=timer)
+        except TableError as exc:  # a limit reached meanwhile (another /play at once)
+            with contextlib.suppress(discord.HTTPException):
+                await new.delete()
+            await interaction.followup.send(sentence(exc.message))
+            return
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
         await self.tables.set_message(session, message.id)

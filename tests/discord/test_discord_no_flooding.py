@@ -257,3 +257,22 @@ async def test_computers_never_wait_for_a_hint(fake_world: FakeWorld, tmp_path: 
             await fake.wait_for(lambda: "moved on" in menu.text or "Hint:" in menu.text)
         finally:
             gate.touch()  # the worker is let go whatever happened
+
+
+async def test_play_in_a_thread_checks_every_limit_before_it_opens_the_thread(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    """A host at their limit gets the reason, and no new empty thread each time."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, max_tables_per_host=1):
+        opened = await fake.slash(world.alice, world.table, "play fiasco")
+        assert not opened.ephemeral
+        for _ in range(2):
+            refused = await fake.slash(world.alice, world.lobby, "play fiasco",
+                                       {"thread": True})
+            assert answered_privately(refused), refused
+            assert "you already host 1 open table" in refused.text.lower()
+        assert fake.threads(world.lobby) == [] and fake.threads(world.table) == []
+        other = await fake.slash(world.bob, world.lobby, "play fiasco", {"thread": True})
+        await fake.wait_answered(other)
+        await fake.wait_for(lambda: len(fake.threads(world.lobby)) == 1)
