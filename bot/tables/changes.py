@@ -117,14 +117,16 @@ class Changes:
                     log.info("table %s closed: %s", session.id, note)
                     await self.close(session, note)
 
-    async def set_message(self, session: Session, message_id: int) -> None:
-        """Remember the public lobby/table message of ``session``.
+    async def set_message(self, session: Session, message_id: int) -> int | None:
+        """Remember the public lobby/table message of ``session``; the one it replaces.
 
         Unlike other changes, the id is known in memory while it is being saved:
         the message already exists on Discord whatever the database says, and
         whoever renders the table meanwhile should edit that message, not post
         another. A save that fails puts the old id back, so memory and database
-        still agree.
+        still agree. Whoever posted the new message takes down the one returned
+        (exactly the one it replaced, even when two posts race), so a table has one
+        live message.
         """
         async with session.lock:
             old = session.table.message_id
@@ -134,6 +136,7 @@ class Changes:
             except BaseException:
                 session.table.message_id = old
                 raise
+            return old if old != message_id else None
 
 
 __all__ = ["Changes", "copied"]

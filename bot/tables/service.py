@@ -170,8 +170,8 @@ class Tables:
     async def take_back(self, session: Session, user_id: int) -> Outcome:
         return await self.lobby.take_back(session, user_id)
 
-    async def set_message(self, session: Session, message_id: int) -> None:
-        await self.changes.set_message(session, message_id)
+    async def set_message(self, session: Session, message_id: int) -> int | None:
+        return await self.changes.set_message(session, message_id)
 
     async def close_gone(self, session: Session,
                          note: str = "the table's channel or message is gone") -> None:

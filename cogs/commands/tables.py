@@ -9,6 +9,7 @@ answered by :meth:`Tables.on_interaction`. ``/rules`` is its own cog (:mod:`cogs
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -30,9 +31,9 @@ from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
 from cogs.ui import jump_url, say
 from cogs.upkeep.ending import Endings
-from cogs.upkeep.guard import missing_permissions, missing_text
+from cogs.upkeep.guard import missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
-from cogs.upkeep.publisher import Publisher, painted, render
+from cogs.upkeep.publisher import Publisher, painted, render, take_down
 from games.core.errors import SetupError
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
+REPOST_SECONDS = 10.0
+"""``/table`` posts a table anew at most this often; sooner, it says where the table is."""
+REPOSTS_KEPT = 1024
 
 
 class Tables(commands.Cog):
@@ -56,6 +60,8 @@ class Tables(commands.Cog):
         self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
         self.clicks = Clicks(self.tables, self.live)
         self.endings = Endings(self.tables)
+        self._reposting: set[str] = set()  # tables being posted anew by /table
+        self._reposted: dict[str, float] = {}  # when /table last posted each table
 
     async def cog_load(self) -> None:
         self.tables.listener = FollowingListener(self.live, self.publisher)
@@ -184,22 +190,43 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="table", description="Post the table message again at the bottom")
     @app_commands.guild_only()
+    @writes()  # a few a minute per person at most
     async def table(self, interaction: Interaction) -> None:
+        """The table message posted anew at the bottom, the old one taken down.
+
+        One post at a time per table, and at most one every :data:`REPOST_SECONDS`: a
+        second ``/table`` meanwhile (several people at once) is told where it is instead,
+        so a channel never fills with copies and the table keeps one live message.
+        """
         async with self.clicks.refusing(interaction, typed=True):
             session = self.tables.here(interaction.channel_id or 0)
-            shown = await painted(render(session))
-            old = session.table.message_id
-            sent = await interaction.response.send_message(
-                content=shown.content, embed=shown.embed, files=shown.files(),
-                view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
-            message_id = sent.message_id if sent is not None else None
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
-            await self.tables.set_message(session, message_id)
-            if old is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.bot.get_partial_messageable(session.channel_id) \
-                        .get_partial_message(old).delete()
+            loop = asyncio.get_running_loop()
+            last = self._reposted.get(session.id)
+            if session.id in self._reposting or (
+                    last is not None and loop.time() - last < REPOST_SECONDS):
+                await say(interaction, f"The table was just posted again: {self._link(session)}")
+                return
+            self._reposting.add(session.id)
+            try:
+                await self._repost(interaction, session)
+            finally:
+                self._reposting.discard(session.id)
+                self._reposted[session.id] = loop.time()
+                while len(self._reposted) > REPOSTS_KEPT:
+                    del self._reposted[next(iter(self._reposted))]
+
+    async def _repost(self, interaction: Interaction, session: Session) -> None:
+        shown = await painted(render(session))
+        sent = await interaction.response.send_message(
+            content=shown.content, embed=shown.embed, files=shown.files(),
+            view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
+        message_id = sent.message_id if sent is not None else None
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        old = await self.tables.set_message(session, message_id)
+        if old is not None:
+            await take_down(self.bot.get_partial_messageable(session.channel_id)
+                            .get_partial_message(old))
 
     @app_commands.command(name="leave", description="Leave the table; a computer takes your seat")
     @app_commands.guild_only()

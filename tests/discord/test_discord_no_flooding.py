@@ -29,7 +29,7 @@ from tests.botdriver import (
 )
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
-from tests.fakediscord.world import FakeUser
+from tests.fakediscord.world import FakeChannel, FakeUser
 
 
 def spy_on_replays(bot: FivefoldBot) -> list[threading.Thread]:
@@ -276,3 +276,47 @@ async def test_play_in_a_thread_checks_every_limit_before_it_opens_the_thread(
         other = await fake.slash(world.bob, world.lobby, "play fiasco", {"thread": True})
         await fake.wait_answered(other)
         await fake.wait_for(lambda: len(fake.threads(world.lobby)) == 1)
+
+
+def live_table_messages(fake: FakeDiscord, channel: FakeChannel, session: Session
+                        ) -> list[StoredMessage]:
+    """The messages of ``channel`` that still carry the table's buttons and are there."""
+    return [m for m in fake.public_messages(channel) if not m.deleted and any(
+        (b.custom_id or "").startswith(f"ff:{session.id}:") for b in m.buttons)]
+
+
+async def test_table_posted_at_once_by_three_people_leaves_one_live_message(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob], options={"pictures": False})
+        first = table_message(fake, session)
+        answers = await asyncio.gather(*(fake.slash(who, world.table, "table", {})
+                                         for who in (world.alice, world.bob, world.carol)))
+        await wait_settled(bot, session)
+        posted = [a for a in answers if not a.ephemeral]
+        told = [a for a in answers if a.ephemeral]
+        assert len(posted) == 1 and len(told) == 2, answers
+        assert all("just posted again" in a.text for a in told)
+        await fake.wait_for(lambda: first.deleted)
+        [live] = live_table_messages(fake, world.table, session)
+        assert live.id == session.table.message_id and first.deleted
+        # The live message is the one kept up to date.
+        await take_turn(fake, session, world.alice if session.to_act() == 0 else world.bob,
+                        random.Random(6))
+        await wait_settled(bot, session)
+        assert live.edit_count >= 1 and live_table_messages(fake, world.table, session) == [live]
+
+
+async def test_table_has_a_cooldown(fake_world: FakeWorld, tmp_path: Path) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, commands_per_minute=2) as bot:
+        await fake.slash(world.alice, world.table, "play fiasco")
+        answers = [await fake.slash(world.bob, world.table, "table", {}) for _ in range(3)]
+        assert not answers[0].ephemeral  # posted again
+        assert "Not so fast" in answers[2].text
+        lobby = bot.sessions.in_channel(world.table.id)
+        assert lobby is not None
+        await fake.wait_for(lambda: len(live_table_messages(fake, world.table, lobby)) == 1)
