@@ -75,14 +75,24 @@ class Changes:
             self._changed(session)
 
     async def seat_changed(self, session: Session, table: StoredTable, note: str) -> None:
-        """Save ``table`` (``session``'s with a seat changed): a new host, or closed if empty."""
+        """Save ``table`` (``session``'s with a seat changed): a new host, or closed if empty.
+
+        The host role passes to the first person seated who may host one more table
+        (``MAX_TABLES_PER_HOST``): leaving never makes anyone host more than the limit.
+        If nobody may, a lobby closes (nobody could start it) and a game keeps its host.
+        """
         humans = [seat.user_id for seat in table.seats if seat.user_id is not None]
         if not humans:
             await self.close(session, note + "; nobody is left", table=table)
             return
-        if table.host_id not in humans:
-            table.host_id = humans[0]
         playing = session.status is TableStatus.PLAYING
+        if table.host_id not in humans:
+            heir = next((h for h in humans if self.registry.may_host(h)), None)
+            if heir is None and not playing:
+                await self.close(session, note + "; nobody left here may host another table",
+                                 table=table)
+                return
+            table.host_id = heir if heir is not None else table.host_id
         if playing:
             table.version += 1
             assert session.game is not None

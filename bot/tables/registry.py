@@ -200,6 +200,10 @@ class Registry:
                              "play again or to download")
         return table
 
+    def may_host(self, user_id: int) -> bool:
+        """Whether ``user_id`` hosts fewer open tables than one person may."""
+        return len(self.open_tables(host_id=user_id)) < self.settings.max_tables_per_host
+
     def check_limits(self, guild_id: int | None, host_id: int) -> None:
         """TableError when the host, or the server, already has as many tables as allowed."""
         hosted = len(self.open_tables(host_id=host_id))

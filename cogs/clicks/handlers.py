@@ -40,11 +40,14 @@ from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
 from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, safe_name, say
+from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
 from games.core.cards import Card
 
 Interaction = discord.Interaction[Any]
+THROTTLED = frozenset({"join", "leave"})
+"""The lobby verbs counted against ``COMMANDS_PER_MINUTE`` (:class:`cogs.upkeep.guard.Throttle`)."""
 UNANSWERED_KEPT = 1000
 """Moves whose answer Discord refused, remembered until their player next opens a hand."""
 Answer = Callable[[Interaction, Session], Awaitable[None]]
@@ -97,9 +100,12 @@ class Clicks:
     """The handlers behind every button of the lobby, table and hand menus, and the
     commands that do what a button does."""
 
-    def __init__(self, tables: Tables, live: LiveMenus | None = None) -> None:
+    def __init__(self, tables: Tables, live: LiveMenus | None = None, *,
+                 seating: Throttle | None = None) -> None:
         self.pictures = HandPictures()  # hand pictures: in time, or after the text
         self.tables = tables
+        # Join and Leave, buttons and commands: a few a minute per person (each writes).
+        self.seating = seating
         # The menus that follow the game (cogs.upkeep.live_menus); every menu answer is kept.
         self.live = live
         # (table, seat) -> what was played, for moves Discord showed as failed.
@@ -176,6 +182,10 @@ class Clicks:
         typed = table_id is None
         async with self.refusing(interaction, typed=typed):
             session = await self._table(interaction, table_id)
+            if verb in THROTTLED and self.seating is not None:
+                too_soon = self.seating.refusal(interaction)
+                if too_soon is not None:
+                    raise TableError(too_soon)
             request = Request(interaction.user.id, display_name(interaction),
                               moderator=interaction.permissions.manage_messages, target=target)
             work = self.tables.verb(session, verb, request)

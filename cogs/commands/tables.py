@@ -31,7 +31,7 @@ from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
 from cogs.ui import jump_url, say
 from cogs.upkeep.ending import Endings
-from cogs.upkeep.guard import missing_permissions, missing_text, writes
+from cogs.upkeep.guard import Throttle, missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
 from cogs.upkeep.publisher import Publisher, painted, render, take_down
 from games.core.errors import SetupError
@@ -58,8 +58,12 @@ class Tables(commands.Cog):
                                    quiet=self.live.needs_no_ping,
                                    min_interval=bot.settings.table_edit_interval)
         self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
-        self.clicks = Clicks(self.tables, self.live)
-        self.endings = Endings(self.tables)
+        # Opening tables (/play, whatever the game, and Play again) and taking or leaving
+        # seats (Join, Leave) count against COMMANDS_PER_MINUTE a person, each its own.
+        self.opening = Throttle(bot.settings.commands_per_minute)
+        self.seating = Throttle(bot.settings.commands_per_minute)
+        self.clicks = Clicks(self.tables, self.live, seating=self.seating)
+        self.endings = Endings(self.tables, opening=self.opening)
         self._reposting: set[str] = set()  # tables being posted anew by /table
         self._reposted: dict[str, float] = {}  # when /table last posted each table
 
@@ -94,6 +98,10 @@ class Tables(commands.Cog):
         channel = interaction.channel
         if interaction.guild_id is None or channel is None:
             await say(interaction, "Tables live in a server's channels.")
+            return
+        too_soon = self.opening.refusal(interaction)
+        if too_soon is not None:
+            await say(interaction, sentence(too_soon))
             return
         try:
             values = validate_options(game, to_model_values(game, options))

@@ -20,6 +20,7 @@ after a restart; a forged or stale id gets a private reason.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
@@ -35,6 +36,7 @@ from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
 from cogs.ui import answered_on_failure, button, jump_url, plural, say, sentence, static_view
+from cogs.upkeep.guard import Throttle
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -106,11 +108,23 @@ async def announce(channel: discord.abc.Messageable, session: Session) -> None:
         log.warning("table %s: could not post the result message", session.id)
 
 
-class Endings:
-    """The handlers of the result message's buttons."""
+REMATCH_PING_SECONDS = 60.0
+"""A person is pinged for a rematch at most once in this many seconds."""
+PINGS_KEPT = 4096
 
-    def __init__(self, tables: Tables) -> None:
+
+class Endings:
+    """The handlers of the result message's buttons.
+
+    ``Play again`` opens a table: it counts against the same limit as ``/play``
+    (``opening``, ``COMMANDS_PER_MINUTE`` a person), and each other person is pinged for
+    a rematch at most once a minute, so Play again and Cancel in a loop cannot flood them.
+    """
+
+    def __init__(self, tables: Tables, *, opening: Throttle | None = None) -> None:
         self.tables = tables
+        self.opening = opening
+        self._pinged: dict[tuple[int | None, int], float] = {}  # (server, person) -> when
 
     async def click(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Play again`` or ``Record``: answered once, a refusal privately with its reason."""
@@ -125,6 +139,9 @@ class Endings:
                         "and move. python -m games replay plays it back.",
                         file=finished_record_file(table), ephemeral=True)
                 else:
+                    too_soon = self.opening.refusal(interaction) if self.opening else None
+                    if too_soon is not None:
+                        raise TableError(too_soon)
                     await self.play_again(interaction, table)
             except TableError as exc:
                 await say(interaction, sentence(exc.message))
@@ -146,12 +163,26 @@ class Endings:
             content = (" ".join(f"<@{u}>" for u in others) +
                        f": {name} asks for a rematch. Join to play again.")
         embed, view = render_lobby(session)
-        sent = await interaction.response.send_message(content, embed=embed, view=view,
-                                                       allowed_mentions=pings(others))
+        sent = await interaction.response.send_message(
+            content, embed=embed, view=view,
+            allowed_mentions=pings(self._may_ping(finished.guild_id, others)))
         message_id = sent.message_id if sent is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.tables.set_message(session, message_id)
+
+    def _may_ping(self, guild_id: int | None, people: list[int]) -> list[int]:
+        """Those of ``people`` not pinged for a rematch in the last minute (now counted as
+        pinged); the others are named without a ping."""
+        now = time.monotonic()
+        if len(self._pinged) > PINGS_KEPT:
+            self._pinged = {k: t for k, t in self._pinged.items()
+                            if now - t < REMATCH_PING_SECONDS}
+        chosen = [p for p in people if (last := self._pinged.get((guild_id, p))) is None
+                  or now - last >= REMATCH_PING_SECONDS]
+        for person in chosen:
+            self._pinged[(guild_id, person)] = now
+        return chosen
 
 
 __all__ = ["Endings", "announce", "render_result"]

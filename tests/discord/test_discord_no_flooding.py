@@ -320,3 +320,84 @@ async def test_table_has_a_cooldown(fake_world: FakeWorld, tmp_path: Path) -> No
         lobby = bot.sessions.in_channel(world.table.id)
         assert lobby is not None
         await fake.wait_for(lambda: len(live_table_messages(fake, world.table, lobby)) == 1)
+
+
+# --- rematches, seats, hosts ----------------------------------------------------------
+
+
+async def finished_pair(fake: FakeDiscord, bot: FivefoldBot, world: FakeWorld) -> StoredMessage:
+    """Alice and Bob play a Fiasco to its end in #card-table: its result message."""
+    session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                               people=[world.bob], options={"pictures": False})
+    await play_to_the_end(fake, bot, session, {u.id: u for u in (world.alice, world.bob)},
+                          random.Random(3))
+    await wait_settled(bot, session)
+    await fake.wait_for(lambda: any("is over" in m.content
+                                    for m in fake.public_messages(world.table)))
+    return next(m for m in fake.public_messages(world.table) if "is over" in m.content)
+
+
+async def test_play_again_counts_with_play_and_pings_a_person_once_a_minute(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    """Play again and Cancel in a loop would ping the others each round and write a
+    table each time: rematches count against /play's limit, and each person is pinged
+    for a rematch at most once a minute."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, commands_per_minute=3) as bot:
+        result = await finished_pair(fake, bot, world)  # Alice's /play: her first use
+        pinged = []
+        for _ in range(2):
+            again = await fake.click(world.alice, result, "Play again")
+            assert again.message is not None and not again.ephemeral, again
+            pinged.append([int(u) for u in again.message.allowed_mentions["users"]])
+            lobby = bot.sessions.in_channel(world.table.id)
+            assert lobby is not None
+            await fake.click(world.alice, table_message(fake, lobby), "Cancel")
+        assert pinged == [[world.bob.id], []]  # Bob is named the second time, not pinged
+        third = await fake.click(world.alice, result, "Play again")
+        assert answered_privately(third) and "Not so fast" in third.text
+        assert bot.sessions.in_channel(world.table.id) is None
+        # /play counts against the same limit.
+        play = await fake.slash(world.alice, world.lobby, "play fiasco")
+        assert answered_privately(play) and "Not so fast" in play.text
+        # Bob has his own, and may ping Alice, who was never pinged.
+        his = await fake.click(world.bob, result, "Play again")
+        assert his.message is not None
+        assert [int(u) for u in his.message.allowed_mentions["users"]] == [world.alice.id]
+
+
+async def test_join_and_leave_are_throttled(fake_world: FakeWorld, tmp_path: Path) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, commands_per_minute=2) as bot:
+        await fake.slash(world.alice, world.table, "play fiasco")
+        lobby = bot.sessions.in_channel(world.table.id)
+        assert lobby is not None
+        await fake.click(world.bob, table_message(fake, lobby), "Join")
+        await fake.click(world.bob, table_message(fake, lobby), "Leave")
+        version = lobby.version
+        third = await fake.click(world.bob, table_message(fake, lobby), "Join")
+        assert answered_privately(third) and "Not so fast" in third.text
+        typed = await fake.slash(world.bob, world.table, "join", {})
+        assert answered_privately(typed) and "Not so fast" in typed.text
+        assert lobby.seat_of(world.bob.id) is None and lobby.version == version
+
+
+async def test_a_leaving_host_hands_the_role_only_to_someone_under_the_limit(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, max_tables_per_host=1) as bot:
+        await fake.slash(world.bob, world.lobby, "play fumblaroo")  # Bob hosts one already
+        await fake.slash(world.alice, world.table, "play fiasco")
+        lobby = bot.sessions.in_channel(world.table.id)
+        assert lobby is not None
+        for person in (world.bob, world.carol):
+            await fake.click(person, table_message(fake, lobby), "Join")
+        await fake.click(world.alice, table_message(fake, lobby), "Leave")
+        assert lobby.table.host_id == world.carol.id  # Bob, first seated, is at his limit
+        assert len(bot.sessions.open_tables(host_id=world.bob.id)) == 1
+        await fake.click(world.carol, table_message(fake, lobby), "Leave")
+        # Only Bob is left, and he may host no other table: the lobby closes.
+        assert not lobby.is_open and "nobody left here may host" in lobby.recent[-1]
+        assert len(bot.sessions.open_tables(host_id=world.bob.id)) == 1
