@@ -117,6 +117,9 @@ class StoredTable(BaseModel):
     # When a person last acted in the game (computers' moves do not count): an abandoned
     # game expires from it (bot.expiry). None: nobody has acted since the start.
     last_person_at: datetime | None = None
+    # The people the host removed from this table (/kick): they may not join it again,
+    # nor take back a seat in it.
+    kicked: list[int] = Field(default_factory=list)
     # The table's turn timer (bot.timers): seconds a person has for each turn, 0 for none.
     # None only in tables stored before timers were a table option: those keep the bot's
     # TURN_TIMEOUT, as they had then. ``tournament``: Fiasco's rule (10 s, a random card).

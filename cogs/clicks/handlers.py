@@ -174,7 +174,7 @@ class Clicks:
     # --- lobby --------------------------------------------------------------------------
 
     async def lobby(self, interaction: Interaction, table_id: str | None, verb: str, *,
-                    target: int | None = None) -> None:
+                    target: int | None = None, seat: int | None = None) -> None:
         """A lobby verb (:data:`bot.tables.lobby.VERBS`), from its button (``table_id``) or
         its command (None: the table here). A button is answered by the lobby message
         the change edits (or the level chooser); a command by the words for what it did.
@@ -187,7 +187,8 @@ class Clicks:
                 if too_soon is not None:
                     raise TableError(too_soon)
             request = Request(interaction.user.id, display_name(interaction),
-                              moderator=interaction.permissions.manage_messages, target=target)
+                              moderator=interaction.permissions.manage_messages, target=target,
+                              seat=seat)
             work = self.tables.verb(session, verb, request)
             if typed:  # a command is answered once done, never deferred: its answer is private
                 await say(interaction, sentence(await work))

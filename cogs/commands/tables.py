@@ -241,11 +241,15 @@ class Tables(commands.Cog):
     async def leave(self, interaction: Interaction) -> None:
         await self.clicks.lobby(interaction, None, "leave")
 
-    @app_commands.command(name="kick", description="Hand a player's seat to a computer (the host)")
-    @app_commands.describe(player="The player whose seat a computer takes")
+    @app_commands.command(name="kick",
+                          description="Remove a player or a computer from the table (the host)")
+    @app_commands.describe(player="The player to remove: a computer takes their seat in a game",
+                           seat="Or a seat by its number in the lobby (a computer player)")
     @app_commands.guild_only()
-    async def kick(self, interaction: Interaction, player: discord.User) -> None:
-        await self.clicks.lobby(interaction, None, "kick", target=player.id)
+    async def kick(self, interaction: Interaction, player: discord.User | None = None,
+                   seat: app_commands.Range[int, 1, 8] | None = None) -> None:
+        await self.clicks.lobby(interaction, None, "kick",
+                                target=None if player is None else player.id, seat=seat)
 
     @app_commands.command(name="end", description="End the table here (host or Manage Messages)")
     @app_commands.guild_only()

@@ -132,3 +132,37 @@ async def test_a_button_forged_elsewhere_reaches_no_table(fake_world: FakeWorld,
         # The table's own message still answers.
         details = await fake.click(world.carol, table_message(fake, lobby), "Details")
         assert answered_privately(details) and "**Log**" in details.text
+
+
+async def test_a_lobby_kick_holds_and_the_host_removes_any_computer(fake_world: FakeWorld,
+                                                                    tmp_path: Path) -> None:
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        await fake.slash(world.alice, world.table, "play fiasco")
+        lobby = session_in(bot, world.table)
+        for person in (world.bob, world.carol):
+            await fake.click(person, table_message(fake, lobby), "Join")
+        kicked = await fake.slash(world.alice, world.table, "kick", {"player": world.bob.id})
+        assert answered_privately(kicked) and "may not join it again" in kicked.text
+        again = await fake.click(world.bob, table_message(fake, lobby), "Join")
+        assert answered_privately(again) and "removed you from this table" in again.text
+        typed = await fake.slash(world.bob, world.table, "join", {})
+        assert answered_privately(typed) and "removed you" in typed.text
+        assert lobby.seat_of(world.bob.id) is None
+        # Carol adds a computer; only the host may take it off, by its seat number.
+        await add_computer(fake, lobby, world.carol)
+        assert [s.is_computer for s in lobby.seats] == [False, False, True]
+        not_host = await fake.slash(world.carol, world.table, "kick", {"seat": 3})
+        assert answered_privately(not_host) and "only the host" in not_host.text.lower()
+        removed = await fake.slash(world.alice, world.table, "kick", {"seat": 3})
+        assert answered_privately(removed) and "Computer 1 (hard) left" in removed.text
+        assert [s.user_id for s in lobby.seats] == [world.alice.id, world.carol.id]
+        await wait_settled(bot, lobby)
+        assert "Computer 1" not in table_message(fake, lobby).text
+        # In a game a computer's seat stays.
+        await add_computer(fake, lobby, world.alice)
+        await fake.click(world.alice, table_message(fake, lobby), "Start")
+        await wait_settled(bot, lobby)
+        stays = await fake.slash(world.alice, world.table, "kick", {"seat": 3})
+        assert answered_privately(stays) and "to the end of the game" in stays.text
+        assert len(lobby.seats) == 3
