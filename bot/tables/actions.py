@@ -95,12 +95,16 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
 
     ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
-    person's played by a computer): its open menus become out of date. ``person``: a
-    person made the move, which keeps the game from expiring (:mod:`bot.tables.expiry`).
+    person's played by a computer): its open menus become out of date, and the move is
+    counted as the seat's. ``person``: its person made it (the rating rule,
+    :mod:`bot.tables.results`), which also keeps the game from expiring
+    (:mod:`bot.tables.expiry`).
     """
     version = table.version + 1
     seats = list(table.seats)
-    seats[seat] = seats[seat].model_copy(update={"acted_version": version})
+    held = seats[seat]
+    seats[seat] = held.model_copy(update={"acted_version": version, "moves": held.moves + 1,
+                                          "own_moves": held.own_moves + person})
     record = {**game.record().model_dump(), "meta": (table.record or {}).get("meta", {})}
     stamp = utc_now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,

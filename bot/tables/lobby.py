@@ -291,8 +291,9 @@ class Lobby:
         and their menu.
 
         For a person who left or timed out (a kicked one may not: :mod:`bot.tables.seats`).
-        Their count of timeouts starts again from nothing, and if it is their turn
-        they get a fresh deadline.
+        Their seat's count of timeouts in a row goes on (only a move of their own clears
+        it, so leaving and coming back cannot dodge the takeover), and if it is their
+        turn they get a fresh deadline.
         """
         async with session.lock:
             require_open(session)

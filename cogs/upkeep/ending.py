@@ -49,12 +49,20 @@ def pings(user_ids: list[int]) -> discord.AllowedMentions:
                                    everyone=False, roles=False, replied_user=False)
 
 
+RATING_RULE = ("-# A person is rated only for a game in which they made at least half of "
+               "their seat's moves themselves.")
+
+
 def rating_words(ending: Ending, user_id: int | None) -> str:
-    """``rating 1012 → 1040``, ``rating new → 1030``, or ``not rated``; "" for a computer."""
+    """``rating 1012 → 1040``, ``rating new → 1030``, or ``not rated`` (with why, when it
+    is the person's doing or the table's); "" for a computer."""
     if user_id is None:
         return ""
     if not ending.rated:
         return "not rated"
+    why = ending.why_not.get(user_id)
+    if why is not None:
+        return f"not rated: {why}"
     if not ending.known:
         return "rating in /stats"
     change = ending.change_of(user_id)
@@ -65,30 +73,35 @@ def rating_words(ending: Ending, user_id: int | None) -> str:
 
 
 def result_lines(session: Session, ending: Ending) -> list[str]:
-    """One line per seat, best place first: place, name, score, rating change."""
+    """One line per seat, best place first: place, name, score, rating change (of the
+    seat's person, even when a computer finished the game for them)."""
     game = session.game
     assert game is not None and game.outcome is not None
     places = game.outcome.places
     lines = []
     for seat in sorted(range(len(session.seats)), key=lambda i: (places[i], i)):
         held = session.seats[seat]
+        person = ending.person_at(seat) or held.user_id
         bits = [f"{places[seat]}. **{held.label}**", plural(game.scores[seat], "pt"),
-                rating_words(ending, held.user_id)]
+                rating_words(ending, person)]
         lines.append(" · ".join(b for b in bits if b))
     return lines
 
 
 def render_result(session: Session, ending: Ending) -> tuple[str, discord.ui.View, list[int]]:
-    """The result message: its text, its buttons, and the people it pings."""
+    """The result message: its text, its buttons, and the people it pings (those seated
+    at the end, and those rated for it)."""
     table = session.table
     title = games.get(table.game).title
-    people = session.humans()
+    people = list(dict.fromkeys([*session.humans(), *(c.user_id for c in ending.changes)]))
     head = f"**{title} is over.**"
     if people:
         head += " " + " ".join(f"<@{p}>" for p in people) + ": thanks for playing."
     lines = [head, *result_lines(session, ending)]
     if not ending.rated:
         lines.append("-# Not rated: this table had hints on.")
+    elif ending.by_proxy:
+        lines.append(RATING_RULE)
     view = static_view([
         button("Play again", ids.end_id(table.id, "again"), style=discord.ButtonStyle.success),
         button("Record", ids.end_id(table.id, "record")),
