@@ -46,6 +46,13 @@ def spy_on_replays(bot: FivefoldBot) -> list[threading.Thread]:
     return threads
 
 
+async def fiasco_with(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser,
+                      channel: FakeChannel, guest: FakeUser, **options: Any) -> Session:
+    """A started two-person Fiasco, pictures off (they are no part of these tests)."""
+    return await open_table(fake, bot, host, channel, "fiasco", people=[guest],
+                            options={"pictures": False, **options})
+
+
 async def test_details_and_rules_of_a_finished_table_never_replay_it_on_the_loop(
     fake_world: FakeWorld, tmp_path: Path
 ) -> None:
@@ -54,8 +61,7 @@ async def test_details_and_rules_of_a_finished_table_never_replay_it_on_the_loop
     event loop per click."""
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                   people=[world.bob])
+        session = await fiasco_with(fake, bot, world.alice, world.table, world.bob)
         await play_to_the_end(fake, bot, session, {u.id: u for u in (world.alice, world.bob)},
                               random.Random(3))
         await wait_settled(bot, session)
@@ -137,9 +143,7 @@ async def test_hint_clicks_share_one_search_and_a_repeat_is_answered_from_it(
 ) -> None:
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                   people=[world.bob],
-                                   options={"hints": True, "pictures": False})
+        session = await fiasco_with(fake, bot, world.alice, world.table, world.bob, hints=True)
         await to_the_turn_of(fake, bot, session, world.bob, [world.alice, world.bob],
                              random.Random(1))
         spy = HintSpy(bot)
@@ -161,12 +165,8 @@ async def test_a_person_has_one_hint_in_flight(fake_world: FakeWorld, tmp_path: 
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
         people = [world.alice, world.bob, world.carol]
-        here = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                people=[world.bob],
-                                options={"hints": True, "pictures": False})
-        there = await open_table(fake, bot, world.carol, world.lobby, "fiasco",
-                                 people=[world.bob],
-                                options={"hints": True, "pictures": False})
+        here = await fiasco_with(fake, bot, world.alice, world.table, world.bob, hints=True)
+        there = await fiasco_with(fake, bot, world.carol, world.lobby, world.bob, hints=True)
         for session in (here, there):
             await to_the_turn_of(fake, bot, session, world.bob, people, random.Random(2))
         spy = HintSpy(bot)
@@ -187,9 +187,7 @@ async def test_a_player_kicked_while_their_hint_is_thought_sees_no_hand(
     and shows the kicked person nothing of the computer's cards."""
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                   people=[world.bob],
-                                   options={"hints": True, "pictures": False})
+        session = await fiasco_with(fake, bot, world.alice, world.table, world.bob, hints=True)
         rng = random.Random(3)
         while True:  # a turn of Bob's with cards in his hand
             await to_the_turn_of(fake, bot, session, world.bob, [world.alice, world.bob], rng)
@@ -290,8 +288,7 @@ async def test_table_posted_at_once_by_three_people_leaves_one_live_message(
 ) -> None:
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                   people=[world.bob], options={"pictures": False})
+        session = await fiasco_with(fake, bot, world.alice, world.table, world.bob)
         first = table_message(fake, session)
         answers = await asyncio.gather(*(fake.slash(who, world.table, "table", {})
                                          for who in (world.alice, world.bob, world.carol)))
@@ -327,8 +324,7 @@ async def test_table_has_a_cooldown(fake_world: FakeWorld, tmp_path: Path) -> No
 
 async def finished_pair(fake: FakeDiscord, bot: FivefoldBot, world: FakeWorld) -> StoredMessage:
     """Alice and Bob play a Fiasco to its end in #card-table: its result message."""
-    session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                               people=[world.bob], options={"pictures": False})
+    session = await fiasco_with(fake, bot, world.alice, world.table, world.bob)
     await play_to_the_end(fake, bot, session, {u.id: u for u in (world.alice, world.bob)},
                           random.Random(3))
     await wait_settled(bot, session)
