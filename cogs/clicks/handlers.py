@@ -9,7 +9,9 @@ message: on a hand menu by updating that menu (so its token renews), elsewhere b
 ephemeral message; a refusal that comes with the clicker's menu shows that menu under
 the reason. A slash command and its button share one handler (``/join`` and Join,
 ``/hand`` and Show my hand, ``/leave``, ``/start``): the command names no table, so the
-handler takes the one in its channel. Work that may wait (an action, a lobby change)
+handler takes the one in its channel; a button is honoured only from its table's own
+message, or the clicker's own menu, in the table's channel (:func:`require_origin`),
+whatever its custom id names. Work that may wait (an action, a lobby change)
 runs through :func:`cogs.clicks.deadline.in_time`, which defers the interaction if the
 work is still running near Discord's deadline; the answer then edits the deferred menu.
 """

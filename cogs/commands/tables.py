@@ -219,6 +219,7 @@ class Tables(commands.Cog):
                 await self._repost(interaction, session)
             finally:
                 self._reposting.discard(session.id)
+                self._reposted.pop(session.id, None)  # the latest last: the oldest go first
                 self._reposted[session.id] = loop.time()
                 while len(self._reposted) > REPOSTS_KEPT:
                     del self._reposted[next(iter(self._reposted))]
