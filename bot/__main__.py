@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         return fail(f"bad setting {where}: {message}" if where else f"bad settings: {message}")
     if not settings.token:
         return fail(f"DISCORD_TOKEN is not set. {HOW_TO_GET_A_TOKEN}")
-    logs.configure(settings.log_level, settings.log_format)
+    logs.configure(settings.log_level, settings.log_format, secrets=[settings.token])
     gctune.tune()
     meter = gctune.METER
     meter.install()

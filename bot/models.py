@@ -61,11 +61,17 @@ class Seat(BaseModel):
     # even if other seats have played since.
     acted_version: int = 0
     # This seat's person let their turn time out so many times in a row (bot.timers);
-    # their own move sets it back to 0.
+    # their own move sets it back to 0, nothing else does (not leaving and coming back).
     timeouts: int = 0
     # Why a computer holds this seat of a person (``replaced_user_id``): they left, the
     # host kicked them, or they timed out too often. Who may take it back depends on it.
     replaced_because: SeatLoss | None = None
+    # The seat's decisions so far in this game, and how many of them its person made
+    # (the rest a computer made: a computer seat's own, or for its person after /leave,
+    # a kick or a timeout). Kept with the seat whoever holds it: a person is rated only
+    # if they made at least half of them (bot.tables.results).
+    moves: int = 0
+    own_moves: int = 0
 
     @property
     def is_computer(self) -> bool:
@@ -117,6 +123,9 @@ class StoredTable(BaseModel):
     # When a person last acted in the game (computers' moves do not count): an abandoned
     # game expires from it (bot.expiry). None: nobody has acted since the start.
     last_person_at: datetime | None = None
+    # The people the host removed from this table (/kick): they may not join it again,
+    # nor take back a seat in it.
+    kicked: list[int] = Field(default_factory=list)
     # The table's turn timer (bot.timers): seconds a person has for each turn, 0 for none.
     # None only in tables stored before timers were a table option: those keep the bot's
     # TURN_TIMEOUT, as they had then. ``tournament``: Fiasco's rule (10 s, a random card).

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -81,8 +82,35 @@ def static_view(buttons: list[discord.ui.Button[discord.ui.View]]) -> discord.ui
 def button(label: str, custom_id: str, *,
            style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            disabled: bool = False, row: int | None = None) -> discord.ui.Button[discord.ui.View]:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style,
+    """A button; its label is plain text (Discord shows no markdown there), so a name
+    escaped for messages (:func:`safe_name`) reads as it was typed."""
+    return discord.ui.Button(label=unescaped(label)[:80], custom_id=custom_id, style=style,
                              disabled=disabled, row=row)
+
+
+NAME_LENGTH = 64
+"""The longest display name a seat or a message keeps (before escaping)."""
+
+
+def safe_name(name: str) -> str:
+    """A person's display name as every message writes it: markdown escaped, so a name
+    such as ``[Claim your prize](https://evil.example/x)`` or ``**admin**`` is shown as
+    typed and never becomes a link, bold text or a heading.
+
+    Names are escaped once, where the bot takes them from Discord: a seat keeps the
+    escaped name, so the lobby, the table, the log lines, the result and the pictures' alt
+    text all write it safely. Plain text (button labels, the drawn pictures) shows it
+    back as typed with :func:`unescaped`.
+    """
+    return discord.utils.escape_markdown(name[:NAME_LENGTH])
+
+
+_ESCAPE = re.compile(r"\\([\\*_`~|>#\[\]()-])")
+
+
+def unescaped(text: str) -> str:
+    """``text`` with the escapes of :func:`safe_name` taken out, for plain text."""
+    return _ESCAPE.sub(r"\1", text)
 
 
 def clip(text: str, limit: int = FIELD_LIMIT) -> str:

@@ -6,7 +6,9 @@ records the result.
 
 A game is rated only when two or more distinct humans played it; the humans are
 rated among themselves by place (tied places share a rank) and computer seats
-are left out. Every human's ``games`` and ``wins`` counters move on every
+are left out. (Whose a seat's result is was decided before it reached the store: a
+person who made fewer than half of their seat's moves leaves it a computer's,
+``bot.tables.results``.) Every human's ``games`` and ``wins`` counters move on every
 finished game, including a human alone against computers, whose rating is left
 untouched (a player who never had a rated game has no rating at all). A game
 played with hints (``GameResult.rated`` False) is counted the same way but rates

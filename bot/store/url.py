@@ -6,9 +6,10 @@ start-up without importing a database driver.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 SQLITE_SCHEMES = ("sqlite",)
 POSTGRES_SCHEMES = ("postgresql", "postgres")
@@ -60,17 +61,22 @@ def parse_database_url(url: str) -> DatabaseUrl:
                      "use sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE")
 
 
+_USERINFO = re.compile(r"(?P<head>[a-z][a-z0-9+.-]*://[^:/@\s]*:)[^@\s/]*@", re.IGNORECASE)
+"""``scheme://user:password@``: the password is what follows the user's colon."""
+_SECRET_PARAMETER = re.compile(
+    r"(?P<head>[?&;][a-z_]*(?:pass|secret|token)[a-z_]*=)[^&;#\s'\"]*", re.IGNORECASE)
+"""A query parameter that holds a credential (``?password=``, ``&sslpassword=``, ...)."""
+
+
 def redact(url: str) -> str:
-    """``url`` with its password (if any) replaced by ``***``."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return url.split("@")[-1]
-    if not password:
-        return url
-    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    """``url`` (or any text holding URLs) with every password in it replaced by ``***``.
+
+    Both forms a PostgreSQL URL may carry one in: ``user:password@`` and a query
+    parameter (``?password=``, ``sslpassword=``, or any whose name says pass, secret or
+    token), so a start-up line, an error or a log line never shows a credential.
+    """
+    url = _USERINFO.sub(r"\g<head>***@", url)
+    return _SECRET_PARAMETER.sub(r"\g<head>***", url)
 
 
 __all__ = ["DatabaseUrl", "parse_database_url", "redact"]

@@ -96,12 +96,16 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
 
     ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
-    person's played by a computer): its open menus become out of date. ``person``: a
-    person made the move, which keeps the game from expiring (:mod:`bot.tables.expiry`).
+    person's played by a computer): its open menus become out of date, and the move is
+    counted as the seat's. ``person``: its person made it (the rating rule,
+    :mod:`bot.tables.results`), which also keeps the game from expiring
+    (:mod:`bot.tables.expiry`).
     """
     version = table.version + 1
     seats = list(table.seats)
-    seats[seat] = seats[seat].model_copy(update={"acted_version": version})
+    held = seats[seat]
+    seats[seat] = held.model_copy(update={"acted_version": version, "moves": held.moves + 1,
+                                          "own_moves": held.own_moves + person})
     record = {**game.record().model_dump(), "meta": (table.record or {}).get("meta", {})}
     stamp = utc_now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
@@ -233,6 +237,8 @@ class Actions:
         session.recent.extend(notes[1:])
         if session.status is TableStatus.PLAYING:
             self._next_turn(session)
+        else:  # the game has just finished: let the table go, its last events included
+            self._closed(session)
         self._changed(session)
         return words
 
@@ -243,10 +249,12 @@ class Actions:
         table = session.table
         await self._save_finished(session, game,
                                   table.model_copy(update={"version": table.version + 1}))
+        self._closed(session)
 
     async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
                              ) -> None:
-        """Write the result, ratings and final table in one transaction, then swap them in.
+        """Write the result, ratings and final table in one transaction, then swap them in
+        (the caller then lets the table go).
 
         :class:`StaleTable` if the store has a newer table, or already has the result
         (another process finished this table first): nothing is written twice.
@@ -255,7 +263,6 @@ class Actions:
         ending = await record_with_ratings(self.store, result, table=final)
         session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()
-        self._closed(session)
 
 
 __all__ = ["Actions", "CardChoice", "Choice", "advanced", "counted", "describe", "resolve"]

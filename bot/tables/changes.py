@@ -83,14 +83,24 @@ class Changes:
             self._changed(session)
 
     async def seat_changed(self, session: Session, table: StoredTable, note: str) -> None:
-        """Save ``table`` (``session``'s with a seat changed): a new host, or closed if empty."""
+        """Save ``table`` (``session``'s with a seat changed): a new host, or closed if empty.
+
+        The host role passes to the first person seated who may host one more table
+        (``MAX_TABLES_PER_HOST``): leaving never makes anyone host more than the limit.
+        If nobody may, a lobby closes (nobody could start it) and a game keeps its host.
+        """
         humans = [seat.user_id for seat in table.seats if seat.user_id is not None]
         if not humans:
             await self.close(session, note + "; nobody is left", table=table)
             return
-        if table.host_id not in humans:
-            table.host_id = humans[0]
         playing = session.status is TableStatus.PLAYING
+        if table.host_id not in humans:
+            heir = next((h for h in humans if self.registry.may_host(h)), None)
+            if heir is None and not playing:
+                await self.close(session, note + "; nobody left here may host another table",
+                                 table=table)
+                return
+            table.host_id = heir if heir is not None else table.host_id
         if playing:
             assert session.game is not None
             table = with_deadline(table, session.game, self.clock(), self.settings.turn_timeout,
@@ -121,8 +131,8 @@ class Changes:
                     log.info("table %s closed: %s", session.id, note)
                     await self.close(session, note)
 
-    async def set_message(self, session: Session, message_id: int) -> None:
-        """Remember the public lobby/table message of ``session``.
+    async def set_message(self, session: Session, message_id: int) -> int | None:
+        """Remember the public lobby/table message of ``session``; the one it replaces.
 
         Unlike other changes, the id is known in memory while it is being saved:
         the message already exists on Discord whatever the database says, and
@@ -130,7 +140,9 @@ class Changes:
         another. A save that fails puts the old id back, so memory and database
         still agree. The save is a new version of the table but not of its game: a
         computer thinking meanwhile, or a person's running timer, goes on
-        (:class:`~bot.tables.session.Turn`).
+        (:class:`~bot.tables.session.Turn`). Whoever posted the new message takes down
+        the one returned (exactly the one it replaced, even when two posts race), so a
+        table has one live message.
         """
         async with session.lock:
             old = session.table.message_id
@@ -140,6 +152,7 @@ class Changes:
             except BaseException:
                 session.table.message_id = old
                 raise
+            return old if old != message_id else None
 
 
 __all__ = ["Changes", "copied"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.models import TableStatus
-from bot.tables.errors import NOT_SEATED, NOT_STARTED, TableClosed, TableError
+from bot.tables.errors import NOT_SEATED, NOT_STARTED, SEAT_GONE, TableClosed, TableError
 from bot.tables.session import Session
 from games.core.game import Game
 
@@ -46,6 +46,17 @@ def require_seat(session: Session, user_id: int) -> int:
     return seat
 
 
+def require_holder(session: Session, user_id: int, seat: int) -> None:
+    """:class:`TableError` unless ``user_id`` still holds ``seat``.
+
+    Whatever shows a hand checks this again after each wait (a search, a drawing): the
+    seat may have passed to a computer meanwhile (a kick, a leave), and its cards are then
+    no longer theirs to see.
+    """
+    if session.seat_of(user_id) != seat:
+        raise TableError(SEAT_GONE)
+
+
 def not_your_turn(session: Session) -> str:
     """Why a seat may not act now: whose turn it is instead."""
     seat = session.to_act()
@@ -60,5 +71,5 @@ def require_turn(session: Session, seat: int) -> None:
         raise TableError(not_your_turn(session))
 
 
-__all__ = ["not_your_turn", "require_game", "require_lobby", "require_open", "require_seat",
-           "require_turn"]
+__all__ = ["not_your_turn", "require_game", "require_holder", "require_lobby", "require_open",
+           "require_seat", "require_turn"]

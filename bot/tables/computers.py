@@ -27,11 +27,13 @@ its search.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import multiprocessing
 import random
 import signal
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -41,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from bot.models import ComputerLevel
 from bot.settings import Settings
-from bot.tables.checks import require_game, require_seat
+from bot.tables.checks import require_game, require_holder, require_seat
 from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
@@ -144,19 +146,77 @@ def _context() -> BaseContext:
     return context
 
 
+HINT_PATIENCE = 2.0
+"""Seconds a hint waits at most for the computers' workers to have nothing queued before it
+starts anyway (in its own worker: it never holds a computer up)."""
+
+
+class _Lane:
+    """A pool of worker processes that answers questions, replaced if a worker dies.
+
+    The pool starts on the first question and, after :meth:`close`, again if asked.
+    """
+
+    def __init__(self, workers: int, thinker: Thinker, budget: float) -> None:
+        self.workers = workers
+        self.thinker = thinker
+        self.budget = budget
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def ask(self, question: Question) -> Decision:
+        """The answer to ``question``; a worker dying under it only means asking again."""
+        for attempt in range(1, ATTEMPTS + 1):
+            pool = self.current()
+            try:
+                return await asyncio.wrap_future(pool.submit(self.thinker, question, self.budget))
+            except BrokenProcessPool:
+                log.warning("a computer worker died (attempt %d of %d); asking again",
+                            attempt, ATTEMPTS)
+                self._discard(pool)
+        log.error("computer workers keep dying; thinking in the bot's own process")
+        return await asyncio.to_thread(self.thinker, _untouched(question), self.budget)
+
+    def current(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
+                                             initializer=_quiet_worker)
+        return self._pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+    def _discard(self, pool: ProcessPoolExecutor) -> None:
+        """Replace a broken pool (once, however many of its questions noticed)."""
+        if self._pool is pool:
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Computers:
     """The computer players' thinking, off the event loop: a pool of worker processes.
 
     The pool starts on the first question (so a bot whose tables have only people or
     ``random`` seats starts none) and after :meth:`close` starts again if asked, as when
     the Tables cog is reloaded.
+
+    Hints (:meth:`hint`) think in a worker of their own, one hint at a time for the whole
+    bot, and each starts only once no computer's question is waiting for a worker (or
+    after :data:`HINT_PATIENCE`): a player clicking Hint over and over can never hold up
+    the computers of any table, which never wait for a hint.
     """
 
     def __init__(self, *, workers: int, budget: float, thinker: Thinker = think) -> None:
         self.workers = workers
         self.budget = budget
         self.thinker = thinker
-        self._pool: ProcessPoolExecutor | None = None
+        self._lane = _Lane(workers, thinker, budget)
+        self._hint_lane = _Lane(1, thinker, budget)
+        self._hint_turn = asyncio.Lock()  # one hint search at a time
+        self._waiting = 0  # computers' questions asked and not yet answered
+        self._room = asyncio.Event()  # set while a computers' worker is free
+        self._room.set()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Computers:
@@ -171,41 +231,37 @@ class Computers:
         """
         if question.level in IN_PROCESS:
             return self.thinker(_untouched(question), self.budget)
-        for attempt in range(1, ATTEMPTS + 1):
-            pool = self._current_pool()
-            try:
-                return await asyncio.wrap_future(pool.submit(self.thinker, question, self.budget))
-            except BrokenProcessPool:
-                log.warning("a computer worker died (attempt %d of %d); asking again",
-                            attempt, ATTEMPTS)
-                self._discard(pool)
-        log.error("computer workers keep dying; thinking in the bot's own process")
-        return await asyncio.to_thread(self.thinker, _untouched(question), self.budget)
+        self._count(+1)
+        try:
+            return await self._lane.ask(question)
+        finally:
+            self._count(-1)
+
+    def _count(self, change: int) -> None:
+        """One more (or one fewer) computer's question asked and not yet answered."""
+        self._waiting += change
+        if self._waiting < self.workers:
+            self._room.set()
+        else:
+            self._room.clear()
+
+    async def hint(self, question: Question) -> Decision:
+        """The answer to a hint's ``question``, in the hints' own worker (see the class)."""
+        async with self._hint_turn:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._room.wait(), HINT_PATIENCE)
+            return await self._hint_lane.ask(question)
 
     async def warm(self) -> None:
         """Start the workers now rather than on the first question (a worker's first start
         imports the rules, which takes a moment)."""
-        pool = self._current_pool()
+        pool = self._lane.current()
         await asyncio.gather(*(asyncio.wrap_future(pool.submit(_ready))
                                for _ in range(self.workers)))
 
     async def close(self) -> None:
         """Stop the workers, dropping questions not yet started; waits off the event loop."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-
-    def _current_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                             initializer=_quiet_worker)
-        return self._pool
-
-    def _discard(self, pool: ProcessPoolExecutor) -> None:
-        """Replace a broken pool (once, however many of its questions noticed)."""
-        if self._pool is pool:
-            self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.gather(self._lane.close(), self._hint_lane.close())
 
 
 def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: Decision) -> str:
@@ -221,12 +277,30 @@ def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: De
 
 @dataclass(frozen=True)
 class HintQuestion:
-    """A hint asked for: whose seat, the turn then, and what the computer is asked."""
+    """A hint asked for: by whom, for which seat, the turn then, what the computer is
+    asked, and its answer on the way (shared by every click that asks the same)."""
 
     session: Session
+    user_id: int
     seat: int
     turn: Turn
     question: Question
+    answer: asyncio.Future[Decision]
+
+
+HintKey = tuple[str, int, int]
+"""A hint's table, the moves made so far and the seat: one search each (a save that
+leaves the game where it was, such as a re-posted message, keeps its hints)."""
+HINTS_KEPT = 256
+"""How many hints are remembered for repeat clicks (the latest; a table that moves on
+forgets its older ones at once)."""
+ONE_HINT = ("your hint at another table is still being thought of; one hint at a time, "
+            "ask again once it is here")
+
+
+def _failed(answer: asyncio.Future[Decision]) -> bool:
+    """Whether a search ended without an answer (its worker failed, or it was cancelled)."""
+    return answer.done() and (answer.cancelled() or answer.exception() is not None)
 
 
 class ComputerTurns:
@@ -235,6 +309,8 @@ class ComputerTurns:
     def __init__(self, pool: Computers, actions: Actions) -> None:
         self.pool = pool  # where the thinking runs
         self.actions = actions  # the one action path every move takes
+        self._hints: OrderedDict[HintKey, asyncio.Future[Decision]] = OrderedDict()
+        self._asking: dict[int, HintKey] = {}  # who has a hint being thought of, and which
 
     async def play(self, session: Session, turn: Turn, delay: float, *,
                    timed_out: bool = False, level: ComputerLevel | None = None) -> None:
@@ -291,11 +367,13 @@ class ComputerTurns:
     # --- hints --------------------------------------------------------------------------
 
     async def ask_hint(self, session: Session, user_id: int) -> HintQuestion:
-        """What the hard computer is asked for ``user_id``'s hint; TableError why not.
+        """What the hard computer is asked for ``user_id``'s hint, its answer on the way;
+        TableError why not.
 
         Only at a table with hints on, and only for the person whose turn it is. The
         generator is the one a hard computer in that seat would use, so the hint is
-        what it would play there.
+        what it would play there. One search per table, turn and seat: a repeat
+        click is answered from it, and a person has one hint being thought of at most.
         """
         async with session.lock:
             require_game(session)
@@ -308,18 +386,54 @@ class ComputerTurns:
                 raise TableError("a hint is only for the player whose turn it is" + (
                     f"; waiting for {session.seats[waiting].name}" if waiting is not None
                     else ""))
-            question, turn = self._question(session, seat, HINT_LEVEL), session.turn()
-            assert question is not None and turn is not None  # it is the seat's turn
-            return HintQuestion(session, seat, turn, question)
+            turn = session.turn()
+            assert turn is not None  # it is the seat's turn
+            key = (session.id, turn.moves, seat)
+            if self._asking.get(user_id, key) != key:
+                raise TableError(ONE_HINT)
+            question = self._question(session, seat, HINT_LEVEL)
+            assert question is not None  # it is the seat's turn
+            return HintQuestion(session, user_id, seat, turn, question,
+                                self._search(key, user_id, question))
+
+    def _search(self, key: HintKey, user_id: int, question: Question
+                ) -> asyncio.Future[Decision]:
+        """The answer for ``key``: the one already found or on its way, else a new search
+        in the hints' own worker (:meth:`Computers.hint`)."""
+        found = self._hints.get(key)
+        if found is not None and not _failed(found):
+            self._hints.move_to_end(key)
+            return found
+        answer = asyncio.ensure_future(self.pool.hint(question))
+        for older in [k for k in self._hints if k[0] == key[0] and k[1] != key[1]]:
+            del self._hints[older]  # that table moved on: those hints are moot
+        self._hints[key] = answer
+        while len(self._hints) > HINTS_KEPT:
+            self._hints.popitem(last=False)
+        self._asking[user_id] = key
+
+        def done(_: asyncio.Future[Decision]) -> None:
+            if self._asking.get(user_id) == key:
+                del self._asking[user_id]
+            if _failed(answer) and self._hints.get(key) is answer:
+                del self._hints[key]  # a failed search is tried again at the next click
+
+        answer.add_done_callback(done)
+        return answer
 
     async def think(self, asked: HintQuestion) -> Decision:
-        """The hard computer's answer to ``asked``, from the worker pool."""
-        return await self.pool.decide(asked.question)
+        """The hard computer's answer to ``asked``."""
+        return await asyncio.shield(asked.answer)
 
     async def hint(self, asked: HintQuestion) -> Outcome:
-        """The hint in words, with the asker's menu as it is once it is thought of."""
+        """The hint in words, with the asker's menu as it is once it is thought of.
+
+        The seat is read again after the search: if it passed to a computer meanwhile
+        (kicked, left), its hand is not the asker's to see any more.
+        """
         decision = await self.think(asked)
         session = asked.session
+        require_holder(session, asked.user_id, asked.seat)
         if session.turn() != asked.turn or session.game is None:
             words = "the table moved on while I thought; ask again"
         else:
@@ -330,7 +444,10 @@ class ComputerTurns:
 
 __all__ = [
     "DEFAULT_LEVEL",
+    "HINTS_KEPT",
     "HINT_LEVEL",
+    "HINT_PATIENCE",
+    "ONE_HINT",
     "TAKEOVER_LEVEL",
     "TOURNAMENT_LEVEL",
     "ComputerTurns",

@@ -58,6 +58,8 @@ NOT_SEATED = "you are not seated at this table; the table message shows everythi
 STALE = "that menu was out of date; here is your hand as it is now"
 """What a click on a hand menu drawn before the seat's last action is told."""
 NOT_STARTED = "the game has not started yet"
+SEAT_GONE = "you no longer hold that seat (a computer plays it now), so its cards are not shown"
+"""What a person is told when their seat passed to a computer while their hand was on its way."""
 UNKNOWN_TABLE = "that button is not from a table I know"
 NO_TABLE_HERE = "there is no table here; /play opens one"
 TABLE_HERE = "there is already a table here"

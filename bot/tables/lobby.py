@@ -40,6 +40,7 @@ from games.core.words import plural
 
 TO_THE_HAND = "Show my hand shows your cards"
 """Added to what a person who now plays (a game started, a seat taken back) is told."""
+KICKED = "the host removed you from this table, so you cannot join it again"
 
 
 def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -65,6 +66,7 @@ class Request:
     name: str = ""  # their display name, for a seat or a note
     moderator: bool = False  # they may end any table here (Manage Messages)
     target: int | None = None  # the person a kick is about
+    seat: int | None = None  # or the seat it is about, numbered from 1 as the lobby lists it
 
 
 class Lobby:
@@ -178,6 +180,8 @@ class Lobby:
             cls = games.get(session.table.game)
             if session.seat_of(user_id) is not None:
                 raise TableError("you are already seated at this table")
+            if user_id in session.table.kicked:
+                raise TableError(KICKED)
             if len(session.seats) >= cls.max_players:
                 raise TableError(f"the table is full ({plural(cls.max_players, 'player')})")
             table = copied(session.table)
@@ -224,34 +228,71 @@ class Lobby:
             await self.changes.seat_changed(session, table, f"{name} left the table")
             return message
 
-    async def kick(self, session: Session, by_user: int, user_id: int | None) -> str:
-        """The host hands ``user_id``'s seat to a computer player (frees it in a lobby)."""
+    async def kick(self, session: Session, by_user: int, user_id: int | None,
+                   seat_number: int | None = None) -> str:
+        """The host removes a seat: ``user_id``'s, or the one numbered ``seat_number``.
+
+        A person's seat is freed in a lobby and passes to a computer in play; either way
+        the kick holds for this table (they may not join it again, nor take the seat
+        back). A computer's seat, whoever added it, leaves a lobby; in play it stays.
+        """
         async with session.lock:
             require_open(session)
             if by_user != session.table.host_id:
                 raise TableError("only the host can do that")
-            seat = None if user_id is None else session.seat_of(user_id)
+            seat = self._seat_named(session, user_id, seat_number)
+            held, person = session.seats[seat], session.seats[seat].user_id
+            if person == by_user:
+                raise TableError("you cannot kick yourself; use /leave")
+            lobby = session.status is TableStatus.LOBBY
+            if person is None:
+                return await self._remove_computer(session, seat, lobby=lobby)
+            table = copied(session.table)
+            table.kicked.append(person)
+            if lobby:
+                del table.seats[seat]
+                await self.changes.seat_changed(session, table, f"the host removed {held.name}")
+                return f"{held.name} left the table and may not join it again"
+            hand_to_computer(table, seat, "kicked")
+            await self.changes.seat_changed(
+                session, table,
+                f"the host handed {held.name}'s seat to a {TAKEOVER_LEVEL} computer")
+            return f"{held.name}'s seat passed to a {TAKEOVER_LEVEL} computer player"
+
+    @staticmethod
+    def _seat_named(session: Session, user_id: int | None, seat_number: int | None) -> int:
+        """The seat a kick is about: the person's, else the numbered one; TableError."""
+        if user_id is not None:
+            seat = session.seat_of(user_id)
             if seat is None:
                 raise TableError("that person is not seated at this table")
-            if user_id == by_user:
-                raise TableError("you cannot kick yourself; use /leave")
-            name = session.seats[seat].name
-            table = copied(session.table)
-            if session.status is TableStatus.LOBBY:
-                del table.seats[seat]
-            else:
-                hand_to_computer(table, seat, "kicked")
-            await self.changes.seat_changed(
-                session, table, f"the host handed {name}'s seat to a {TAKEOVER_LEVEL} computer")
-            return f"{name}'s seat passed to a {TAKEOVER_LEVEL} computer player"
+            return seat
+        if seat_number is None:
+            raise TableError("name a player, or a seat by its number in the lobby")
+        if not 1 <= seat_number <= len(session.seats):
+            raise TableError(f"there is no seat {seat_number}; this table has "
+                             f"{len(session.seats)}")
+        return seat_number - 1
+
+    async def _remove_computer(self, session: Session, seat: int, *, lobby: bool) -> str:
+        """A computer's seat leaves the lobby (the host's call, whoever added it)."""
+        name = session.seats[seat].label
+        if not lobby:
+            raise TableError(f"{name} plays that seat to the end of the game; /end ends the "
+                             "table")
+        table = copied(session.table)
+        del table.seats[seat]
+        await self.changes.save(session, table)
+        return f"{name} left the table"
 
     async def take_back(self, session: Session, user_id: int) -> Outcome:
         """``user_id`` takes back the seat a computer holds for them: what the table says,
         and their menu.
 
         For a person who left or timed out (a kicked one may not: :mod:`bot.tables.seats`).
-        Their count of timeouts starts again from nothing, and if it is their turn
-        they get a fresh deadline.
+        Their seat's count of timeouts in a row goes on (only a move of their own clears
+        it, so leaving and coming back cannot dodge the takeover), and if it is their
+        turn they get a fresh deadline.
         """
         async with session.lock:
             require_open(session)
@@ -354,7 +395,7 @@ VERBS: dict[str, Verb] = {
     "cpu": _may_add_computer,
     "start": lambda lobby, session, r: lobby.start(session, r.user_id),
     "cancel": lambda lobby, session, r: lobby.cancel(session, r.user_id, name=r.name),
-    "kick": lambda lobby, session, r: lobby.kick(session, r.user_id, r.target),
+    "kick": lambda lobby, session, r: lobby.kick(session, r.user_id, r.target, r.seat),
     "end": lambda lobby, session, r: lobby.end(session, r.user_id, moderator=r.moderator,
                                                name=r.name),
 }

@@ -3,20 +3,32 @@
 A channel or thread has one open table at a time. A closed table stays known a while
 (:data:`KEEP_CLOSED`) so its old buttons say why they no longer work; a finished one is
 let go at once and its buttons are answered from the store (:meth:`Registry.find`,
-:meth:`Registry.viewable`), so a finished game keeps nothing in memory.
+:meth:`Registry.stored`) and from what its ``Details`` showed when it closed
+(:meth:`Registry.details`), so a finished game keeps little in memory.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import datetime as dt
+from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.logs import working_on
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import Store
-from bot.tables.errors import NO_TABLE_HERE, UNKNOWN_TABLE, NoSuchTable, TableClosed, TableError
+from bot.tables.errors import (
+    NO_TABLE_HERE,
+    NOT_STARTED,
+    UNKNOWN_TABLE,
+    NoSuchTable,
+    TableClosed,
+    TableError,
+)
 from bot.tables.session import Session
+from bot.tables.snapshots import TableSnapshot, table_of
 from games.core.words import plural
 
 KEEP_CLOSED = 500
@@ -45,6 +57,9 @@ class Registry:
         self._replayed = replayed  # a closed table rebuilt from its record, to look at
         self._by_id: dict[str, Session] = {}
         self._by_channel: dict[int, Session] = {}
+        # What the Details of the latest closed tables show, taken once (see details()).
+        self._seen: OrderedDict[str, TableSnapshot] = OrderedDict()
+        self._replays: dict[str, asyncio.Future[TableSnapshot]] = {}
 
     # --- lookup -------------------------------------------------------------------------
 
@@ -80,23 +95,74 @@ class Registry:
             raise NoSuchTable(PRUNED)
         return session
 
-    async def viewable(self, table_id: str) -> Session:
-        """The table ``table_id`` to look at (``Details``, ``Rules``), open or closed.
+    async def stored(self, table_id: str) -> StoredTable:
+        """The table ``table_id`` as it stands, open or closed, without rebuilding its game
+        (``Rules`` needs no more, and a click is checked against where it came from).
 
-        An open table is the one in memory. A finished or cancelled one is not kept
-        there (:meth:`release`): it is read from the store and its game replayed from
-        the record, so its ``Details`` still shows the final position and the log.
-        A table the database dropped (``TABLE_RETENTION_DAYS``) answers as :meth:`find`.
+        From memory, else from the store; a table the database dropped
+        (``TABLE_RETENTION_DAYS``), or an open one not found, answers as :meth:`find`.
         """
         working_on(table_id)
         session = self._by_id.get(table_id)
         if session is not None:
-            return session
+            return session.table
         stored = await self.store.get_table(table_id)
         if stored is None or stored.status not in (TableStatus.FINISHED, TableStatus.CANCELLED):
-            return await self.find(table_id)
+            return (await self.find(table_id)).table
         refuse_unresumable(stored)
-        return self._replayed(stored)
+        return stored
+
+    async def details(self, table_id: str) -> TableSnapshot:
+        """What ``Details`` shows of the game at ``table_id``, open or closed; TableError
+        when it has not started or is gone.
+
+        An open table's is taken now. A closed table's was taken once, when it closed
+        (:meth:`release`), and is kept for the last :data:`KEEP_CLOSED` closed tables; an
+        older one (or one closed before a restart) is rebuilt once by replaying its stored
+        record in a thread, never on the event loop, however many people click at once,
+        and then kept in turn. So a finished game keeps only what its Details show, and no
+        click replays a record on the loop.
+        """
+        working_on(table_id)
+        session = self._by_id.get(table_id)
+        if session is not None and (session.is_open or table_id not in self._seen):
+            if session.game is None:
+                raise TableError(NOT_STARTED)
+            return table_of(session)
+        if table_id in self._seen:
+            self._seen.move_to_end(table_id)
+            return self._seen[table_id]
+        pending = self._replays.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._look_again(table_id))
+            self._replays[table_id] = pending
+            pending.add_done_callback(lambda _: self._replays.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _look_again(self, table_id: str) -> TableSnapshot:
+        """The Details of the closed table ``table_id``, its stored record replayed in a
+        worker thread, then kept."""
+        stored = await self.stored(table_id)
+        if stored.record is None:
+            raise TableError(NOT_STARTED)
+        snapshot = await asyncio.to_thread(self._look_at, stored)
+        self._keep_seen(table_id, snapshot)
+        return snapshot
+
+    def _look_at(self, table: StoredTable) -> TableSnapshot:
+        """``table``'s Details, its game replayed from the record (in a worker thread)."""
+        session = self._replayed(table)
+        if session.game is None:
+            raise TableError(NOT_STARTED)
+        return table_of(session)
+
+    def _keep_seen(self, table_id: str, snapshot: TableSnapshot) -> None:
+        # Details never show the record (the store keeps it): a kept table holds only
+        # what its Details show, a few KB, not its whole game.
+        self._seen[table_id] = dataclasses.replace(snapshot, record=None)
+        self._seen.move_to_end(table_id)
+        while len(self._seen) > KEEP_CLOSED:
+            self._seen.popitem(last=False)
 
     def in_channel(self, channel_id: int) -> Session | None:
         """The open table of this channel or thread, if any."""
@@ -138,6 +204,10 @@ class Registry:
                              "play again or to download")
         return table
 
+    def may_host(self, user_id: int) -> bool:
+        """Whether ``user_id`` hosts fewer open tables than one person may."""
+        return len(self.open_tables(host_id=user_id)) < self.settings.max_tables_per_host
+
     def check_limits(self, guild_id: int | None, host_id: int) -> None:
         """TableError when the host, or the server, already has as many tables as allowed."""
         hosted = len(self.open_tables(host_id=host_id))
@@ -164,11 +234,14 @@ class Registry:
     def release(self, session: Session) -> None:
         """Let a table the store has as finished or cancelled go from memory.
 
-        Its old buttons are answered from the store (:meth:`find`, :meth:`viewable`,
-        :meth:`finished_table`): a finished table keeps nothing in memory, however long
-        its game was. Whoever still holds the session (the publisher posting its end,
-        a click under way) keeps it until done.
+        Its old buttons are answered from the store (:meth:`find`, :meth:`stored`,
+        :meth:`finished_table`) and its Details from what it shows now, taken here once
+        (:meth:`details`): a finished table keeps nothing else in memory, however long its
+        game was. Whoever still holds the session (the publisher posting its end, a click
+        under way) keeps it until done.
         """
+        if session.game is not None:
+            self._keep_seen(session.id, table_of(session))
         self.forget(session)
         if self._by_id.get(session.id) is session:
             del self._by_id[session.id]

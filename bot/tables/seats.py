@@ -15,6 +15,7 @@ These functions change the table they are given (a copy the caller is about to s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.models import TAKEN_OVER, Seat, SeatLoss, StoredTable, TableStatus
 from bot.tables.computers import TAKEOVER_LEVEL
@@ -26,11 +27,22 @@ LOSS_WORDS: dict[SeatLoss, str] = {
 }
 
 
+KEPT_WITH_THE_SEAT = ("moves", "own_moves", "timeouts", "acted_version")
+"""What a seat keeps whoever holds it: its decisions and how many its person made (the
+rating rule), its timeouts in a row (leaving and coming back does not clear them), and
+the version of its last action (menus drawn before it stay out of date)."""
+
+
+def _kept(old: Seat) -> dict[str, Any]:
+    return {field: getattr(old, field) for field in KEPT_WITH_THE_SEAT}
+
+
 def hand_to_computer(table: StoredTable, seat: int, because: SeatLoss) -> None:
     """Seat ``seat`` of ``table`` passes to a computer, remembering who held it and why."""
     old = table.seats[seat]
     table.seats[seat] = Seat(name=f"{old.name}{TAKEN_OVER}", replaced_user_id=old.user_id,
-                             level=TAKEOVER_LEVEL, replaced_because=because)
+                             level=TAKEOVER_LEVEL, replaced_because=because
+                             ).model_copy(update=_kept(old))
 
 
 def held_seat(table: StoredTable, user_id: int) -> int | None:
@@ -72,13 +84,15 @@ def give_back(table: StoredTable, seat: int, user_id: int) -> str:
     """The computer holding ``seat`` hands it back to ``user_id``; their name.
 
     Menus the person kept from before are out of date: their seat counts as having
-    acted at the version the caller's save gives the table (one more than now).
+    acted at the version the caller's save gives the table (one more than now). The
+    seat's count of timeouts and of decisions goes on (:data:`KEPT_WITH_THE_SEAT`).
     """
     old = table.seats[seat]
     name = old.name.removesuffix(TAKEN_OVER)
-    table.seats[seat] = Seat(user_id=user_id, name=name, acted_version=table.version + 1)
+    table.seats[seat] = Seat(user_id=user_id, name=name).model_copy(
+        update=_kept(old) | {"acted_version": table.version + 1})
     return name
 
 
-__all__ = ["LOSS_WORDS", "LostSeat", "give_back", "hand_to_computer", "held_seat", "lost_seat",
-           "take_back_refusal"]
+__all__ = ["KEPT_WITH_THE_SEAT", "LOSS_WORDS", "LostSeat", "give_back", "hand_to_computer",
+           "held_seat", "lost_seat", "take_back_refusal"]

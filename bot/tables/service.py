@@ -31,7 +31,7 @@ from bot.tables.changes import Changes
 from bot.tables.checks import require_game, require_seat
 from bot.tables.computers import DEFAULT_LEVEL, Computers, ComputerTurns, HintQuestion
 from bot.tables.context import Clock, utc_now
-from bot.tables.errors import NOT_SEATED, NOT_STARTED, TableError
+from bot.tables.errors import NOT_SEATED, TableError
 from bot.tables.expiry import SWEEP_SECONDS, Sweeper
 from bot.tables.lobby import VERBS, Lobby, Request
 from bot.tables.registry import Registry
@@ -39,7 +39,7 @@ from bot.tables.restart import Restart, replayed
 from bot.tables.scheduler import Scheduler
 from bot.tables.seats import LostSeat, lost_seat
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of, table_of
+from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of
 
 
 class Tables:
@@ -94,8 +94,9 @@ class Tables:
     async def find(self, table_id: str) -> Session:
         return await self.registry.find(table_id)
 
-    async def viewable(self, table_id: str) -> Session:
-        return await self.registry.viewable(table_id)
+    async def table_at(self, table_id: str) -> StoredTable:
+        """The table ``table_id`` as it stands, open or closed (its game not rebuilt)."""
+        return await self.registry.stored(table_id)
 
     def in_channel(self, channel_id: int) -> Session | None:
         return self.registry.in_channel(channel_id)
@@ -115,11 +116,9 @@ class Tables:
 
     async def details(self, table_id: str) -> TableSnapshot:
         """What anyone may see of the game at ``table_id``, open or closed (``Details``);
-        TableError when it has not started or is gone."""
-        session = await self.registry.viewable(table_id)
-        if session.game is None:
-            raise TableError(NOT_STARTED)
-        return table_of(session)
+        TableError when it has not started or is gone. A closed table's is computed once
+        (:meth:`bot.tables.registry.Registry.details`)."""
+        return await self.registry.details(table_id)
 
     # --- opening and seats -------------------------------------------------------------
 
@@ -131,6 +130,13 @@ class Tables:
                                      host_id=host_id, host_name=host_name, game=game,
                                      options=options, pictures=pictures, hints=hints,
                                      timer=timer, seats=seats)
+
+    def check_open(self, guild_id: int | None, host_id: int) -> None:
+        """TableError (or a shard's refusal) if ``host_id`` may not open a table in that
+        server now: every check :meth:`open` makes before it writes, so a caller can
+        refuse before it creates anything (a thread)."""
+        self.settings.shards.require(guild_id)
+        self.registry.check_limits(guild_id, host_id)
 
     async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
         return await self.lobby.rematch(finished, user_id, name)
@@ -165,8 +171,8 @@ class Tables:
     async def take_back(self, session: Session, user_id: int) -> Outcome:
         return await self.lobby.take_back(session, user_id)
 
-    async def set_message(self, session: Session, message_id: int) -> None:
-        await self.changes.set_message(session, message_id)
+    async def set_message(self, session: Session, message_id: int) -> int | None:
+        return await self.changes.set_message(session, message_id)
 
     async def close_gone(self, session: Session,
                          note: str = "the table's channel or message is gone") -> None:

@@ -9,7 +9,9 @@ message: on a hand menu by updating that menu (so its token renews), elsewhere b
 ephemeral message; a refusal that comes with the clicker's menu shows that menu under
 the reason. A slash command and its button share one handler (``/join`` and Join,
 ``/hand`` and Show my hand, ``/leave``, ``/start``): the command names no table, so the
-handler takes the one in its channel. Work that may wait (an action, a lobby change)
+handler takes the one in its channel; a button is honoured only from its table's own
+message, or the clicker's own menu, in the table's channel (:func:`require_origin`),
+whatever its custom id names. Work that may wait (an action, a lobby change)
 runs through :func:`cogs.clicks.deadline.in_time`, which defers the interaction if the
 work is still running near Discord's deadline; the answer then edits the deferred menu.
 """
@@ -23,7 +25,9 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
+from bot.models import StoredTable
 from bot.tables.actions import CardChoice, Choice
+from bot.tables.checks import require_holder
 from bot.tables.errors import UNKNOWN_TABLE, TableError
 from bot.tables.lobby import Request
 from bot.tables.seats import LostSeat
@@ -37,20 +41,48 @@ from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
-from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, say
+from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, safe_name, say
+from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
 from games.core.cards import Card
 
 Interaction = discord.Interaction[Any]
+THROTTLED = frozenset({"join", "leave"})
+"""The lobby verbs counted against ``COMMANDS_PER_MINUTE`` (:class:`cogs.upkeep.guard.Throttle`)."""
 UNANSWERED_KEPT = 1000
 """Moves whose answer Discord refused, remembered until their player next opens a hand."""
 Answer = Callable[[Interaction, Session], Awaitable[None]]
 
 
 def display_name(interaction: Interaction) -> str:
+    """The clicker's name as the bot writes it everywhere: markdown escaped (:func:`safe_name`)."""
     user = interaction.user
-    return (getattr(user, "display_name", None) or user.name)[:64]
+    return safe_name(getattr(user, "display_name", None) or user.name)
+
+
+ELSEWHERE = "that button belongs to a table in another channel"
+NOT_ITS_MESSAGE = ("that button is not on this table's message; use the table message (/table "
+                   "posts it again)")
+
+
+def require_origin(interaction: Interaction, table: StoredTable) -> None:
+    """TableError unless the click came from the table's own message, or from the clicker's
+    own private menu, in the table's channel.
+
+    discord.py hands on a click whose custom id is not on the clicked message (a button
+    gone after an edit must still get its reason), so a forged ``ff:<table>:join`` sent
+    from another server's message would otherwise reach the table. An ephemeral message
+    is only ever the clicker's own (a hand menu, the computer chooser); until the table's
+    message id is known (a moment after ``/play``) the channel alone is checked.
+    """
+    if interaction.channel_id != table.channel_id:
+        raise TableError(ELSEWHERE)
+    message = interaction.message
+    if message is None or message.flags.ephemeral or table.message_id is None:
+        return
+    if message.id != table.message_id:
+        raise TableError(NOT_ITS_MESSAGE)
 
 
 def sentence(text: str) -> str:
@@ -70,9 +102,12 @@ class Clicks:
     """The handlers behind every button of the lobby, table and hand menus, and the
     commands that do what a button does."""
 
-    def __init__(self, tables: Tables, live: LiveMenus | None = None) -> None:
+    def __init__(self, tables: Tables, live: LiveMenus | None = None, *,
+                 seating: Throttle | None = None) -> None:
         self.pictures = HandPictures()  # hand pictures: in time, or after the text
         self.tables = tables
+        # Join and Leave, buttons and commands: a few a minute per person (each writes).
+        self.seating = seating
         # The menus that follow the game (cogs.upkeep.live_menus); every menu answer is kept.
         self.live = live
         # (table, seat) -> what was played, for moves Discord showed as failed.
@@ -128,15 +163,20 @@ class Clicks:
                     await say(interaction, sentence(exc.message))
 
     async def _table(self, interaction: Interaction, table_id: str | None) -> Session:
-        """The table a button names, or (``None``: a command) the one in its channel."""
+        """The table a button names, or (``None``: a command) the one in its channel.
+
+        A button must have been clicked where the table put it (:func:`require_origin`).
+        """
         if table_id is None:
             return self.tables.here(interaction.channel_id or 0)
-        return await self.tables.find(table_id)
+        session = await self.tables.find(table_id)
+        require_origin(interaction, session.table)
+        return session
 
     # --- lobby --------------------------------------------------------------------------
 
     async def lobby(self, interaction: Interaction, table_id: str | None, verb: str, *,
-                    target: int | None = None) -> None:
+                    target: int | None = None, seat: int | None = None) -> None:
         """A lobby verb (:data:`bot.tables.lobby.VERBS`), from its button (``table_id``) or
         its command (None: the table here). A button is answered by the lobby message
         the change edits (or the level chooser); a command by the words for what it did.
@@ -144,8 +184,13 @@ class Clicks:
         typed = table_id is None
         async with self.refusing(interaction, typed=typed):
             session = await self._table(interaction, table_id)
+            if verb in THROTTLED and self.seating is not None:
+                too_soon = self.seating.refusal(interaction)
+                if too_soon is not None:
+                    raise TableError(too_soon)
             request = Request(interaction.user.id, display_name(interaction),
-                              moderator=interaction.permissions.manage_messages, target=target)
+                              moderator=interaction.permissions.manage_messages, target=target,
+                              seat=seat)
             work = self.tables.verb(session, verb, request)
             if typed:  # a command is answered once done, never deferred: its answer is private
                 await say(interaction, sentence(await work))
@@ -163,7 +208,7 @@ class Clicks:
     async def computer(self, interaction: Interaction, table_id: str, level: str) -> None:
         """A level chosen in the chooser: that computer joins, and the chooser stays open."""
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             chosen = ids.COMPUTER_LEVELS.get(level)
             if chosen is None:
                 raise TableError(f"there is no computer level {level!r}")
@@ -200,7 +245,7 @@ class Clicks:
     async def take_back(self, interaction: Interaction, table_id: str) -> None:
         """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             taken = await self.tables.take_back(session, interaction.user.id)
             await self._answer_menu(interaction, session, taken.menu,
                                     note=sentence(taken.words[0]))
@@ -208,9 +253,10 @@ class Clicks:
     async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
         async with self.refusing(interaction):
+            table = await self.tables.table_at(table_id)
+            require_origin(interaction, table)
             if what == "rules":
-                session = await self.tables.viewable(table_id)
-                await show_rules(interaction, session.table.game)
+                await show_rules(interaction, table.game)
             else:
                 await say(interaction, render_details(await self.tables.details(table_id)))
 
@@ -225,7 +271,7 @@ class Clicks:
     async def page(self, interaction: Interaction, table_id: str, version: int,
                    page: int) -> None:
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             menu = self.tables.menu(session, interaction.user.id)
             note = None if version == menu.version else "the table moved on; here it is now"
             with self._answering(session, interaction):
@@ -234,7 +280,7 @@ class Clicks:
     async def refresh(self, interaction: Interaction, table_id: str, page: int) -> None:
         """A waiting menu's ``Refresh``: the menu as the game is now, on the same page."""
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             menu = self.tables.menu(session, interaction.user.id)
             with self._answering(session, interaction):
                 await self._answer_menu(interaction, session, menu, page=page)
@@ -242,7 +288,7 @@ class Clicks:
     async def _menu_click(self, interaction: Interaction, table_id: str, version: int,
                           choice: Choice) -> None:
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             with self._answering(session, interaction):
                 await self._apply_click(interaction, session, version, choice)
 
@@ -277,12 +323,13 @@ class Clicks:
         the worker pool and may queue behind the computers' own moves.
         """
         async with self.refusing(interaction):
-            session = await self.tables.find(table_id)
+            session = await self._table(interaction, table_id)
             asked = await self.tables.ask_hint(session, interaction.user.id)
             with self._answering(session, interaction):
                 await interaction.response.defer()
                 hinted = await self.tables.hint(asked)
                 menu = await render_hand(hinted.menu, note=hinted.words[0]).painted()
+                require_holder(session, interaction.user.id, hinted.menu.seat)
                 if is_ephemeral(interaction):
                     await interaction.edit_original_response(content=menu.content,
                                                              view=menu.view,

@@ -12,6 +12,7 @@ and a refusal says in plain words what was given and what is allowed
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
@@ -95,6 +96,9 @@ def to_model_values(game: str, raw: dict[str, Any]) -> dict[str, Any]:
 # A game at a Discord table should end the same day: a record may list any number
 # of entries (the rules set no limit), but /play takes at most this many.
 MAX_LIST_ENTRIES = 24
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
+"""An entry read as a number: ASCII digits, few enough for any option. ``str.isdigit``
+would pass ``"²"`` or 5,000 digits, which ``int()`` then refuses with a crash."""
 
 
 def _convert(spec: OptionSpec, value: Any) -> Any:
@@ -105,5 +109,5 @@ def _convert(spec: OptionSpec, value: Any) -> Any:
         if len(parts) > MAX_LIST_ENTRIES:
             raise SetupError(f"`{spec.name}` was given {len(parts)} entries; a table takes "
                              f"at most {MAX_LIST_ENTRIES}")
-        return [int(p) if p.lstrip("-").isdigit() else p for p in parts]
+        return [int(p) if WHOLE_NUMBER.fullmatch(p) else p for p in parts]
     return value

@@ -30,7 +30,6 @@ from bot.tables.timers import (
 from cogs.commands.options import OptionSpec, game_specs
 from cogs.render.lobby import player_range
 from cogs.ui import clip
-from cogs.upkeep.guard import writes
 from games.core.errors import SetupError
 from games.core.option_words import refusal, shown
 
@@ -123,7 +122,9 @@ def subcommand(game: str) -> app_commands.Command[Any, ..., None]:
     clash = {spec.name for spec in specs} & set(TABLE_OPTIONS)
     if clash:
         raise ValueError(f"{cls.title}'s options {sorted(clash)} shadow table options")
-    callback: Any = writes()(_callback(game))  # a few lobbies a minute per person at most
+    # A few lobbies a minute per person at most: the Tables cog counts /play, whatever the
+    # game, with Play again against one limit (COMMANDS_PER_MINUTE), so it is not here.
+    callback: Any = _callback(game)
     callback.__signature__ = _signature(specs)
     callback.__discord_app_commands_param_description__ = {
         **{spec.name: spec.description() for spec in specs}, **TABLE_OPTIONS}

@@ -25,7 +25,7 @@ from cogs.clicks import router
 from cogs.clicks.handlers import display_name
 from cogs.commands.play import game_choices
 from cogs.render.stats import PAGE_SIZE, Page, page_start, render_leaderboard, render_stats
-from cogs.ui import NO_MENTIONS, answered_on_failure, say
+from cogs.ui import NO_MENTIONS, answered_on_failure, safe_name, say
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -148,7 +148,7 @@ class Stats(commands.Cog):
             await say(interaction, "Statistics are kept per server; use this in one.")
             return
         user_id = interaction.user.id if player is None else player.id
-        name = display_name(interaction) if player is None else player.display_name[:64]
+        name = display_name(interaction) if player is None else safe_name(player.display_name)
         async with answered_on_failure(interaction, "/stats"):
             stats = await self.ledger.stats(interaction.guild_id, user_id)
             recent = await self.ledger.recent_games(interaction.guild_id, user_id, limit=RECENT)

@@ -9,6 +9,7 @@ answered by :meth:`Tables.on_interaction`. ``/rules`` is its own cog (:mod:`cogs
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
@@ -30,9 +31,9 @@ from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
 from cogs.ui import jump_url, say
 from cogs.upkeep.ending import Endings
-from cogs.upkeep.guard import missing_permissions, missing_text
+from cogs.upkeep.guard import Throttle, missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
-from cogs.upkeep.publisher import Publisher, painted, render
+from cogs.upkeep.publisher import Publisher, painted, render, take_down
 from games.core.errors import SetupError
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
+REPOST_SECONDS = 10.0
+"""``/table`` posts a table anew at most this often; sooner, it says where the table is."""
+REPOSTS_KEPT = 1024
 
 
 class Tables(commands.Cog):
@@ -54,8 +58,14 @@ class Tables(commands.Cog):
                                    quiet=self.live.needs_no_ping,
                                    min_interval=bot.settings.table_edit_interval)
         self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
-        self.clicks = Clicks(self.tables, self.live)
-        self.endings = Endings(self.tables)
+        # Opening tables (/play, whatever the game, and Play again) and taking or leaving
+        # seats (Join, Leave) count against COMMANDS_PER_MINUTE a person, each its own.
+        self.opening = Throttle(bot.settings.commands_per_minute)
+        self.seating = Throttle(bot.settings.commands_per_minute)
+        self.clicks = Clicks(self.tables, self.live, seating=self.seating)
+        self.endings = Endings(self.tables, opening=self.opening)
+        self._reposting: set[str] = set()  # tables being posted anew by /table
+        self._reposted: dict[str, float] = {}  # when /table last posted each table
 
     async def cog_load(self) -> None:
         self.tables.listener = FollowingListener(self.live, self.publisher)
@@ -89,6 +99,10 @@ class Tables(commands.Cog):
         if interaction.guild_id is None or channel is None:
             await say(interaction, "Tables live in a server's channels.")
             return
+        too_soon = self.opening.refusal(interaction)
+        if too_soon is not None:
+            await say(interaction, sentence(too_soon))
+            return
         try:
             values = validate_options(game, to_model_values(game, options))
             check_timer(game, timer)  # refused here, before a thread is opened for it
@@ -105,6 +119,11 @@ class Tables(commands.Cog):
         if existing is not None:
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
+        try:
+            self.tables.check_open(interaction.guild_id, interaction.user.id)
+        except TableError as exc:
+            await say(interaction, sentence(exc.message))
+            return
         if thread:
             await self._open_in_thread(interaction, game, values, pictures, hints=hints,
                                        timer=timer)
@@ -115,7 +134,7 @@ class Tables(commands.Cog):
                 host_id=interaction.user.id, host_name=display_name(interaction),
                 game=game, options=values, pictures=pictures, hints=hints, timer=timer)
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, sentence(exc.message))
             return
         embed, view = render_lobby(session)
         sent = await interaction.response.send_message(embed=embed, view=view)
@@ -142,10 +161,16 @@ class Tables(commands.Cog):
             await interaction.followup.send("I could not open a thread here (I need the "
                                             "Create Public Threads permission).")
             return
-        session = await self.tables.open(
-            guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
-            host_name=display_name(interaction), game=game, options=values, pictures=pictures,
-            hints=hints, timer=timer)
+        try:
+            session = await self.tables.open(
+                guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
+                host_name=display_name(interaction), game=game, options=values,
+                pictures=pictures, hints=hints, timer=timer)
+        except TableError as exc:  # a limit reached meanwhile (another /play at once)
+            with contextlib.suppress(discord.HTTPException):
+                await new.delete()
+            await interaction.followup.send(sentence(exc.message))
+            return
         embed, view = render_lobby(session)
         message = await new.send(embed=embed, view=view)
         await self.tables.set_message(session, message.id)
@@ -173,33 +198,59 @@ class Tables(commands.Cog):
 
     @app_commands.command(name="table", description="Post the table message again at the bottom")
     @app_commands.guild_only()
+    @writes()  # a few a minute per person at most
     async def table(self, interaction: Interaction) -> None:
+        """The table message posted anew at the bottom, the old one taken down.
+
+        One post at a time per table, and at most one every :data:`REPOST_SECONDS`: a
+        second ``/table`` meanwhile (several people at once) is told where it is instead,
+        so a channel never fills with copies and the table keeps one live message.
+        """
         async with self.clicks.refusing(interaction, typed=True):
             session = self.tables.here(interaction.channel_id or 0)
-            shown = await painted(render(session))
-            old = session.table.message_id
-            sent = await interaction.response.send_message(
-                content=shown.content, embed=shown.embed, files=shown.files(),
-                view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
-            message_id = sent.message_id if sent is not None else None
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
-            await self.tables.set_message(session, message_id)
-            if old is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.bot.get_partial_messageable(session.channel_id) \
-                        .get_partial_message(old).delete()
+            loop = asyncio.get_running_loop()
+            last = self._reposted.get(session.id)
+            if session.id in self._reposting or (
+                    last is not None and loop.time() - last < REPOST_SECONDS):
+                await say(interaction, f"The table was just posted again: {self._link(session)}")
+                return
+            self._reposting.add(session.id)
+            try:
+                await self._repost(interaction, session)
+            finally:
+                self._reposting.discard(session.id)
+                self._reposted.pop(session.id, None)  # the latest last: the oldest go first
+                self._reposted[session.id] = loop.time()
+                while len(self._reposted) > REPOSTS_KEPT:
+                    del self._reposted[next(iter(self._reposted))]
+
+    async def _repost(self, interaction: Interaction, session: Session) -> None:
+        shown = await painted(render(session))
+        sent = await interaction.response.send_message(
+            content=shown.content, embed=shown.embed, files=shown.files(),
+            view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
+        message_id = sent.message_id if sent is not None else None
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        old = await self.tables.set_message(session, message_id)
+        if old is not None:
+            await take_down(self.bot.get_partial_messageable(session.channel_id)
+                            .get_partial_message(old))
 
     @app_commands.command(name="leave", description="Leave the table; a computer takes your seat")
     @app_commands.guild_only()
     async def leave(self, interaction: Interaction) -> None:
         await self.clicks.lobby(interaction, None, "leave")
 
-    @app_commands.command(name="kick", description="Hand a player's seat to a computer (the host)")
-    @app_commands.describe(player="The player whose seat a computer takes")
+    @app_commands.command(name="kick",
+                          description="Remove a player or a computer from the table (the host)")
+    @app_commands.describe(player="The player to remove: a computer takes their seat in a game",
+                           seat="Or a seat by its number in the lobby (a computer player)")
     @app_commands.guild_only()
-    async def kick(self, interaction: Interaction, player: discord.User) -> None:
-        await self.clicks.lobby(interaction, None, "kick", target=player.id)
+    async def kick(self, interaction: Interaction, player: discord.User | None = None,
+                   seat: app_commands.Range[int, 1, 8] | None = None) -> None:
+        await self.clicks.lobby(interaction, None, "kick",
+                                target=None if player is None else player.id, seat=seat)
 
     @app_commands.command(name="end", description="End the table here (host or Manage Messages)")
     @app_commands.guild_only()

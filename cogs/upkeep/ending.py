@@ -20,6 +20,7 @@ after a restart; a forged or stale id gets a private reason.
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import discord
@@ -36,6 +37,7 @@ from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
 from cogs.ui import answered_on_failure, button, jump_url, plural, say, sentence, static_view
+from cogs.upkeep.guard import Throttle
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -48,12 +50,20 @@ def pings(user_ids: list[int]) -> discord.AllowedMentions:
                                    everyone=False, roles=False, replied_user=False)
 
 
+RATING_RULE = ("-# A person is rated only for a game in which they made at least half of "
+               "their seat's moves themselves.")
+
+
 def rating_words(ending: Ending, user_id: int | None) -> str:
-    """``rating 1012 → 1040``, ``rating new → 1030``, or ``not rated``; "" for a computer."""
+    """``rating 1012 → 1040``, ``rating new → 1030``, or ``not rated`` (with why, when it
+    is the person's doing or the table's); "" for a computer."""
     if user_id is None:
         return ""
     if not ending.rated:
         return "not rated"
+    why = ending.why_not.get(user_id)
+    if why is not None:
+        return f"not rated: {why}"
     if not ending.known:
         return "rating in /stats"
     change = ending.change_of(user_id)
@@ -64,14 +74,16 @@ def rating_words(ending: Ending, user_id: int | None) -> str:
 
 
 def result_lines(shown: TableSnapshot, ending: Ending) -> list[str]:
-    """One line per seat, best place first: place, name, score, rating change."""
+    """One line per seat, best place first: place, name, score, rating change (of the
+    seat's person, even when a computer finished the game for them)."""
     places = shown.places
     assert places is not None
     lines = []
     for seat in sorted(range(len(shown.labels)), key=lambda i: (places[i], i)):
+        person = ending.person_at(seat) or shown.people[seat]
         bits = [f"{places[seat]}. **{shown.labels[seat]}**",
                 plural(shown.public.scores[seat], "pt"),
-                rating_words(ending, shown.people[seat])]
+                rating_words(ending, person)]
         lines.append(" · ".join(b for b in bits if b))
     return lines
 
@@ -79,14 +91,17 @@ def result_lines(shown: TableSnapshot, ending: Ending) -> list[str]:
 def render_result(shown: TableSnapshot, ending: Ending
                   ) -> tuple[str, discord.ui.View, list[int]]:
     """The result message of the finished game ``shown``: its text, its buttons, and the
-    people it pings."""
-    people = [person for person in shown.people if person is not None]
+    people it pings (those seated at the end, and those rated for it)."""
+    people = list(dict.fromkeys([*(p for p in shown.people if p is not None),
+                                 *(c.user_id for c in ending.changes)]))
     head = f"**{shown.title} is over.**"
     if people:
         head += " " + " ".join(f"<@{p}>" for p in people) + ": thanks for playing."
     lines = [head, *result_lines(shown, ending)]
     if not ending.rated:
         lines.append("-# Not rated: this table had hints on.")
+    elif ending.by_proxy:
+        lines.append(RATING_RULE)
     view = static_view([
         button("Play again", ids.end_id(shown.table_id, "again"),
                style=discord.ButtonStyle.success),
@@ -109,11 +124,23 @@ async def announce(channel: discord.abc.Messageable, session: Session) -> None:
         log.warning("table %s: could not post the result message", session.id)
 
 
-class Endings:
-    """The handlers of the result message's buttons."""
+REMATCH_PING_SECONDS = 60.0
+"""A person is pinged for a rematch at most once in this many seconds."""
+PINGS_KEPT = 4096
 
-    def __init__(self, tables: Tables) -> None:
+
+class Endings:
+    """The handlers of the result message's buttons.
+
+    ``Play again`` opens a table: it counts against the same limit as ``/play``
+    (``opening``, ``COMMANDS_PER_MINUTE`` a person), and each other person is pinged for
+    a rematch at most once a minute, so Play again and Cancel in a loop cannot flood them.
+    """
+
+    def __init__(self, tables: Tables, *, opening: Throttle | None = None) -> None:
         self.tables = tables
+        self.opening = opening
+        self._pinged: dict[tuple[int | None, int], float] = {}  # (server, person) -> when
 
     async def click(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Play again`` or ``Record``: answered once, a refusal privately with its reason."""
@@ -128,6 +155,9 @@ class Endings:
                         "and move. python -m games replay plays it back.",
                         file=finished_record_file(table), ephemeral=True)
                 else:
+                    too_soon = self.opening.refusal(interaction) if self.opening else None
+                    if too_soon is not None:
+                        raise TableError(too_soon)
                     await self.play_again(interaction, table)
             except TableError as exc:
                 await say(interaction, sentence(exc.message))
@@ -149,12 +179,26 @@ class Endings:
             content = (" ".join(f"<@{u}>" for u in others) +
                        f": {name} asks for a rematch. Join to play again.")
         embed, view = render_lobby(session)
-        sent = await interaction.response.send_message(content, embed=embed, view=view,
-                                                       allowed_mentions=pings(others))
+        sent = await interaction.response.send_message(
+            content, embed=embed, view=view,
+            allowed_mentions=pings(self._may_ping(finished.guild_id, others)))
         message_id = sent.message_id if sent is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id
         await self.tables.set_message(session, message_id)
+
+    def _may_ping(self, guild_id: int | None, people: list[int]) -> list[int]:
+        """Those of ``people`` not pinged for a rematch in the last minute (now counted as
+        pinged); the others are named without a ping."""
+        now = time.monotonic()
+        if len(self._pinged) > PINGS_KEPT:
+            self._pinged = {k: t for k, t in self._pinged.items()
+                            if now - t < REMATCH_PING_SECONDS}
+        chosen = [p for p in people if (last := self._pinged.get((guild_id, p))) is None
+                  or now - last >= REMATCH_PING_SECONDS]
+        for person in chosen:
+            self._pinged[(guild_id, person)] = now
+        return chosen
 
 
 __all__ = ["Endings", "announce", "render_result"]

@@ -6,9 +6,10 @@
   publisher at the next change; if its channel is gone too, the table closes.
 - **Permissions.** :func:`missing_permissions` names what the bot lacks in a channel
   before a lobby opens there; ``/status`` shows it to admins.
-- **Cooldowns.** Commands that write (``/play``, ``/timezone``, ``/settings``) are rate
-  limited per person; a refusal says when to try again. Every other command error is
-  answered with an apology, never "This interaction failed".
+- **Cooldowns.** Commands that write (``/play``, ``/table``, ``/timezone``, ``/settings``)
+  are rate limited per person, and so are the buttons that write or ping (Play again
+  with ``/play``, Join and Leave: :class:`Throttle`); a refusal says when to try again.
+  Every other command error is answered with an apology, never "This interaction failed".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import datetime as dt
 import importlib.metadata
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -25,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.models import TableStatus
-from cogs.ui import APOLOGY, say
+from cogs.ui import APOLOGY, say, sentence
 from games.core.words import plural
 
 if TYPE_CHECKING:
@@ -84,6 +86,48 @@ def writes() -> Callable[[T], T]:
     return app_commands.checks.dynamic_cooldown(_cooldown, key=cooldown_key)
 
 
+def slow_down(retry_after: float, rate: int) -> str:
+    """The refusal of a use over its limit: when to try again, and the limit."""
+    return (f"not so fast: try that again in {max(1.0, retry_after):.0f} s "
+            f"({plural(rate, 'use')} a minute each)")
+
+
+class Throttle:
+    """At most ``rate`` uses a minute per person and server, shared by every command and
+    button that counts against it (0: no limit).
+
+    One :class:`~discord.app_commands.Cooldown` per person, as the commands' own
+    cooldowns; the people who have not used it for a minute are forgotten.
+    """
+
+    KEPT = 4096  # people remembered before the idle ones are forgotten
+
+    def __init__(self, rate: int, per: float = 60.0) -> None:
+        self.rate = rate
+        self.per = per
+        self._buckets: dict[tuple[int | None, int], app_commands.Cooldown] = {}
+
+    def refusal(self, interaction: Interaction) -> str | None:
+        """Count a use by ``interaction``'s person: None if allowed, else why not."""
+        if self.rate <= 0:
+            return None
+        key = cooldown_key(interaction)
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.KEPT:
+                self._forget_idle()
+            bucket = self._buckets[key] = app_commands.Cooldown(self.rate, self.per)
+        retry = bucket.update_rate_limit()
+        return None if retry is None else slow_down(retry, self.rate)
+
+    def _forget_idle(self) -> None:
+        """Forget the people whose limit is whole again (no use in the last minute)."""
+        now = time.time()
+        for key, bucket in list(self._buckets.items()):
+            if bucket.get_tokens(now) >= self.rate:
+                del self._buckets[key]
+
+
 class Guard(commands.Cog):
     """Deleted places close their tables; command errors get a clear private answer."""
 
@@ -102,8 +146,7 @@ class Guard(commands.Cog):
                                error: app_commands.AppCommandError) -> None:
         """A check refused a command, or it failed: answer privately, once."""
         if isinstance(error, app_commands.CommandOnCooldown):
-            text = (f"Not so fast: try that again in {error.retry_after:.0f} s "
-                    f"({plural(error.cooldown.rate, 'use')} a minute each).")
+            text = sentence(slow_down(error.retry_after, error.cooldown.rate))
         elif isinstance(error, app_commands.CheckFailure):
             text = "You cannot use that command here."
         else:
@@ -154,6 +197,9 @@ class Guard(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def status(self, interaction: Interaction) -> None:
+        if interaction.guild_id is None:  # a forged or old client: counts are per server
+            await say(interaction, "/status is about a server and its channel; use it in one.")
+            return
         try:
             version = importlib.metadata.version("fivefold")
         except importlib.metadata.PackageNotFoundError:
@@ -185,4 +231,4 @@ async def setup(bot: FivefoldBot) -> None:
     await bot.add_cog(Guard(bot))
 
 
-__all__ = ["Guard", "missing_permissions", "writes"]
+__all__ = ["Guard", "Throttle", "missing_permissions", "slow_down", "writes"]

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.tables.checks import require_holder
 from bot.tables.session import Session
 from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.render.hand import Menu
@@ -48,6 +49,7 @@ class HandPictures:
             return
         wait = min(PICTURE_WAIT, ANSWER_BUDGET - age(interaction))
         menu.picture, drawing = await PAINTER.within(menu.scene, HAND_FILE, wait)
+        require_holder(session, interaction.user.id, seat)  # the seat may have passed on
         await send(menu)
         if drawing is None:
             return

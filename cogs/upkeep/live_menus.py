@@ -198,6 +198,9 @@ class LiveMenus:
         recent = list(session.recent)[-RECENT_IN_NOTE:]
         shown = await render_hand(now, page=menu.page,
                                   note="; ".join(recent) or None).painted()
+        if session.seat_of(user_id) != now.seat:
+            self.forget(session, user_id)  # their seat passed on while it was drawn
+            return
         try:
             await menu.interaction.edit_original_response(content=shown.content,
                                                           view=shown.view,

@@ -113,7 +113,7 @@ class Publisher:
     """The :class:`bot.tables.session.TableListener` of the Discord layer."""
 
     def __init__(self, client: discord.Client,
-                 moved: Callable[[Session, int], Awaitable[None]] | None = None,
+                 moved: Callable[[Session, int], Awaitable[int | None]] | None = None,
                  gone: Callable[[Session, str], Awaitable[None]] | None = None,
                  quiet: Callable[[Session, int], bool] | None = None, *,
                  min_interval: float = 0.0) -> None:
@@ -123,7 +123,8 @@ class Publisher:
         self.quiet = quiet
         self.min_interval = min_interval
         self._last_edit: dict[str, float] = {}  # table -> when its last edit started
-        # Told the new message when the table is posted anew (the session manager keeps it).
+        # Told the new message when the table is posted anew (the session manager keeps
+        # it); answers the message it replaced, which the poster takes down.
         self.moved = moved
         # Told when the table's channel is gone for good: the table closes.
         self.gone = gone
@@ -201,6 +202,9 @@ class Publisher:
             self._unarchived.discard(session.id)
             return
         except discord.NotFound:
+            if session.table.message_id != message_id:
+                self._dirty.add(session.id)  # posted anew meanwhile (/table): edit that one
+                return
             await self._message_gone(session)
             return
         except discord.DiscordServerError as exc:
@@ -339,13 +343,10 @@ class Publisher:
         sent = await channel.send(content=shown.content, embed=shown.embed,
                                   files=shown.files() + ([record] if record else []),
                                   view=shown.view or MISSING, allowed_mentions=shown.mentions)
-        old = session.table.message_id
-        if self.moved is not None:
-            await self.moved(session, sent.id)
+        old = await self.moved(session, sent.id) if self.moved is not None else None
         log.info("table %s: posted anew as message %s", session.id, sent.id)
         if old is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).delete()
+            await take_down(channel.get_partial_message(old))
 
     async def _ping(self, session: Session, *, reminder: bool = False) -> None:
         """Ping the person to act if the turn has passed to them; drop a stale ping.
@@ -416,3 +417,16 @@ class Publisher:
     def cancel(self) -> None:
         for task in self._running.values():
             task.cancel()
+
+
+async def take_down(message: discord.PartialMessage) -> None:
+    """Delete a table message that a newer one replaced; if Discord refuses, at least take
+    its buttons off, so only the live message can be clicked (and is kept up to date)."""
+    try:
+        await message.delete()
+    except discord.NotFound:
+        return
+    except discord.HTTPException:
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(content="This table moved to a newer message below.",
+                               embed=None, view=None, attachments=[])

@@ -95,15 +95,24 @@ def allowed(model: type[BaseModel], name: str) -> str:
     return _scalar(strip_optional(info.annotation), list(info.metadata))
 
 
+SHOWN_LENGTH = 24
+"""The longest value a refusal quotes in full: a longer one is cut, so that a pasted wall
+of text cannot make the refusal too long to send."""
+
+
 def shown(value: Any) -> str:
-    """A value as a person would have typed it."""
+    """A value as a person would have typed it (cut short past :data:`SHOWN_LENGTH`)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return ",".join(map(shown, value)) or "nothing"
+        return _cut(",".join(map(shown, value))) or "nothing"
     if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
+        return f'"{_cut(value)}"'
+    return _cut(str(value))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 1] + "…"
 
 
 def _ordinal(n: int) -> str:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.__main__ import run
 from bot.app import create_bot, intents
@@ -98,18 +99,24 @@ async def test_a_database_that_cannot_be_opened_exits_with_one_line(tmp_path, ca
     assert len(err) == 1 and "cannot use the database" in err[0], err
 
 
-async def test_an_unreachable_postgresql_server_exits_with_one_line(tmp_path, capsys):
+@pytest.mark.parametrize(("given", "shown"), [
+    ("fivefold:hunter2@127.0.0.1:{port}/fivefold", "fivefold:***@127.0.0.1:{port}/fivefold"),
+    ("fivefold@127.0.0.1:{port}/fivefold?password=hunter2",
+     "fivefold@127.0.0.1:{port}/fivefold?password=***"),
+])
+async def test_an_unreachable_postgresql_server_exits_with_one_line(tmp_path, capsys, given,
+                                                                    shown):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     async with FakeDiscord() as fake:
         fake.add_guild()
         settings = settings_for(
-            tmp_path, database_url=f"postgresql://fivefold:hunter2@127.0.0.1:{port}/fivefold")
+            tmp_path, database_url="postgresql://" + given.format(port=port))
         assert await run(settings) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
-    assert f"cannot use the database postgresql://fivefold:***@127.0.0.1:{port}/fivefold: " \
+    assert f"cannot use the database postgresql://{shown.format(port=port)}: " \
            "cannot connect" in err[0]
     assert "hunter2" not in err[0]
 

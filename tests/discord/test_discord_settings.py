@@ -225,5 +225,5 @@ async def test_help_lists_every_command_and_game(servers: Servers, tmp_path: Pat
         assert "`/play <game>`" in text
         for name in games.names():
             assert f"`/play {name}" in text
-        assert "`/kick player`" in text and "`/timezone [zone]`" in text
+        assert "`/kick [player] [seat]`" in text and "`/timezone [zone]`" in text
         assert len(text) < 6000

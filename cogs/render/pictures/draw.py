@@ -23,6 +23,7 @@ from cogs.render.pictures.faces import (
     text_length,
 )
 from cogs.render.pictures.scene import TURN_MARK, Row, Scene
+from cogs.ui import unescaped
 
 WIDTH = 720
 MARGIN = 16
@@ -84,7 +85,9 @@ def layout(scene: Scene) -> tuple[list[Block], int]:
 
 
 def _fit(text: str, size: int, width: float) -> str:
-    """``text`` cut with an ellipsis to ``width`` pixels."""
+    """``text`` as typed (names are escaped for messages, :func:`cogs.ui.safe_name`), cut
+    with an ellipsis to ``width`` pixels."""
+    text = unescaped(text)
     if text_length(text, size) <= width:
         return text
     while text and text_length(text + "…", size) > width:
