@@ -120,7 +120,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
     lines.extend(other_own_zones(menu))
 
     if focus is not None and focus in by_card:
-        lines.append(f"Where does {focus.text} go?")
+        lines.append(f"Where does {card_label(menu.game, focus)} go?")
         choices = [button(menu.label(a), ids.action_id(table_id, version, str(a)),
                           style=discord.ButtonStyle.success) for a in by_card[focus]]
         choices = choices[: (ROWS - 1) * PER_ROW]

@@ -113,12 +113,12 @@ def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
         lines.append(" · ".join(f"{zone_title(z, names)}: {zone_text(game, z)}"
                                 for z in shared))
     for kind, label in ((ZoneKind.FACE_UP, "Face up"), (ZoneKind.PILE, "Piles")):
-        owned = [z for z in view.zones if z.kind is kind and z.owner is not None and z.cards]
-        if owned:
-            lines.append(f"{label}: " + " · ".join(
-                f"{names[z.owner]} {card_label(game, z.cards[-1])}"  # type: ignore[index]
-                + (f" ({z.count})" if kind is ZoneKind.PILE else "")
-                for z in owned))
+        owned = [(z, z.top) for z in view.zones if z.kind is kind and z.owner is not None]
+        shown = [f"{names[z.owner]} {card_label(game, top)}"  # type: ignore[index]
+                 + (f" ({z.count})" if kind is ZoneKind.PILE else "")
+                 for z, top in owned if top is not None]
+        if shown:
+            lines.append(f"{label}: " + " · ".join(shown))
     return lines
 
 

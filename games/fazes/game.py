@@ -23,6 +23,7 @@ from games.fazes.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RED,
+    card_label,
     card_name,
     deck_for_players,
     hand_size,
@@ -117,7 +118,8 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         return [Event(
             "deal",
             f"{{0}} deals faze {self.faze_index + 1} of {len(self.fazes)}: "
-            f"{FAZE_NAMES[self.faze]} ({FAZE_POINTS[self.faze]}); {{1}} leads G2",
+            f"{FAZE_NAMES[self.faze]} ({FAZE_POINTS[self.faze]}); "
+            f"{{1}} leads {card_label(GREEN_TWO)}",
             (self.dealer, self.leader),
         )]
 
@@ -143,20 +145,25 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         hand = self.hands[player]
         if card not in hand:
             if card in self.removed:
-                return f"{card} is out of play with {self.players} players"
-            return f"you do not hold {card}"
+                return f"{card_label(card)} is out of play with {self.players} players"
+            return f"you do not hold {card_label(card)}"
         if self.opening_lead:
-            return "you must lead G2 to open the faze"
+            return f"you must lead {card_label(GREEN_TWO)} to open the faze"
         return why_not_playable(hand, self.plays[0][1].suit, card, trump=self.trump)
 
-    def card_name(self, card: Card) -> str:
+    @classmethod
+    def card_label(cls, card: Card) -> str:
+        return card_label(card)
+
+    @classmethod
+    def card_name(cls, card: Card) -> str:
         return card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:  # pragma: no cover - the only verb takes a card
             return str(action)
         verb = "Lead" if not self.plays else "Play"
-        return f"{verb} {card_name(action.card)}"
+        return f"{verb} {card_label(action.card)}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         card = action.card
@@ -164,7 +171,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         self.hands[player].remove(card)
         self.plays.append((player, card))
         verb = "leads" if len(self.plays) == 1 else "plays"
-        events = [Event("play", f"{{0}} {verb} {card}", (player,))]
+        events = [Event("play", f"{{0}} {verb} {card_label(card)}", (player,))]
         if len(self.plays) < self.players:
             self.to_act = left_of(player, self.players)
             return events
@@ -179,7 +186,8 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         self.taken[winner].extend(c for _, c in plays)
         self.plays = []
         self.faze_tricks += 1
-        events = [Event("trick", f"{{0}} wins trick {self.faze_tricks} with {card}", (winner,))]
+        events = [Event("trick", f"{{0}} wins trick {self.faze_tricks} with {card_label(card)}",
+                        (winner,))]
         if self.hands[winner]:
             self.leader = winner
             self.to_act = winner
@@ -263,7 +271,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         if self.plays:
             facts.append(("Led", COLOUR_NAMES[self.plays[0][1].suit]))
         if self.removed:
-            facts.append(("Out of play", " ".join(map(str, self.removed))))
+            facts.append(("Out of play", self.cards_label(self.removed)))
         return facts
 
     def rules_ask(self, player: int) -> str:
@@ -275,7 +283,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         if self.to_act != player:
             return f"{led} was led; {trump}" if led else f"waiting for the lead; {trump}"
         if self.opening_lead:
-            return f"lead G2: the green 2 opens every faze; {trump}"
+            return f"lead {card_label(GREEN_TWO)}: the green 2 opens every faze; {trump}"
         if not self.plays:
             return f"lead any card; {trump}"
         colour = self.plays[0][1].suit

@@ -17,7 +17,15 @@ from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import must_follow
 from games.core.zones import Visibility, Zone, ZoneKind
-from games.fibonachos.cards import IN_PLAY, NACHO_DECK, SUIT_NAMES, SUITS, card_name, is_fibonacho
+from games.fibonachos.cards import (
+    IN_PLAY,
+    NACHO_DECK,
+    SUIT_NAMES,
+    SUITS,
+    card_label,
+    card_name,
+    is_fibonacho,
+)
 from games.fibonachos.deal import FibonachosDeal, parse_deal, shuffle_deal
 from games.fibonachos.options import FibonachosOptions
 from games.fibonachos.rules_text import SUMMARY
@@ -103,7 +111,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         self.leader = left_of(self.dealer, n)
         self.to_act = self.leader
         return [Event("deal", f"round {len(self.rounds) + 1}: {{0}} deals; the prize is "
-                      f"Spicy {self.prize[0].rank}; {{1}} leads", (self.dealer, self.leader))]
+                      f"{card_label(self.prize[0])}; {{1}} leads", (self.dealer, self.leader))]
 
     def clone(self) -> Self:
         """An independent copy by hand (search clones states by the thousand)."""
@@ -125,17 +133,26 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         if card is None or not card.suit:
             return "play one of your Nacho cards"
         if card not in self.hands[player]:
-            return f"you do not hold {card}"
+            return f"you do not hold {card_label(card)}"
         return f"you must follow {SUIT_NAMES[self._led() or card.suit]}"
 
-    def card_name(self, card: Card) -> str:
+    @classmethod
+    def card_label(cls, card: Card) -> str:
+        return card_label(card)
+
+    @classmethod
+    def card_name(cls, card: Card) -> str:
         return card_name(card)
+
+    @classmethod
+    def every_card(cls) -> Deck:
+        return IN_PLAY
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:
             return str(action)
         trump = " (Fibonacho)" if is_fibonacho(action.card) else ""
-        return f"Play {card_name(action.card)}{trump}"
+        return f"Play {card_label(action.card)}{trump}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         assert action.card is not None
@@ -143,7 +160,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         card = action.card
         self.hands[player].remove(card)
         self.trick.append((player, card))
-        events = [Event("play", f"{{0}} plays {card}", (player,))]
+        events = [Event("play", f"{{0}} plays {card_label(card)}", (player,))]
         if self.decks and self.decks[player]:
             self.hands[player].append(self.decks[player].pop(0))
             events.append(Event("draw", "{0} draws from their deck", (player,)))
@@ -183,16 +200,16 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         if self.prize:
             taken = self.prize.pop()
             self.won[winner].append(taken)
-            events = [Event("trick", f"{{0}} wins the trick with {card}{how} and takes "
-                                     f"Spicy {taken.rank}", (winner,))]
+            events = [Event("trick", f"{{0}} wins the trick with {card_label(card)}{how} and "
+                                     f"takes {card_label(taken)}", (winner,))]
             if self.spicy:
                 self.prize.append(self.spicy.pop(0))
-                events.append(Event("prize", f"the next prize is Spicy {self.prize[0].rank}"))
+                events.append(Event("prize", f"the next prize is {card_label(self.prize[0])}"))
             else:
                 events.append(Event("prize", "the Spicy deck is empty: no more prizes"))
         else:
-            events = [Event("trick", f"{{0}} wins the trick with {card}{how} (no prize)",
-                            (winner,))]
+            events = [Event("trick", f"{{0}} wins the trick with {card_label(card)}{how} "
+                                     "(no prize)", (winner,))]
         if self.round_tricks < self.tricks_per_round:
             return events
         return events + self._end_round(next_deal)
@@ -243,7 +260,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
                 f"trick {self.round_tricks + 1} of {self.tricks_per_round}")
 
     def facts(self) -> list[tuple[str, str]]:
-        prize = f"Spicy {self.prize[0].rank}" if self.prize else "none"
+        prize = card_label(self.prize[0]) if self.prize else "none"
         facts = [("Prize", prize)]
         if self.trick:
             facts.append(("Lead suit", SUIT_NAMES[self.trick[0][1].suit]))
@@ -253,7 +270,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         """Follow the lead suit if you can; two Fibonachos in a trick make the highest win."""
         if self.over:
             return GAME_OVER
-        prize = f"Spicy {self.prize[0].rank}" if self.prize else "no prize"
+        prize = card_label(self.prize[0]) if self.prize else "no prize"
         led = self._led()
         if self.to_act != player:
             return (f"{SUIT_NAMES[led]} was led; the winner takes {prize}" if led

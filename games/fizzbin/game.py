@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any, Self
 
 from games.core.actions import STACK, Action, Param, Verb
-from games.core.cards import Card, standard_card_name
+from games.core.cards import Card, standard_card_label, standard_card_name
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
@@ -103,8 +103,10 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.step = Step.DRAW
         self.hands: list[list[Card]] = [[] for _ in range(players)]  # face-down part
         self.face_up: list[list[Card]] = [[] for _ in range(players)]  # 0 or 1 card
-        self.piles: list[list[Card]] = [[] for _ in range(players)]  # top card last
-        self.stack: list[Card] = []  # top card last
+        # Kept top card last, so that a draw is a pop; every reader outside the rules
+        # sees them top first (zones(), pile_top), as every pile and stock is read.
+        self.piles: list[list[Card]] = [[] for _ in range(players)]
+        self.stack: list[Card] = []
         self.taken: list[Card] = []  # taken from a pile this turn: not this turn's discard
         self.results: list[dict[str, Any]] = []
         self.opening_events = self._start_hand()
@@ -166,7 +168,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.step = Step.DRAW
         self.to_act = left
         shown = " and ".join(
-            f"{{{i}}}'s {self.face_up[p][0]}" for i, p in enumerate((left, dealer))
+            f"{{{i}}}'s {self.card_label(self.face_up[p][0])}" for i, p in enumerate((left, dealer))
             if self.face_up[p]
         )
         return [Event(
@@ -209,29 +211,45 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         if action.verb == FizzbinVerb.DISCARD and action.card is not None:
             if self.step is Step.DRAW:
                 return "draw a card first"
-            card = action.card
-            if card not in self.holding(player):
+            card = self.card_label(action.card)
+            if action.card not in self.holding(player):
                 return f"you do not hold {card}"
-            if card in self.taken:
+            if action.card in self.taken:
                 return f"{card} was taken from a pile this turn and may not be discarded now"
-        return f"you cannot {action} now"
+        return "that is not a move of this turn"
 
-    def card_name(self, card: Card) -> str:
+    @classmethod
+    def card_label(cls, card: Card) -> str:
+        return standard_card_label(card)
+
+    @classmethod
+    def card_name(cls, card: Card) -> str:
         return standard_card_name(card)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FizzbinVerb.DRAW:
             if action.arg == STACK:
                 return "Draw from the stack"
-            pile = self.piles[action.player_arg]
-            top = f" {pile[-1]}" if pile else ""
-            return f"Take{top} from {self._pile_name(action.player_arg, names)}"
-        return f"Discard {action.card} on {self._pile_name(action.player_arg, names)}"
+            top = self.pile_top(action.player_arg)
+            shown = f" {self.card_label(top)}" if top is not None else ""
+            return f"Take{shown} from {self._pile_name(action.player_arg, names)}"
+        assert action.card is not None
+        return (f"Discard {self.card_label(action.card)} onto "
+                f"{self._pile_name(action.player_arg, names)}")
+
+    def pile_top(self, owner: int) -> Card | None:
+        """The card ``draw <owner>`` takes: the top of ``owner``'s pile (None if empty)."""
+        return self._pile_zone(owner).top
+
+    def _pile_zone(self, owner: int) -> Zone:
+        """``owner``'s pile as every reader sees it: top first."""
+        return Zone(f"pile:{owner}", ZoneKind.PILE, self.piles[owner][::-1], Visibility.PUBLIC,
+                    owner)
 
     def _pile_name(self, owner: int, names: Sequence[str]) -> str:
         if owner == self.to_act:
             return "your pile"
-        return f"{names[owner]}'s pile" if owner < len(names) else f"pile {owner}"
+        return f"{names[owner]}'s pile" if owner < len(names) else f"player {owner + 1}'s pile"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         if action.verb == FizzbinVerb.DRAW:
@@ -252,7 +270,8 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         if is_forced(card, night=self.night):
             self.piles[player].append(card)
             self.step = Step.DISCARD
-            events = [Event("forced", f"{{0}} draws {card} from {where}: forced, it goes onto "
+            events = [Event("forced", f"{{0}} draws {self.card_label(card)} from {where}: "
+                                      "forced, it goes onto "
                                       "their own pile", players)]
             return events + self._after_draw(player)
         self.hands[player].append(card)
@@ -262,7 +281,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             what = "a special card" if special else "a card"
         else:
             self.taken.append(card)
-            what = f"{card} (special)" if special else str(card)
+            what = self.card_label(card) + (" (special)" if special else "")
         again = " and may draw again" if special else ""
         events = [Event("draw", f"{{0}} draws {what} from {where}{again}", players)]
         return events + self._after_draw(player)
@@ -283,7 +302,8 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             self.hands[player].remove(card)
         self.piles[target].append(card)
         where = "their own pile" if target == player else "{1}'s pile"
-        event = Event("discard", f"{{0}} discards {card} onto {where}", (player, target))
+        event = Event("discard", f"{{0}} discards {self.card_label(card)} onto {where}",
+                      (player, target))
         return [event, *self._end_turn(player)]
 
     def _end_turn(self, player: int) -> list[Event]:
@@ -305,7 +325,8 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.rounds.append(gained)
         self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
         events = [
-            Event("show", f"{{0}} shows {' '.join(map(str, self.holding(p))) or 'no cards'}: "
+            Event("show", f"{{0}} shows "
+                          f"{self.cards_label(self.sorted_hand(self.holding(p))) or 'no cards'}: "
                           f"{ranks[p].title}", (p,))
             for p in range(n)
         ]
@@ -341,8 +362,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             zones.append(Zone(f"hand:{p}", ZoneKind.HAND, self.hands[p], Visibility.OWNER, p))
             zones.append(Zone(f"face_up:{p}", ZoneKind.FACE_UP, self.face_up[p],
                               Visibility.PUBLIC, p))
-            zones.append(Zone(f"pile:{p}", ZoneKind.PILE, self.piles[p][::-1],
-                              Visibility.PUBLIC, p))
+            zones.append(self._pile_zone(p))
         zones.append(Zone("stack", ZoneKind.STOCK, self.stack[::-1], Visibility.NOBODY))
         return zones
 
@@ -383,7 +403,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
                     f"({' or '.join(special)}) lets you draw again")
         if self.step is Step.DRAW_AGAIN:
             return "you drew a special card: draw again, or discard one card to end your turn"
-        taken = ", ".join(map(self.card_name, self.taken))
+        taken = " ".join(map(self.card_label, self.taken))
         kept = f" (not {taken}: taken from a pile this turn)" if taken else ""
         return f"discard one card onto any pile{kept}"
 

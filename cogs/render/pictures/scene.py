@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import games
 from cogs.render.pictures.faces import Face, face_of
 from cogs.ui import plural
 from games.core.actions import Action
@@ -136,15 +137,17 @@ def table_scene(game: str, title: str, view: View, names: Sequence[str],
                 rows.append(row_of(zone_title(zone, names), zone.cards, face, card_name))
         elif zone.kind is ZoneKind.FACE_UP:
             rows.append(row_of(zone_title(zone, names), zone.cards, face, card_name))
-        elif zone.kind is ZoneKind.PILE:
-            top = zone.cards[-1]
+        elif zone.kind is ZoneKind.PILE and zone.top is not None:
+            top = zone.top
             rows.append(Row(f"{zone_title(zone, names)} ({zone.count})",
                             (Slot(face(top), f"{card_name(top)} on top"),)))
     for zone in view.zones:
         if zone.kind is ZoneKind.STOCK and zone.count:
             rows.append(Row(zone_title(zone, names), (
                 Slot(None, f"{zone.count} cards face down", count=zone.count),)))
-    facts = " · ".join(f"{name}: {value}" for name, value in view.facts if value)
+    # A fact may name a card as the text does (``Taken up: ♦️2``); a picture says it in words.
+    said = games.get(game).in_words
+    facts = " · ".join(f"{name}: {said(value)}" for name, value in view.facts if value)
     return Scene(title, facts, tuple(rows), tuple(player_lines))
 
 

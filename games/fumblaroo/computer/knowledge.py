@@ -245,7 +245,7 @@ def _dearest_winner(state: FumblarooState) -> int:
 def _taken_up(p: Perspective) -> Card | None:
     for name, value in p.view.facts:
         if name == "Taken up":
-            return DECK.parse(value)
+            return Fumblaroo.card_labelled(value)
     return None
 
 

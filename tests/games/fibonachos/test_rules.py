@@ -288,7 +288,7 @@ def test_game_lasts_the_rounds_option():
     [
         (1, "play R1", NotYourTurn, "it is seat 0's turn, not seat 1's"),
         (3, "play R1", NotYourTurn, "there is no seat 3 in this game"),
-        (0, "play G13", IllegalAction, "you do not hold G13"),
+        (0, "play G13", IllegalAction, "you do not hold 🟩13"),
         (0, "play R17", UnknownAction, "there is no card 'R17' in this game"),
         (0, "play 1", UnknownAction, "there is no card '1' in this game"),
         (0, "draw R1", UnknownAction, None),
