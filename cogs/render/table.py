@@ -168,8 +168,8 @@ def render_table(session: Session) -> Rendered:
     embed = discord.Embed(title=clip(f"{cls.title} · {view.phase}", 256), colour=EMBED_COLOUR,
                           description=clip("\n".join(lines), 4096))
     if view.over and table.status is TableStatus.FINISHED:
-        embed.set_footer(text="The attached file is this game's record, every deal and move: "
-                              "replay it with python -m games replay.")
+        embed.set_footer(text="Details shows the last moves in words. The attached file is "
+                              "this game's record, every deal and move, to keep.")
     buttons = [button("Details", ids.table_view_id(table.id, "details")),
                button("Rules", ids.table_view_id(table.id, "rules"))]
     if playing(session, view) and session.is_open:
