@@ -7,8 +7,8 @@ buttons included: the lobby, the table, a hand menu, a hint, a move and the tabl
 it, the pictures in words (their alt text), the final table, the result and Details.
 ``tests/discord/test_table_doc.py`` fails when the committed file differs from what this
 prints, so the page never drifts from the bot, and checks that no text a person read in
-the whole of every game (every message and edit, every event, every alt text) writes a
-card in record notation.
+the whole of every game (every message and edit, every event, every alt text, every page
+of its ``/rules``) writes a card in record notation.
 
 Mentions are written as ``@name`` and links as ``<link>``, because the fake's ids
 change from run to run; a disabled button is written ``[label: off]``.
@@ -224,7 +224,15 @@ async def game_section(fake: FakeDiscord, world: FakeWorld, root: Path, game: st
     seats = ", ".join(["alice", "bob"] + ["a hard computer"] * (SEATS[game] - 2))
     section = f"## {cls.title}\n\n{SEATS[game]} seats: {seats}.\n\n" + "\n".join(parts)
     texts = every_text(fake, set(fake.messages) - seen_before) + extra
+    texts += rules_pages(game)
     return Reading(game, section, [words(world, t) for t in texts])
+
+
+def rules_pages(game: str) -> list[str]:
+    """Every page of ``game``'s ``/rules``, as the Rules buttons show them."""
+    from cogs.commands.rules import rules_page, sections
+
+    return [rules_page(game, name)[0] for name in sections(game)]
 
 
 def result_message(fake: FakeDiscord, world: FakeWorld) -> StoredMessage | None:

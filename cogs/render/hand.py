@@ -11,6 +11,8 @@ hints on, the player whose turn it is also gets a ``Hint`` button.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
@@ -75,7 +77,24 @@ def _status(menu: MenuSnapshot) -> str:
         return f"**Your turn**: {ask}"
     if menu.to_act is None:
         return f"Waiting. {ask}"
-    return f"Waiting for {menu.names[menu.to_act]}. {ask}"
+    name = menu.names[menu.to_act]
+    rest = ask.removeprefix("Waiting for the lead")
+    if rest != ask:  # said once: "Waiting for Ana to lead; red is trump."
+        return f"Waiting for {name} to lead{rest}"
+    return f"Waiting for {name}. {ask}"
+
+
+def unsaid_facts(facts: Sequence[tuple[str, str]], ask: str) -> list[str]:
+    """The public facts as ``Name: value``, but those whose value what the rules ask says
+    already ("red is trump", "the winner takes 🌶️1"): each fact once in the menu.
+
+    >>> unsaid_facts([("Trump", "Red"), ("Points", "each red card 5")],
+    ...              "follow Green; red is trump")
+    ['Points: each red card 5']
+    """
+    said = ask.casefold()
+    return [f"{name}: {value}" for name, value in facts
+            if value and not re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", said)]
 
 
 def in_words(menu: MenuSnapshot, cards: list[Card]) -> str | None:
@@ -106,7 +125,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
         lines.append(f"> {note}")
     public = menu.public
     lines.append(f"**{menu.title}** · {public.phase}")
-    facts = [f"{name}: {value}" for name, value in public.facts if value]
+    facts = unsaid_facts(public.facts, menu.ask)
     if facts:
         lines.append(" · ".join(facts))
     lines.extend(table_lines(menu.game, public, names))
@@ -117,6 +136,8 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
         lines.append(f"-# In words: {spoken}")
     if menu.face_up:
         lines.append("Face up in front of you: " + cards_label(menu.game, list(menu.face_up)))
+    if not menu.over:
+        lines.extend(menu.notes)
     lines.extend(other_own_zones(menu))
 
     if focus is not None and focus in by_card:

@@ -95,7 +95,7 @@ def status_line(session: Session, view: View, names: Sequence[str]) -> str:
     stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK and z.owner is None), None)
     told = {name.lower() for name, _ in view.facts}
     if stock is not None and stock.count and zone_title(stock, names).lower() not in told:
-        facts.append(f"{zone_title(stock, names)}: {stock.count}")
+        facts.append(f"{zone_title(stock, names)}: {plural(stock.count, 'card')} left")
     return " · ".join([head, *facts])
 
 
@@ -106,7 +106,9 @@ def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
         lines.append("On the table: " + " · ".join(
             f"{names[p]} {card_label(game, c)}" for p, c in view.trick))
     on_table = tuple(c for _, c in view.trick)
+    told = {name.lower() for name, _ in view.facts}  # a fact says it already (the prize)
     shared = [z for z in view.zones if z.cards and z.owner is None
+              and zone_title(z, names).lower() not in told
               and (z.kind is ZoneKind.FACE_UP
                    or (z.kind is ZoneKind.TRICK and z.cards != on_table))]
     if shared:

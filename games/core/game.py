@@ -125,6 +125,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
     max_players: ClassVar[int]
     options_model: ClassVar[type[Options]]
     summary: ClassVar[str]
+    scoring: ClassVar[str] = ""  # how points are won, for the first page of the rules
     goal: ClassVar[str] = ""  # the aim in one line, for the table message
     pitch: ClassVar[str] = ""  # what makes the game fun, in one line, for the lobby
     lower_is_better: ClassVar[bool] = False
@@ -396,6 +397,12 @@ class Game(ABC, Generic[DealT, OptionsT]):
         if self.to_act != player:
             return "wait for your turn"
         return "choose one of the enabled buttons"
+
+    def hand_notes(self, player: int) -> list[str]:
+        """What matters in ``player``'s own cards now, a short line each, for their menu
+        alone ("Fibonachos in your hand: 🟨1 🟨5", "You drew ♦️6"): what a player would
+        otherwise have to work out from the rules. Nothing by default."""
+        return []
 
     # --- hooks for each game --------------------------------------------------
 

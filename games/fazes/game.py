@@ -31,7 +31,7 @@ from games.fazes.cards import (
 )
 from games.fazes.deal import FazesDeal, parse_deal, shuffle_deal
 from games.fazes.options import FazesOptions
-from games.fazes.rules_text import SUMMARY
+from games.fazes.rules_text import SCORING, SUMMARY
 from games.fazes.scoring import (
     FAZE_NAMES,
     FAZE_POINTS,
@@ -64,6 +64,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
     max_players = MAX_PLAYERS
     options_model = FazesOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Points are bad: the lowest total after the last faze wins."
     pitch = ("One faze of tricks at a time, each scored its own "
              "way: dodge the points, or take them all.")
@@ -263,8 +264,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
                 f"trick {self.faze_tricks + 1} of {self.hand_size}")
 
     def facts(self) -> list[tuple[str, str]]:
-        facts = [
-            ("Faze", f"{self.faze_index + 1} of {len(self.fazes)}: {FAZE_NAMES[self.faze]}"),
+        facts = [  # the faze's number and name are the phase's: said once, there
             ("Trump", "Red" if self.trump else "none"),
             ("Points", FAZE_POINTS[self.faze]),
         ]
@@ -300,7 +300,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         for p in range(self.players):
             parts = ["dealer"] if p == self.dealer else []
             parts.append(f"{self.won[p]} trick{'' if self.won[p] == 1 else 's'}")
-            if points[p]:
-                parts.append(f"{points[p]} pts")
+            if points[p] and not self.over:  # once scored, they are in the score
+                parts.append(f"+{points[p]} this faze")
             notes.append(", ".join(parts))
         return notes

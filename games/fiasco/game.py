@@ -30,7 +30,7 @@ from games.fiasco.cards import (
 )
 from games.fiasco.deal import HAND_SIZE, FiascoDeal, parse_deal, shuffle_deal
 from games.fiasco.options import FiascoOptions
-from games.fiasco.rules_text import SUMMARY
+from games.fiasco.rules_text import SCORING, SUMMARY
 from games.fiasco.scoring import score_collection
 
 TARGET = 42
@@ -59,6 +59,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
     max_players = 6
     options_model = FiascoOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Win pots to collect your suit and the Kings; most points wins."
     pitch = ("Claim a suit, then throw cards into the pot: "
              "the highest wins it, but every Fiasco costs a card.")
@@ -300,9 +301,6 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
             return "game over"
         replay = " (tie re-play)" if self.pot and not self.current else ""
         return f"round {len(self.rounds) + 1}, pot {len(self.tricks) + 1}{replay}"
-
-    def facts(self) -> list[tuple[str, str]]:
-        return [("Stock", f"{len(self.stock)} cards")]
 
     def rules_ask(self, player: int) -> str:
         """Claim a suit, or play any card: no suit to follow, the highest rank takes the pot."""

@@ -28,7 +28,7 @@ from games.fibonachos.cards import (
 )
 from games.fibonachos.deal import FibonachosDeal, parse_deal, shuffle_deal
 from games.fibonachos.options import FibonachosOptions
-from games.fibonachos.rules_text import SUMMARY
+from games.fibonachos.rules_text import SCORING, SUMMARY
 from games.fibonachos.scoring import round_score, spicy_sum
 from games.fibonachos.tricks import trick_winner, trump_active
 
@@ -60,7 +60,9 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
     max_players = 5
     options_model = FibonachosOptions
     summary = SUMMARY
-    goal = "Win tricks for their Spicy prizes; the highest total at the end wins."
+    scoring = SCORING
+    goal = ("Win tricks for Spicy prizes, or none at all for 34: a Fibonacci total scores "
+            "the next one up; the highest total wins.")
     pitch = ("Follow suit to win spicy prizes, unless "
              "two Fibonacci numbers turn the trick upside down.")
     verbs = {FibonachosVerb.PLAY: (Param.CARD,)}
@@ -263,7 +265,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         prize = card_label(self.prize[0]) if self.prize else "none"
         facts = [("Prize", prize)]
         if self.trick:
-            facts.append(("Lead suit", SUIT_NAMES[self.trick[0][1].suit]))
+            facts.append(("Led", SUIT_NAMES[self.trick[0][1].suit]))
         return facts
 
     def rules_ask(self, player: int) -> str:
@@ -283,6 +285,13 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         if any(c.suit == led for c in self.hands[player]):
             return f"follow {SUIT_NAMES[led]}{trump}"
         return f"no {SUIT_NAMES[led]}: play any card{trump}"
+
+    def hand_notes(self, player: int) -> list[str]:
+        """The Fibonachos the player holds: two in a trick turn trump on."""
+        held = [c for c in self.sorted_hand(self.hands[player]) if is_fibonacho(c)]
+        if not held:
+            return ["No Fibonacho in your hand (1, 2, 3, 5, 8, 13)."]
+        return [f"Fibonachos in your hand: {self.cards_label(held)}."]
 
     def seat_notes(self) -> list[str]:
         notes = []

@@ -26,7 +26,7 @@ from games.fizzbin.deal import (
     shuffle_deal,
 )
 from games.fizzbin.options import FizzbinOptions
-from games.fizzbin.rules_text import SUMMARY
+from games.fizzbin.rules_text import SCORING, SUMMARY
 from games.fizzbin.scoring import HandRank, judge, rank_hand
 from games.fizzbin.seating import Seating
 
@@ -65,8 +65,8 @@ def _discards(players: int) -> dict[Card, tuple[Action, ...]]:
 _SHARED = frozenset({"options", "is_night", "grammar", "_explicit_deals", "seed",
                      "players", "first_dealer", "dealer", "night", "step", "outcome",
                      "to_act", "opening_events"})
-_FLAT_LISTS = frozenset({"stack", "taken", "results", "deals_played", "scores", "rounds",
-                         "tricks", "history"})
+_FLAT_LISTS = frozenset({"stack", "taken", "drawn", "results", "deals_played", "scores",
+                         "rounds", "tricks", "history"})
 _NESTED_LISTS = frozenset({"hands", "face_up", "piles"})
 
 
@@ -80,6 +80,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
     max_players = 6
     options_model = FizzbinOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Draw and discard toward a Fizzbin; most points after the last hand wins."
     pitch = ("Draw from the stack or anyone's pile toward "
              "a Fizzbin, where day and night change the cards.")
@@ -108,6 +109,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.piles: list[list[Card]] = [[] for _ in range(players)]
         self.stack: list[Card] = []
         self.taken: list[Card] = []  # taken from a pile this turn: not this turn's discard
+        self.drawn: list[Card] = []  # drawn from the stack this turn: only the drawer knows
         self.results: list[dict[str, Any]] = []
         self.opening_events = self._start_hand()
 
@@ -165,6 +167,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.piles = [[] for _ in range(n)]
         self.stack = list(reversed(deal.stack))
         self.taken = []
+        self.drawn = []
         self.step = Step.DRAW
         self.to_act = left
         shown = " and ".join(
@@ -279,6 +282,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.step = Step.DRAW_AGAIN if special else Step.DISCARD
         if source == STACK:
             what = "a special card" if special else "a card"
+            self.drawn.append(card)
         else:
             self.taken.append(card)
             what = self.card_label(card) + (" (special)" if special else "")
@@ -308,6 +312,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
 
     def _end_turn(self, player: int) -> list[Event]:
         self.taken = []
+        self.drawn = []
         if not self.stack:
             return self._end_hand()
         self.step = Step.DRAW
@@ -377,8 +382,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             return "game over"
         doing = {Step.DRAW: "drawing", Step.DRAW_AGAIN: "may draw again",
                  Step.DISCARD: "discarding"}[self.step]
-        return (f"hand {len(self.results) + 1} of {self.options.hands}, "
-                f"by {self._time_word()}, {doing}")
+        return f"hand {len(self.results) + 1} of {self.options.hands}, {doing}"
 
     def facts(self) -> list[tuple[str, str]]:
         special = sorted(special_ranks(night=self.night), reverse=True)
@@ -387,7 +391,6 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             ("Time", self._time_word()),
             ("Special", " and ".join(RANK_NAMES[r] for r in special)),
             ("Forced", " and ".join(RANK_NAMES[r] for r in forced)),
-            ("Stack", f"{len(self.stack)} cards"),
         ]
 
     def rules_ask(self, player: int) -> str:
@@ -400,12 +403,26 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
                     f"are special by {self._time_word()}")
         if self.step is Step.DRAW:
             return (f"draw from the stack or take a pile's top card; a special card "
-                    f"({' or '.join(special)}) lets you draw again")
+                    f"({' and '.join(special)} by {self._time_word()}) lets you draw again")
         if self.step is Step.DRAW_AGAIN:
             return "you drew a special card: draw again, or discard one card to end your turn"
         taken = " ".join(map(self.card_label, self.taken))
         kept = f" (not {taken}: taken from a pile this turn)" if taken else ""
         return f"discard one card onto any pile{kept}"
+
+    def hand_notes(self, player: int) -> list[str]:
+        """The cards the player drew from the stack this turn (the table says only "a
+        card"), the special cards they hold, and the Fizzbin hand they hold now."""
+        notes = []
+        if self.to_act == player and self.drawn:
+            notes.append(f"You drew {' and '.join(map(self.card_label, self.drawn))}.")
+        special = [c for c in self.sorted_hand(self.holding(player))
+                   if is_special(c, night=self.night)]
+        if special:
+            notes.append(f"Special by {self._time_word()}: {self.cards_label(special)}.")
+        rank = rank_hand(self.holding(player), night=self.night)
+        notes.append(_holding_words(rank))
+        return notes
 
     def seat_notes(self) -> list[str]:
         """Per player (not per seat): their seat now, and who deals."""
@@ -425,15 +442,29 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         return self.seating.seat_of(player)
 
 
+def _a(rank: HandRank) -> str:
+    """A hand's name as a sentence says it: "a Half Fizzbin", "a Shronk", "nothing"."""
+    return rank.title if rank is HandRank.NOTHING else f"a {rank.title}"
+
+
+def _holding_words(rank: HandRank) -> str:
+    """The Fizzbin hand a player holds, said to them."""
+    if rank is HandRank.NOTHING:
+        return "You hold nothing yet: a pair of Aces, Jacks or 7s is a Half Fizzbin."
+    if rank is HandRank.SHRONK:
+        return "You hold a Shronk (three of a kind): it always loses."
+    return f"You hold {_a(rank)}."
+
+
 def _result_event(winner: int | None, loser: int | None, ranks: list[HandRank]) -> Event:
     if winner is None:
         text = "nobody wins the hand"
         players: tuple[int, ...] = ()
     else:
-        text = f"{{0}} wins the hand with {ranks[winner].title}, scores 1 and deals next"
+        text = f"{{0}} wins the hand with {_a(ranks[winner])}, scores 1 and deals next"
         players = (winner,)
     if loser is not None:
-        text += f"; {{{len(players)}}} loses with {ranks[loser].title}"
+        text += f"; {{{len(players)}}} loses with {_a(ranks[loser])}"
         players = (*players, loser)
     return Event("result", text, players)
 

@@ -25,7 +25,7 @@ from games.fumblaroo.cards import (
 )
 from games.fumblaroo.deal import FumblarooDeal, parse_deal, shuffle_deal
 from games.fumblaroo.options import FumblarooOptions
-from games.fumblaroo.rules_text import SUMMARY
+from games.fumblaroo.rules_text import SCORING, SUMMARY
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
 from games.fumblaroo.tricks import trick_winner
 
@@ -73,6 +73,7 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
     max_players = 3
     options_model = FumblarooOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Make trump and take tricks; the first to the target alone wins."
     pitch = ("Euchre for three: make trump, take tricks "
              "and be the first alone at the target.")
@@ -446,6 +447,25 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         trump = f"{SUIT_NAMES[self.trump or 'S']} are trump"
         led = self._led()
         return f"{SUIT_NAMES[led]} were led; {trump}" if led else f"waiting for the lead; {trump}"
+
+    def trump_order(self, trump: str) -> list[Card]:
+        """Every trump when ``trump`` is trump, highest first: the 2 of trump, the other 2
+        of its colour, then A down to 9."""
+        trumps = [c for c in DECK.cards if effective_suit(c, trump) == trump]
+        return sorted(trumps, key=lambda c: trump_rank(c, trump), reverse=True)
+
+    def hand_notes(self, player: int) -> list[str]:
+        """The trump order, highest first, and the trumps the player holds: the twos that
+        outrank the Ace are what a player new to the game misses."""
+        trump = self.trump or (self.up_card.suit if self.up_card is not None else None)
+        if trump is None:
+            return []
+        order = self.cards_label(self.trump_order(trump))
+        held = [c for c in self.hands[player] if effective_suit(c, trump) == trump]
+        mine = self.cards_label(sorted(held, key=lambda c: trump_rank(c, trump), reverse=True))
+        head = ("Trump, highest first" if self.trump is not None
+                else f"If {SUIT_NAMES[trump]} are trump, highest first")
+        return [f"{head}: {order}. " + (f"You hold {mine}." if held else "You hold none.")]
 
     def seat_notes(self) -> list[str]:
         notes = []

@@ -84,7 +84,7 @@ def test_the_top_of_the_menu_says_what_the_rules_ask_now():
     menu = render_hand(menu_of(session, seat))
     assert "**Your turn**: Lead 🟩2: the green 2 opens every faze; red is trump." in menu.content
     other = render_hand(menu_of(session, (seat + 1) % 4))
-    assert f"Waiting for p{seat}. Waiting for the lead; red is trump." in other.content
+    assert f"Waiting for p{seat} to lead; red is trump." in other.content  # said once
     # Above the hand, below the table's cards: what a player reads before choosing.
     lines = menu.content.splitlines()
     assert lines.index(next(x for x in lines if x.startswith("**Your turn**"))) < \

@@ -10,7 +10,7 @@ from PIL import Image
 
 import games
 from bench.pictures import NAMES, positions
-from cogs.render.pictures import hand_picture, table_picture
+from cogs.render.pictures import hand_picture, table_picture, table_scene_of
 from cogs.render.pictures.draw import MAX_BYTES, WIDTH, render_png
 from cogs.render.pictures.faces import face_of
 from cogs.render.pictures.scene import table_scene
@@ -70,6 +70,20 @@ def test_alt_text_names_every_card_shown(name: str) -> None:
             if zone.kind is ZoneKind.FACE_UP and zone.cards:
                 for card in zone.cards:
                     assert game.card_name(card) in alt
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_the_alt_text_says_each_players_fact_once(name: str) -> None:
+    """A player's note says their tricks or Spicy; a count of the cards they won beside it
+    said it twice ("3 tricks · tricks 9", "Spicy 1, worth 2 · spicy 1")."""
+    for game in positions(name, count=4, seed=2):
+        alt = table_scene_of(game, NAMES[: game.players]).alt_text()
+        players = alt.partition("Players: ")[2]
+        for zone in game.view_for(None).zones:
+            if zone.kind is ZoneKind.COLLECTION and zone.count:
+                assert f"{zone.name.partition(':')[0]} {zone.count}" not in players, alt
+        said = [fact for fact in (f"{n}: " for n, _ in game.view_for(None).facts)]
+        assert all(alt.count(fact) <= 1 for fact in said), alt
 
 
 def test_hidden_cards_never_reach_the_table_picture() -> None:

@@ -3,6 +3,8 @@ anything else a person read of those games) is written in record notation."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from pathlib import Path
 
 import games
@@ -37,6 +39,17 @@ async def test_no_text_a_person_reads_writes_a_card_in_record_notation():
         coded = {text: card_codes(reading.game, text) for text in reading.texts
                  if card_codes(reading.game, text)}
         assert not coded, f"{reading.game}: cards in record notation: {coded}"
+
+
+FACT = re.compile(r"(?<![\w*])([A-Z][a-z]+(?: [a-z]+)?): ([^·\n;]+?)(?= ·|\n|$|;|\.)")
+"""A fact as the table, the menu and the alt text write it: ``Prize: 🌶️1``, ``Trump: Red``."""
+
+
+async def test_each_fact_is_said_once_in_a_message():
+    for reading in await readings():
+        for text in reading.texts:
+            twice = [fact for fact, n in Counter(FACT.findall(text)).items() if n > 1]
+            assert not twice, f"{reading.game}: {twice} said twice in {text!r}"
 
 
 def test_without_the_test_extras_the_command_says_what_it_needs(monkeypatch, capsys):

@@ -155,7 +155,7 @@ def test_fibonachos_says_when_two_fibonachos_turn_trump_on():
 def test_fizzbin_asks_to_draw_then_discard():
     game = new("fizzbin", 4, time="day")
     assert game.rules_ask(game.to_act) == ("draw from the stack or take a pile's top card; "
-                                           "a special card (K or 2) lets you draw again")
+                                           "a special card (K and 2 by day) lets you draw again")
     assert game.rules_ask(other(game)) == ("wait for your turn: draw, then discard one card; "
                                            "K and 2 are special by day")
     play_until(game, lambda g: g.step.value == "discard" and bool(g.taken))  # type: ignore[attr-defined]

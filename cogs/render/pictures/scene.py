@@ -145,9 +145,12 @@ def table_scene(game: str, title: str, view: View, names: Sequence[str],
         if zone.kind is ZoneKind.STOCK and zone.count:
             rows.append(Row(zone_title(zone, names), (
                 Slot(None, f"{zone.count} cards face down", count=zone.count),)))
-    # A fact may name a card as the text does (``Taken up: ♦️2``); a picture says it in words.
+    # A fact may name a card as the text does (``Taken up: ♦️2``); a picture says it in
+    # words. A fact the picture draws as a row of its own (the prize) is not said twice.
     said = games.get(game).in_words
-    facts = " · ".join(f"{name}: {said(value)}" for name, value in view.facts if value)
+    drawn = {row.label.casefold() for row in rows}
+    facts = " · ".join(f"{name}: {said(value)}" for name, value in view.facts
+                       if value and name.casefold() not in drawn)
     return Scene(title, facts, tuple(rows), tuple(player_lines))
 
 

@@ -532,13 +532,13 @@ def test_labels_facts_and_notes_describe_the_table():
         "Play 🟩14", "Play 🟩5"]
     facts = dict(g.facts())
     assert facts["Trump"] == "Red" and facts["Led"] == "Green"
-    assert facts["Faze"] == "1 of 1: Madness"
+    assert "Faze" not in facts  # the phase says it: "faze 1 of 1 (Madness)"
     assert facts["Out of play"] == "⬛2 ⬛3 🟩3 ⬛4"
     assert g.phase() == "faze 1 of 1 (Madness), trick 1 of 6"
     play(g, "G14 R4 Y7 G6 G8 G10 G12")
     assert g.seat_notes()[0] == "dealer, 0 tricks"
-    assert g.seat_notes()[2] == "1 trick, 25 pts"  # the trick 10, R4 5, Y7 10
-    assert "lowest total wins" in get("fazes").summary
+    assert g.seat_notes()[2] == "1 trick, +25 this faze"  # the trick 10, R4 5, Y7 10
+    assert "lowest total" in get("fazes").goal and "-50" in get("fazes").scoring
 
 
 def test_clone_is_independent_and_plays_on_identically():
