@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from games.core.words import plural as plural  # one way to count: the bot, the terminal
+
 EMBED_COLOUR = discord.Colour(0x2B7A4B)
 FIELD_LIMIT = 1024
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -90,11 +92,6 @@ def clip(text: str, limit: int = FIELD_LIMIT) -> str:
 def sentence(text: str) -> str:
     """A reason or a note as a sentence: "not your turn" -> "Not your turn."."""
     return text[:1].upper() + text[1:] + "."
-
-
-def plural(count: int, word: str) -> str:
-    """``1 card``, ``2 cards``, ``-1 pt``, ``0 pts``: ``word`` takes an ``s`` unless one."""
-    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
 
 
 def jump_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:

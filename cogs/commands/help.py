@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from cogs.render.lobby import players_text
 from cogs.ui import EMBED_COLOUR, FIELD_LIMIT, answered_on_failure, fit
+from games.core.seats import players_text
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot

@@ -11,8 +11,6 @@ hints on, the player whose turn it is also gets a ``Hint`` button.
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
@@ -22,12 +20,13 @@ from cogs import ids
 from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
-from cogs.render.pictures.scene import Scene, hand_scene, zone_words
+from cogs.render.pictures.scene import Scene, hand_scene
 from cogs.render.table import table_lines
 from cogs.ui import button, clip, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
-from games.core.zones import ZoneKind
+from games.core.words import fact_words
+from games.core.zones import ZoneKind, zone_words
 
 ROWS = 5
 PER_ROW = 5
@@ -84,19 +83,6 @@ def _status(menu: MenuSnapshot) -> str:
     return f"Waiting for {name}. {ask}"
 
 
-def unsaid_facts(facts: Sequence[tuple[str, str]], ask: str) -> list[str]:
-    """The public facts as ``Name: value``, but those whose value what the rules ask says
-    already ("red is trump", "the winner takes 🌶️1"): each fact once in the menu.
-
-    >>> unsaid_facts([("Trump", "Red"), ("Points", "each red card 5")],
-    ...              "follow Green; red is trump")
-    ['Points: each red card 5']
-    """
-    said = ask.casefold()
-    return [f"{name}: {value}" for name, value in facts
-            if value and not re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", said)]
-
-
 def in_words(menu: MenuSnapshot, cards: list[Card]) -> str | None:
     """The cards named in words ("Swords 4, King"), for screen readers; None if no different."""
     names = [menu.card_name(c) for c in cards]
@@ -125,7 +111,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
         lines.append(f"> {note}")
     public = menu.public
     lines.append(f"**{menu.title}** · {public.phase}")
-    facts = unsaid_facts(public.facts, menu.ask)
+    facts = fact_words(public, names, said=menu.ask)
     if facts:
         lines.append(" · ".join(facts))
     lines.extend(table_lines(menu.game, public, names))

@@ -24,12 +24,12 @@ from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot
 from bot.tables.timers import countdown
 from cogs import ids
-from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import Picture, as_file
-from cogs.render.pictures.scene import Scene, zone_title
+from cogs.render.pictures.scene import Scene
 from cogs.ui import EMBED_COLOUR, button, clip, fit, plural, static_view
+from games.core import words
 from games.core.game import View
-from games.core.zones import ZoneKind, ZoneView
+from games.core.zones import ZoneKind, ZoneView, zone_title
 
 RECENT_SHOWN = 3
 TURN = "▶"
@@ -61,13 +61,7 @@ class Rendered:
 
 def zone_text(game: str, zone: ZoneView) -> str:
     """A zone's cards as on the buttons, or how many lie face down."""
-    if zone.cards is None:
-        return f"{plural(zone.count, 'card')} face down"
-    if not zone.cards:
-        return "empty"
-    if zone.kind is ZoneKind.WASTE:
-        return plural(zone.count, "card")
-    return cards_label(game, zone.cards)
+    return words.zone_text(games.get(game), zone)
 
 
 def playing(session: Session, view: View) -> bool:
@@ -91,37 +85,13 @@ def status_line(session: Session, view: View, names: Sequence[str]) -> str:
             head += f", time up {countdown(table.deadline)}"
     else:
         head = "Dealing"
-    facts = [f"{name}: {value}" for name, value in view.facts if value]
-    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK and z.owner is None), None)
-    told = {name.lower() for name, _ in view.facts}
-    if stock is not None and stock.count and zone_title(stock, names).lower() not in told:
-        facts.append(f"{zone_title(stock, names)}: {plural(stock.count, 'card')} left")
+    facts = words.fact_words(view, names)
     return " · ".join([head, *facts])
 
 
 def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
     """The cards on the table: the trick (who played what), face-up cards, piles' tops."""
-    lines = []
-    if view.trick:
-        lines.append("On the table: " + " · ".join(
-            f"{names[p]} {card_label(game, c)}" for p, c in view.trick))
-    on_table = tuple(c for _, c in view.trick)
-    told = {name.lower() for name, _ in view.facts}  # a fact says it already (the prize)
-    shared = [z for z in view.zones if z.cards and z.owner is None
-              and zone_title(z, names).lower() not in told
-              and (z.kind is ZoneKind.FACE_UP
-                   or (z.kind is ZoneKind.TRICK and z.cards != on_table))]
-    if shared:
-        lines.append(" · ".join(f"{zone_title(z, names)}: {zone_text(game, z)}"
-                                for z in shared))
-    for kind, label in ((ZoneKind.FACE_UP, "Face up"), (ZoneKind.PILE, "Piles")):
-        owned = [(z, z.top) for z in view.zones if z.kind is kind and z.owner is not None]
-        shown = [f"{names[z.owner]} {card_label(game, top)}"  # type: ignore[index]
-                 + (f" ({z.count})" if kind is ZoneKind.PILE else "")
-                 for z, top in owned if top is not None]
-        if shown:
-            lines.append(f"{label}: " + " · ".join(shown))
-    return lines
+    return words.table_lines(games.get(game), view, names)
 
 
 def player_lines(session: Session, view: View) -> list[str]:

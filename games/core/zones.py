@@ -93,6 +93,19 @@ def view_zone(zone: Zone, player: int | None) -> ZoneView:
     return ZoneView(zone.name, zone.kind, zone.owner, len(zone.cards), cards)
 
 
+def zone_words(zone: ZoneView) -> str:
+    """A zone's name in words, its owner left out: ``face_up:1`` -> "face up"."""
+    return zone.name.partition(":")[0].replace("_", " ")
+
+
+def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
+    """``collection:2`` -> "Cy's collection", ``stock`` -> "Stock": the one name of a zone
+    for people, in the table message, the pictures and the terminal alike."""
+    if zone.owner is not None and 0 <= zone.owner < len(names):
+        return f"{names[zone.owner]}'s {zone_words(zone)}"
+    return zone_words(zone).capitalize()
+
+
 def all_cards(zones: Iterable[Zone]) -> Counter[Card]:
     """Every card in the given zones, counted."""
     counts: Counter[Card] = Counter()

@@ -26,7 +26,7 @@ from cogs.commands.settings import (
     resolve_zone,
     zone_suggestions,
 )
-from cogs.render.lobby import players_text
+from games.core.seats import players_text
 
 MOMENT = dt.datetime(2025, 1, 15, 9, 0, tzinfo=dt.UTC)  # 22:00 in Auckland
 

@@ -16,7 +16,7 @@ from cogs.ui import plural
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import View
-from games.core.zones import ZoneKind, ZoneView
+from games.core.zones import ZoneKind, zone_title
 
 MAX_ROW_CARDS = 16
 """Cards shown in one labelled row at most; more are summed up as "+N"."""
@@ -99,19 +99,6 @@ def row_of(label: str, cards: Sequence[Card], face: Callable[[Card], Face],
     slots = tuple(Slot(face(c), words(c), captions[i] if i < len(captions) else "")
                   for i, c in enumerate(shown))
     return Row(label, slots, more=len(cards) - len(shown))
-
-
-def zone_words(zone: ZoneView) -> str:
-    """A zone's name in words, its owner left out: ``private_deck:1`` -> "private deck"."""
-    return zone.name.partition(":")[0].replace("_", " ")
-
-
-def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
-    """``collection:2`` -> "Cy's collection", ``stock`` -> "Stock": the table message's
-    and the pictures' one name for a zone."""
-    if zone.owner is not None and 0 <= zone.owner < len(names):
-        return f"{names[zone.owner]}'s {zone_words(zone)}"
-    return zone_words(zone).capitalize()
 
 
 def table_scene(game: str, title: str, view: View, names: Sequence[str],
