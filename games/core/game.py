@@ -330,12 +330,18 @@ class Game(ABC, Generic[DealT, OptionsT]):
         """``text`` with every card written as people read it (:meth:`card_label`) said in
         words instead (:meth:`card_name`): a fact or a sentence made fit for alt text.
 
+        Cards written side by side ("🔲2 🔲3") are said as a list ("Black 2, Black 3").
+
         >>> from games.fizzbin.game import Fizzbin
         >>> Fizzbin.in_words("Taken up: ♦️10, not ♦️A")
         'Taken up: 10 of diamonds, not Ace of diamonds'
+        >>> Fizzbin.in_words("Piles: ♠️2 ♥️Q")
+        'Piles: 2 of spades, Queen of hearts'
         """
         pattern, names, _ = _label_words(cls)
-        return pattern.sub(lambda found: names[found.group(0)], text)
+        run = re.compile(f"{pattern.pattern}(?: {pattern.pattern})*")
+        return run.sub(lambda found: ", ".join(names[label] for label in
+                                               pattern.findall(found.group(0))), text)
 
     @classmethod
     def card_labelled(cls, label: str) -> Card:

@@ -44,7 +44,7 @@ def deck_for_players(players: int) -> Deck:
     return _DECKS[players]
 
 
-COLOUR_EMOJI = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "⬛"}
+COLOUR_EMOJI = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🔲"}
 
 
 def card_name(card: Card) -> str:

@@ -18,7 +18,7 @@ SUIT_NAMES = {
 RANKS = (1, 2, 3, 4, 6, 7, 8)
 KING = Card("K", "", 9)
 FIASCO = Card("F", "", 5)
-SUIT_EMOJI = {"S": "🗡️", "R": "🌹", "B": "📚", "T": "💰", "M": "🎸", "H": "🐎"}
+SUIT_EMOJI = {"S": "🗡️", "R": "🌹", "B": "📗", "T": "💰", "M": "🎸", "H": "🐎"}
 
 
 def card_label(card: Card) -> str:

@@ -65,5 +65,5 @@ def test_the_notation_finder_reads_labels_and_codes_apart():
     import tests.voice
 
     assert doctest.testmod(tests.voice).failed == 0
-    assert card_codes("fazes", "bob leads 🟩2; Out of play: ⬛2 ⬛3") == []
+    assert card_codes("fazes", "bob leads 🟩2; Out of play: 🔲2 🔲3") == []
     assert card_codes("fazes", "bob leads G2; Out of play: B2 B3") == ["G2", "B2", "B3"]

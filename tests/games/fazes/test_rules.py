@@ -66,7 +66,7 @@ def test_removals_and_hand_sizes_for_3_to_8_players(players, removed, each):
 def test_a_removed_card_is_out_of_play_and_cannot_be_played():
     g = game(MIXED_8P, 2)
     before = snapshot(g)
-    with pytest.raises(IllegalAction, match="⬛2 is out of play with 8 players"):
+    with pytest.raises(IllegalAction, match="🔲2 is out of play with 8 players"):
         g.apply(0, "play B2")
     assert snapshot(g) == before
 
@@ -533,7 +533,7 @@ def test_labels_facts_and_notes_describe_the_table():
     facts = dict(g.facts())
     assert facts["Trump"] == "Red" and facts["Led"] == "Green"
     assert "Faze" not in facts  # the phase says it: "faze 1 of 1 (Madness)"
-    assert facts["Out of play"] == "⬛2 ⬛3 🟩3 ⬛4"
+    assert facts["Out of play"] == "🔲2 🔲3 🟩3 🔲4"
     assert g.phase() == "faze 1 of 1 (Madness), trick 1 of 6"
     play(g, "G14 R4 Y7 G6 G8 G10 G12")
     assert g.seat_notes()[0] == "dealer, 0 tricks"
@@ -570,7 +570,7 @@ def test_events_tell_the_trick_the_moon_the_score_and_the_next_deal():
     play_first_legal(g, 51)
     events = g.apply(3, "play B14")
     assert [str(e) for e in events] == [
-        "seat 3 plays ⬛14",
+        "seat 3 plays 🔲14",
         "seat 0 wins trick 13 with 🟥14",
         "seat 0 shoots the moon: everyone else scores 65",
         "faze 1 (Red Trump): seat 0 +0, seat 1 +65, seat 2 +65, seat 3 +65",
