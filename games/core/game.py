@@ -32,19 +32,12 @@ from typing import Any, ClassVar, Generic, Self
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a default for OptionsT (typing has it from 3.13)
 
+from games.core import errors
 from games.core.actionlog import ActionLog
 from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import Deal
-from games.core.errors import (
-    GameError,
-    GameOver,
-    IllegalAction,
-    NotYourTurn,
-    SetupError,
-    UnknownAction,
-    clip,
-)
+from games.core.errors import GameError, GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
 from games.core.outcome import Outcome, places
 from games.core.records import Record, copy_json
@@ -299,8 +292,8 @@ class Game(ABC, Generic[DealT, OptionsT]):
         """
         return str(action)
 
-    @classmethod
-    def card_label(cls, card: Card) -> str:
+    @staticmethod
+    def card_label(card: Card) -> str:
         """``card`` as people read it, wherever they read one: on its button, in the table
         message, the events, the hints, the refusals and the terminal (``♥️10``, ``🗡️4``).
 
@@ -314,8 +307,8 @@ class Game(ABC, Generic[DealT, OptionsT]):
         """Several cards as people read them, separated by spaces ("" for none)."""
         return " ".join(cls.card_label(card) for card in cards)
 
-    @classmethod
-    def card_name(cls, card: Card) -> str:
+    @staticmethod
+    def card_name(card: Card) -> str:
         """``card`` in words ("Swords 4", "Queen of hearts"), for screen readers and alt text."""
         return card.text
 
@@ -354,7 +347,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
         """
         card = _label_words(cls)[2].get(label.strip())
         if card is None:
-            raise UnknownAction(f"there is no card {clip(label)} in this game")
+            raise errors.UnknownAction(f"there is no card {errors.clip(label)} in this game")
         return card
 
     def sort_key(self, card: Card) -> tuple[int, int]:

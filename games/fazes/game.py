@@ -152,13 +152,8 @@ class Fazes(Game[FazesDeal, FazesOptions]):
             return f"you must lead {card_label(GREEN_TWO)} to open the faze"
         return why_not_playable(hand, self.plays[0][1].suit, card, trump=self.trump)
 
-    @classmethod
-    def card_label(cls, card: Card) -> str:
-        return card_label(card)
-
-    @classmethod
-    def card_name(cls, card: Card) -> str:
-        return card_name(card)
+    card_label = staticmethod(card_label)
+    card_name = staticmethod(card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:  # pragma: no cover - the only verb takes a card

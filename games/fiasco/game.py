@@ -137,13 +137,8 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
         assert action.card is not None
         return f"you do not hold {card_label(action.card)}"
 
-    @classmethod
-    def card_label(cls, card: Card) -> str:
-        return card_label(card)
-
-    @classmethod
-    def card_name(cls, card: Card) -> str:
-        return card_name(card)
+    card_label = staticmethod(card_label)
+    card_name = staticmethod(card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FiascoVerb.CHOOSE and action.arg:

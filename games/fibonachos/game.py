@@ -138,13 +138,8 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
             return f"you do not hold {card_label(card)}"
         return f"you must follow {SUIT_NAMES[self._led() or card.suit]}"
 
-    @classmethod
-    def card_label(cls, card: Card) -> str:
-        return card_label(card)
-
-    @classmethod
-    def card_name(cls, card: Card) -> str:
-        return card_name(card)
+    card_label = staticmethod(card_label)
+    card_name = staticmethod(card_name)
 
     @classmethod
     def every_card(cls) -> Deck:

@@ -221,13 +221,8 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
                 return f"{card} was taken from a pile this turn and may not be discarded now"
         return "that is not a move of this turn"
 
-    @classmethod
-    def card_label(cls, card: Card) -> str:
-        return standard_card_label(card)
-
-    @classmethod
-    def card_name(cls, card: Card) -> str:
-        return standard_card_name(card)
+    card_label = staticmethod(standard_card_label)
+    card_name = staticmethod(standard_card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FizzbinVerb.DRAW:

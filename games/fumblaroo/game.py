@@ -241,13 +241,8 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             return -1, trump_rank(card, self.trump)
         return super().sort_key(card)
 
-    @classmethod
-    def card_label(cls, card: Card) -> str:
-        return standard_card_label(card)
-
-    @classmethod
-    def card_name(cls, card: Card) -> str:
-        return standard_card_name(card)
+    card_label = staticmethod(standard_card_label)
+    card_name = staticmethod(standard_card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FumblarooVerb.CALL and action.arg:
