@@ -278,7 +278,7 @@ def _describe(s: Seen, card: int) -> str:
             "it stays under the winning card"
     if trump and colour == RED:
         return "you trump in" if winner == s.seat else "you trump under a higher red"
-    return f"you have no {COLOUR_NAMES[COLOURS[led]]}: you discard"
+    return f"you have no {COLOUR_NAMES[COLOURS[led]]}, so you discard"
 
 
 KNOWLEDGE = register_knowledge(FazesKnowledge())

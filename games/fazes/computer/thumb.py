@@ -40,7 +40,7 @@ LAST_TRICK_ONLY = 5  # the faze where only the last trick counts
  DUMPS_POINTS, DUMPS_HIGH, DUMPS_LOW, TRUMPS_UNDER, TRUMPS_HIGH, TRUMPS_LOW, GOES_FOR_LAST,
  KEEPS_HIGH, ONLY) = range(17)
 REASONS: tuple[str, ...] = (  # said to the player, after the move: "Lead 🟩2: ..."
-    "the green 2 opens every faze, and you hold it",
+    "you hold the green 2, so you must open the faze with it",
     "a low lead leaves the trick to another player",
     "a high lead keeps you in front for the last trick",
     "it stays under the winning card",
@@ -48,8 +48,8 @@ REASONS: tuple[str, ...] = (  # said to the player, after the move: "Lead 🟩2:
     "you win this trick anyway, so away with your highest card",
     "a later player may still overtake it",
     "the trick is trumped, so away with your highest card",
-    "you cannot follow: away with a point card",
-    "you cannot follow: away with your highest card",
+    "you cannot follow, so away with a point card",
+    "you cannot follow, so away with your highest card",
     "you cannot follow, and you keep your high cards for the last trick",
     "it stays under the higher red",
     "you win this trick anyway, so you trump with your highest red",

@@ -124,7 +124,7 @@ class FiascoKnowledge:
 
     def why(self, p: Perspective, action: Action) -> str:
         if action.verb == FiascoVerb.CHOOSE:
-            return "every suit has the same seven cards: any will do"
+            return "every suit has the same seven cards, so any will do"
         assert action.card is not None
         s = Situation(p, claims_of(p))
         found = {a.card: a for a in s.assess()}

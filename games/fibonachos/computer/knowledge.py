@@ -141,16 +141,16 @@ class FibonachosKnowledge:
         card, trick = CARD_ID[action.card], _trick(p)
         aim = intent(_won(p)[p.seat], _prize(p))
         if aim is Intent.SHED:
-            return "no prize is at stake: away with a high card"
+            return "no prize is at stake, so away with a high card"
         if not trick:
             return _lead_reason(aim, high=action.card.rank > LOW_RANK)
         wins = wins_so_far(trick, card)
         if aim is Intent.TAKE:
             return "it wins the prize with your cheapest winning card" if wins else \
-                "you cannot win this trick: away with a low card"
+                "you cannot win this trick, so away with a low card"
         if not wins:
             return "it stays under the winning card"
-        return ("you must take this trick: away with your highest card" if _after(p) == 0
+        return ("you must take this trick, so away with your highest card" if _after(p) == 0
                 else "you play low and hope to be overtaken")
 
     def from_game(self, game: Game[Any]) -> FibonachosState:

@@ -224,7 +224,7 @@ class Tactics:
             prof = self.profile(hand)
             useful = any(pile and self.gain_in(pile[-1], prof) >= TAKE_AT for pile in piles)
             if useful and step == _DRAW and pile_turn:
-                return "you took from a pile last turn: the stack keeps the hand moving"
+                return "you took from a pile last turn, and the stack keeps the hand moving"
             return "no pile card helps your hand" if not useful else \
                 "the stack may bring more than the piles"
         pile = piles[move - _PILE]
@@ -232,7 +232,7 @@ class Tactics:
             return ""
         top = pile[-1]
         if self.forced[top]:
-            return "it is forced: it goes straight onto your own pile"
+            return "it is forced, so it goes straight onto your own pile"
         if step == _DRAW and pile_turn:
             return "you take from a pile again instead of drawing from the stack"
         if self.gain(top, hand) >= TAKE_AT:

@@ -217,7 +217,7 @@ class FumblarooKnowledge:
         strength = STRENGTH[state.trump][EFFECTIVE[state.trump][state.trick[0]]]
         if strength[card] > max(strength[c] for c in state.trick):
             return "it wins the trick as cheaply as you can"
-        return "you cannot win this trick: away with your lowest card"
+        return "you cannot win this trick, so away with your lowest card"
 
     def from_game(self, game: Game[Any]) -> FumblarooState:
         assert isinstance(game, Fumblaroo)

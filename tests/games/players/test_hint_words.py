@@ -42,6 +42,7 @@ def test_every_hint_is_said_to_the_player_in_the_games_words(name):
             assert card_codes(name, words) == [], words
             assert not FIGURES.search(words), words
             assert not THIRD_PERSON.search(words), words
+            assert words.count(": ") == 1, words  # the move, then why: one colon
         said += 1
         game.apply(seat, rng.choice(game.legal_actions()))
     assert said >= 10
