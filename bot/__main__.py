@@ -24,6 +24,12 @@ HOW_TO_GET_A_TOKEN = (
     "and press Reset Token; then cp .env.example .env (if there is no .env yet) and put the "
     "token after DISCORD_TOKEN="
 )
+USAGE = """\
+usage: python -m bot [migrate-db SQLITE_URL POSTGRES_URL]
+
+Runs the Fivefold Discord bot until SIGINT or SIGTERM, with the settings of .env or the
+environment (DISCORD_TOKEN at least; the README lists them all).
+  migrate-db SQLITE_URL POSTGRES_URL   copy a SQLite database into PostgreSQL, then stop"""
 log = logging.getLogger("bot")
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
@@ -99,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the bot; ``argv`` (``python -m bot``'s arguments) may name another command:
     ``migrate-db SQLITE_URL POSTGRES_URL`` (:mod:`bot.store.migrate`)."""
     if argv:
+        if argv[0] in ("-h", "--help"):
+            print(USAGE)
+            return 0
         if argv[0] == "migrate-db":
             from bot.store import migrate
 

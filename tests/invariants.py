@@ -2,8 +2,9 @@
 
 ``random_playout`` plays uniformly random legal actions to the end and, after
 every action, checks that every card is in exactly one zone, that no player
-sees a card they may not, that the player to act has a legal action, and that
-illegal actions raise ``GameError`` and change nothing.
+sees a card they may not, that a pile or a stock changes at its top (the first
+card its zone lists, ``games/core/zones.py``), that the player to act has a legal
+action, and that illegal actions raise ``GameError`` and change nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from games.core.actions import Action
 from games.core.errors import GameError
 from games.core.game import Game
 from games.core.replay import summarize
-from games.core.zones import Visibility, ZoneKind, all_cards
+from games.core.zones import Visibility, Zone, ZoneKind, all_cards
 
 
 def snapshot(game: Game[Any]) -> tuple[Any, ...]:
@@ -48,6 +49,19 @@ def check_zones(game: Game[Any]) -> None:
             else:
                 assert seen.cards is None, f"{viewer} sees {zone.name}"
             assert seen.count == len(zone.cards)
+
+
+def taken_at_the_top(before: list[Zone], after: list[Zone]) -> None:
+    """A pile or a stock that gained or lost one card did so at its top: every reader
+    (the menu, the table, the pictures) names the top as ``zone.top``, the first card."""
+    for old, new in zip(before, after, strict=True):
+        if old.kind not in (ZoneKind.PILE, ZoneKind.STOCK):
+            continue
+        was, now = tuple(old.cards), tuple(new.cards)
+        if len(now) == len(was) - 1:
+            assert now == was[1:], f"{old.name} lost a card that was not its top {old.top}"
+        elif len(now) == len(was) + 1:
+            assert now[1:] == was, f"{old.name} gained a card below its top"
 
 
 def illegal_candidates(game: Game[Any], rng: random.Random) -> list[tuple[int, Action | str]]:
@@ -85,6 +99,10 @@ def random_playout(
                 with pytest.raises(GameError):
                     game.apply(player, bad)
                 assert snapshot(game) == before
+        before_zones = game.zones()
+        before_zones = [Zone(z.name, z.kind, tuple(z.cards), z.visibility, z.owner)
+                        for z in before_zones]
         game.apply(game.to_act, rng.choice(legal))  # type: ignore[arg-type]
         check_zones(game)
+        taken_at_the_top(before_zones, game.zones())
     raise AssertionError(f"the game did not end within {max_actions} actions")

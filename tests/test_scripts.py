@@ -134,3 +134,16 @@ async def test_the_postgres_script_starts_a_server_as_a_non_root_user_and_stops_
     assert stopped.returncode == 0, stopped.stderr
     assert not (folder / "data" / "postmaster.pid").exists()
     assert postgres_script("stop", str(folder)).returncode == 0  # stopping twice is harmless
+
+
+def test_the_run_script_says_what_it_does_without_installing(tmp_path):
+    """``./scripts/run --help`` explains itself, before (and without) any install."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "run", tmp_path / "scripts" / "run")
+    for flag in ("--help", "-h"):
+        done = subprocess.run(["bash", str(tmp_path / "scripts" / "run"), flag], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=30, check=False)
+        assert done.returncode == 0 and done.stderr == ""
+        assert done.stdout.startswith("usage: ./scripts/run")
+        assert "Starts the Fivefold Discord bot" in done.stdout and "DISCORD_TOKEN" in done.stdout
+    assert not (tmp_path / ".venv").exists()  # nothing was installed to say it

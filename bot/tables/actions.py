@@ -88,7 +88,8 @@ def resolve(game: Game[Any], seat: int, choice: Choice) -> Action | Card:
         return card
     sample = next((a for a in legal if a.card is not None), None)
     reason = None if sample is None else game.why_not(seat, Action(sample.verb, card, sample.arg))
-    raise NotAllowed(reason or f"you cannot use {card.text} now; choose one of the other buttons")
+    raise NotAllowed(reason or f"you cannot use {game.card_label(card)} now; choose one of the "
+                     "other buttons")
 
 
 def advanced(table: StoredTable, game: Game[Any], seat: int, *,

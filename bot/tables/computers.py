@@ -49,6 +49,7 @@ from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
 from games.players import Decision, Level, Perspective, decide, perspective
+from games.players.base import hint_words
 from games.players.hard import HardPlayer, budget_for
 
 if TYPE_CHECKING:
@@ -438,7 +439,7 @@ class ComputerTurns:
             words = "the table moved on while I thought; ask again"
         else:
             label = session.game.action_label(decision.action, session.names())
-            words = f"Hint: {label} ({decision.reason})."
+            words = f"Hint: {hint_words(label, decision.reason)}"
         return Outcome(menu_of(session, asked.seat), words=(words,))
 
 

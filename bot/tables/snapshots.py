@@ -49,6 +49,7 @@ class MenuSnapshot:
     labels: Mapping[Action, str]  # each legal action as its button says it
     card_names: Mapping[Card, str]  # each card shown, in words (for screen readers)
     ask: str  # what the rules ask of this seat now
+    notes: tuple[str, ...]  # what matters in this seat's own cards (Game.hand_notes)
     tricks: int  # how many tricks are done (the menu follows the game by them)
     rounds: int  # how many rounds are done
 
@@ -109,7 +110,8 @@ def menu_of(session: Session, seat: int) -> MenuSnapshot:
         hand=hand, face_up=up, legal=legal,
         labels={action: game.action_label(action, names) for action in legal},
         card_names={card: game.card_name(card) for card in hand + up},
-        ask=game.rules_ask(seat), tricks=len(game.tricks), rounds=len(game.rounds))
+        ask=game.rules_ask(seat), notes=tuple(game.hand_notes(seat)), tricks=len(game.tricks),
+        rounds=len(game.rounds))
 
 
 def menu_for(session: Session, user_id: int) -> MenuSnapshot | None:

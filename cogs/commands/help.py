@@ -1,8 +1,9 @@
-"""The Help cog: ``/help``, a private overview of the bot.
+"""The Help cog: ``/help``, a private overview of the bot that fits a phone screen.
 
-What Fivefold is, the games with their player counts (from the game registry),
-how to start a table, and one line per slash command. The command list is read
-from the bot's command tree when ``/help`` runs, so a new command shows up here
+What Fivefold is in a sentence, how to start a table, the games with their player
+counts (from the game registry) in one line, and the few commands a player needs on
+their first evening. ``/help all:true`` lists every slash command instead, one line
+each, read from the bot's command tree when it runs, so a new command shows up there
 by itself, with the description it was registered with.
 """
 
@@ -16,8 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from cogs.render.lobby import players_text
 from cogs.ui import EMBED_COLOUR, FIELD_LIMIT, answered_on_failure, fit
+from games.core.seats import players_text
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -28,27 +29,29 @@ SlashCommand = app_commands.Command[Any, ..., Any]
 MAX_OPTIONAL_SHOWN = 2
 """A command with more optional parameters than this shows them as ``[options…]``."""
 
+PHONE_CHARS = 900
+"""The most the short ``/help`` may say: about a phone screen."""
 ABOUT = (
-    "Fivefold is a bot on which friends play card games together right here in the "
-    "channel. It keeps one table message up to date and shows each player their own "
-    "hand privately; empty seats can go to computer players."
+    "Card games with friends, right here: one table message everyone sees, your own hand "
+    "shown to you alone, computer players for empty seats."
 )
 HOW_TO_START = (
-    "`/play <game>` opens a lobby in this channel, with that game's options (for example "
-    "`/play fazes fazes:1,2 timer:1m`; add `thread:true` for a new thread). People press "
-    "**Join**, the host can **Add computer player**, then **Start**. During the game, "
-    "**Show my hand** shows your cards and your moves; at the end, **Play again** opens "
-    "the same table. `/rules` explains a game in short sections."
+    "`/play <game>` opens a lobby here. Friends press **Join**, the host may **Add "
+    "computer player**, then **Start**. **Show my hand** shows your cards and your moves."
+)
+FIRST_EVENING = (
+    "`/rules <game>` the rules, page by page\n"
+    "`/hand` your hand again · `/leave` a computer takes your seat\n"
+    "`/end` ends the table (the host)\n"
+    "`/help all:true` every command"
 )
 
 
 def games_text() -> str:
-    """One line per registered game with its player range."""
-    lines = []
-    for name in games.names():
-        cls = games.get(name)
-        lines.append(f"**{cls.title}**: {players_text(cls.min_players, cls.max_players)}")
-    return "\n".join(lines)
+    """The registered games with their player ranges, in a line or two."""
+    return " · ".join(f"**{games.get(name).title}** "
+                      f"{players_text(games.get(name).min_players, games.get(name).max_players)}"
+                      for name in games.names())
 
 
 def usage(command: SlashCommand) -> str:
@@ -97,13 +100,17 @@ def fields_of(lines: list[str], title: str) -> list[tuple[str, str]]:
     return fields
 
 
-def render_help(listed: list[SlashCommand]) -> discord.Embed:
-    """The ``/help`` card: about, games, how to start, commands."""
+def render_help(listed: list[SlashCommand], *, every: bool = False) -> discord.Embed:
+    """The ``/help`` card: about, how to start, the games and the first commands, a phone
+    screen's worth; with ``every``, every command instead."""
     embed = discord.Embed(title="Fivefold", description=ABOUT, colour=EMBED_COLOUR)
+    if every:
+        for name, value in fields_of(command_lines(listed), "Commands"):
+            embed.add_field(name=name, value=value, inline=False)
+        return fit(embed)
+    embed.add_field(name="Start a game", value=HOW_TO_START, inline=False)
     embed.add_field(name="Games", value=games_text(), inline=False)
-    embed.add_field(name="How to start", value=HOW_TO_START, inline=False)
-    for name, value in fields_of(command_lines(listed), "Commands"):
-        embed.add_field(name=name, value=value, inline=False)
+    embed.add_field(name="Good to know", value=FIRST_EVENING, inline=False)
     return fit(embed)
 
 
@@ -120,10 +127,11 @@ class Help(commands.Cog):
             registered += self.bot.tree.get_commands(guild=guild)
         return slash_commands(registered)
 
-    @app_commands.command(name="help", description="What Fivefold is, its games and commands")
-    async def help(self, interaction: Interaction) -> None:
+    @app_commands.command(name="help", description="What Fivefold is, how to start, its games")
+    @app_commands.describe(all="List every command instead (default: the first ones)")
+    async def help(self, interaction: Interaction, all: bool = False) -> None:
         async with answered_on_failure(interaction, "/help"):
-            embed = render_help(self.listed(interaction.guild))
+            embed = render_help(self.listed(interaction.guild), every=all)
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

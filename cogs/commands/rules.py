@@ -8,7 +8,9 @@ rather than only a ``section`` parameter because the ``Rules`` buttons cannot as
 for one (``/rules`` takes it too, to jump straight there). The sections are cut
 from each game's rules summary, so a new game gets them for free:
 
-- ``overview``: the pitch, the goal, who may play, and the cards;
+- ``overview``: the pitch, the goal, who may play (the summary's first line says it), the
+  cards and how points are won
+  (the first page a player reads, so the scoring is on it);
 - ``play``, ``play2`` ...: the rules' points, a few to a page (at most
   :data:`PAGE_CHARS` characters);
 - ``options``: each option with its meaning, what it allows and its default.
@@ -29,7 +31,6 @@ import games
 from cogs import ids
 from cogs.commands.options import game_specs
 from cogs.commands.play import game_choices
-from cogs.render.lobby import player_range
 from cogs.ui import button, clip, static_view
 from games.core.option_words import allowed
 
@@ -68,7 +69,8 @@ def sections(game: str) -> dict[str, str]:
     head, *points = cls.summary.strip().split("\n- ")
     overview = "\n".join(filter(None, (f"*{cls.pitch}*" if cls.pitch else "",
                                        f"**Goal:** {cls.goal}" if cls.goal else "",
-                                       f"For {player_range(cls)}.", head)))
+                                       head,
+                                       f"**Scoring:** {cls.scoring}" if cls.scoring else "")))
     out = {"overview": overview}
     for number, page in enumerate(_paged([f"- {p}" for p in points]), start=1):
         out["play" if number == 1 else f"play{number}"] = page

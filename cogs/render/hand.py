@@ -20,12 +20,13 @@ from cogs import ids
 from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
-from cogs.render.pictures.scene import Scene, hand_scene, zone_words
+from cogs.render.pictures.scene import Scene, hand_scene
 from cogs.render.table import table_lines
 from cogs.ui import button, clip, plural, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
-from games.core.zones import ZoneKind
+from games.core.words import fact_words
+from games.core.zones import ZoneKind, zone_words
 
 ROWS = 5
 PER_ROW = 5
@@ -74,7 +75,11 @@ def _status(menu: MenuSnapshot) -> str:
         return f"**Your turn**: {ask}"
     if menu.to_act is None:
         return f"Waiting. {ask}"
-    return f"Waiting for {menu.names[menu.to_act]}. {ask}"
+    name = menu.names[menu.to_act]
+    rest = ask.removeprefix("Waiting for the lead")
+    if rest != ask:  # said once: "Waiting for Ana to lead; red is trump."
+        return f"Waiting for {name} to lead{rest}"
+    return f"Waiting for {name}. {ask}"
 
 
 def in_words(menu: MenuSnapshot, cards: list[Card]) -> str | None:
@@ -105,7 +110,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
         lines.append(f"> {note}")
     public = menu.public
     lines.append(f"**{menu.title}** · {public.phase}")
-    facts = [f"{name}: {value}" for name, value in public.facts if value]
+    facts = fact_words(public, names, said=menu.ask)
     if facts:
         lines.append(" · ".join(facts))
     lines.extend(table_lines(menu.game, public, names))
@@ -116,10 +121,12 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
         lines.append(f"-# In words: {spoken}")
     if menu.face_up:
         lines.append("Face up in front of you: " + cards_label(menu.game, list(menu.face_up)))
+    if not menu.over:
+        lines.extend(menu.notes)
     lines.extend(other_own_zones(menu))
 
     if focus is not None and focus in by_card:
-        lines.append(f"Where does {focus.text} go?")
+        lines.append(f"Where does {card_label(menu.game, focus)} go?")
         choices = [button(menu.label(a), ids.action_id(table_id, version, str(a)),
                           style=discord.ButtonStyle.success) for a in by_card[focus]]
         choices = choices[: (ROWS - 1) * PER_ROW]

@@ -12,8 +12,9 @@ from bot.tables.computers import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, button, clip, plural, static_view
+from cogs.ui import EMBED_COLOUR, button, clip, static_view
 from games.core.game import Game
+from games.core.seats import players_text
 
 LEVEL_WORDS = {
     "hard": "thinks ahead over the cards it cannot see",
@@ -22,11 +23,6 @@ LEVEL_WORDS = {
 """What the chooser says of each level it offers (:data:`cogs.ids.COMPUTER_LEVELS`)."""
 UNRATED = ("Hints are on: the Hint button in your hand shows what the hard computer "
            "would play, so this game is not rated (it still counts in /stats).")
-
-
-def players_text(low: int, high: int, *, dash: str = "-") -> str:
-    """``2-6 players`` (as ``/help`` lists the games), or ``exactly 3 players``."""
-    return f"exactly {plural(low, 'player')}" if low == high else f"{low}{dash}{high} players"
 
 
 def player_range(cls: type[Game[Any]]) -> str:

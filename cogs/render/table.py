@@ -25,12 +25,12 @@ from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot
 from bot.tables.timers import countdown
 from cogs import ids
-from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import Picture, as_file
-from cogs.render.pictures.scene import Scene, zone_title
+from cogs.render.pictures.scene import Scene
 from cogs.ui import EMBED_COLOUR, button, clip, fit, plural, static_view
+from games.core import words
 from games.core.game import View
-from games.core.zones import ZoneKind, ZoneView
+from games.core.zones import ZoneKind, ZoneView, zone_title
 
 RECENT_SHOWN = 3
 TURN = "▶"
@@ -63,13 +63,7 @@ class Rendered:
 
 def zone_text(game: str, zone: ZoneView) -> str:
     """A zone's cards as on the buttons, or how many lie face down."""
-    if zone.cards is None:
-        return f"{plural(zone.count, 'card')} face down"
-    if not zone.cards:
-        return "empty"
-    if zone.kind is ZoneKind.WASTE:
-        return plural(zone.count, "card")
-    return cards_label(game, zone.cards)
+    return words.zone_text(games.get(game), zone)
 
 
 def status_line(shown: TableSnapshot) -> str:
@@ -87,35 +81,13 @@ def status_line(shown: TableSnapshot) -> str:
             head += f", time up {countdown(shown.deadline)}"
     else:
         head = "Dealing"
-    facts = [f"{name}: {value}" for name, value in view.facts if value]
-    stock = next((z for z in view.zones if z.kind is ZoneKind.STOCK and z.owner is None), None)
-    told = {name.lower() for name, _ in view.facts}
-    if stock is not None and stock.count and zone_title(stock, names).lower() not in told:
-        facts.append(f"{zone_title(stock, names)}: {stock.count}")
+    facts = words.fact_words(view, names)
     return " · ".join([head, *facts])
 
 
 def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
     """The cards on the table: the trick (who played what), face-up cards, piles' tops."""
-    lines = []
-    if view.trick:
-        lines.append("On the table: " + " · ".join(
-            f"{names[p]} {card_label(game, c)}" for p, c in view.trick))
-    on_table = tuple(c for _, c in view.trick)
-    shared = [z for z in view.zones if z.cards and z.owner is None
-              and (z.kind is ZoneKind.FACE_UP
-                   or (z.kind is ZoneKind.TRICK and z.cards != on_table))]
-    if shared:
-        lines.append(" · ".join(f"{zone_title(z, names)}: {zone_text(game, z)}"
-                                for z in shared))
-    for kind, label in ((ZoneKind.FACE_UP, "Face up"), (ZoneKind.PILE, "Piles")):
-        owned = [z for z in view.zones if z.kind is kind and z.owner is not None and z.cards]
-        if owned:
-            lines.append(f"{label}: " + " · ".join(
-                f"{names[z.owner]} {card_label(game, z.cards[-1])}"  # type: ignore[index]
-                + (f" ({z.count})" if kind is ZoneKind.PILE else "")
-                for z in owned))
-    return lines
+    return words.table_lines(games.get(game), view, names)
 
 
 def player_lines(shown: TableSnapshot) -> list[str]:
@@ -157,8 +129,8 @@ def render_table(shown: TableSnapshot) -> Rendered:
     embed = discord.Embed(title=clip(f"{cls.title} · {view.phase}", 256), colour=EMBED_COLOUR,
                           description=clip("\n".join(lines), 4096))
     if view.over and shown.status is TableStatus.FINISHED:
-        embed.set_footer(text="The attached file is this game's record, every deal and move: "
-                              "replay it with python -m games replay.")
+        embed.set_footer(text="Details shows the last moves in words. The attached file is "
+                              "this game's record, every deal and move, to keep.")
     buttons = [button("Details", ids.table_view_id(shown.table_id, "details")),
                button("Rules", ids.table_view_id(shown.table_id, "rules"))]
     if shown.playing:  # so the table is open too

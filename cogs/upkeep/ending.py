@@ -152,7 +152,8 @@ class Endings:
                 if what == "record":
                     await interaction.response.send_message(
                         f"The record of this {games.get(table.game).title} game: every deal "
-                        "and move. python -m games replay plays it back.",
+                        "and move, in a file to keep. Details on the table shows the last "
+                        "moves in words.",
                         file=finished_record_file(table), ephemeral=True)
                 else:
                     too_soon = self.opening.refusal(interaction) if self.opening else None

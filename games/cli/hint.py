@@ -2,7 +2,9 @@
 
 Replays the record (a file, or ``-`` for standard input) and prints, on its first
 line, the action the level would take for the player to act, in the game's
-notation without the player number (``play S4``), and on the second line why.
+notation without the player number (``play S4``), and on the second line the hint
+as the bot's Hint button says it (``Play 🗡️4: it takes the pot with your cheapest
+winning card.``).
 
 The choice sees only that player's perspective, and its randomness comes from
 ``--seed`` alone (default 0), never from the record's seed, which fixes every
@@ -27,7 +29,7 @@ from games.cli.common import (
     emit,
     replay_source,
 )
-from games.players.base import perspective
+from games.players.base import hint_words, perspective
 from games.players.levels import Level, decide, levels
 from games.players.match import make_player
 
@@ -96,7 +98,7 @@ def _hint(source: str, level: Level, seed: int, budget: int | None) -> tuple[str
         decision = make_player(level, budget).decide(view, rng)
     else:
         decision = decide(level, view, rng)
-    return str(decision.action), decision.reason
+    return str(decision.action), hint_words(game.action_label(decision.action), decision.reason)
 
 
 __all__ = ["hint_rng", "main", "parser"]

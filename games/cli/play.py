@@ -7,14 +7,18 @@
 With a ``human`` seat it is a terminal table (:mod:`games.cli.terminal`) reading
 standard input line by line; without one and without ``--json`` it shows the
 computers' games in words; with ``--json`` it plays the games and prints one
-JSON object (:func:`games.players.match.summarize`). Bad arguments: one line on
-standard error and exit status 2.
+JSON object (:func:`games.players.match.summarize`). Without ``--seed`` every run deals
+new games from a fresh seed, which the table prints first and the JSON object holds,
+so that a game can be played again. Bad arguments: one line on standard error and exit
+status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import random
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +28,7 @@ from games.cli.common import OneLineParser, UsageError, emit
 from games.cli.terminal import HUMAN, Table
 from games.core.errors import SetupError
 from games.core.registry import make_options
+from games.core.seats import players_text
 from games.players.levels import Level, levels
 from games.players.match import EndlessGame, Match, play_match
 
@@ -38,7 +43,11 @@ def parser() -> argparse.ArgumentParser:
         f"(default: {HUMAN} and hard for the others)",
     )
     p.add_argument("--games", type=int, default=1, help="how many games (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="the seed of every deal and choice")
+    p.add_argument("--seed", type=int,
+                   help="the seed of every deal and choice (default: a fresh one, printed, "
+                        "so that a game can be played again)")
+    p.add_argument("--name", default=default_name(),
+                   help="the name you play under at the terminal table (default: your login)")
     p.add_argument("--json", action="store_true", help="print one JSON object of statistics")
     p.add_argument("--rotate", action="store_true", help="player i sits at (i + g) mod N")
     p.add_argument(
@@ -56,7 +65,7 @@ def build_match(args: argparse.Namespace) -> Match:
         cls = games.get(args.game)
     except SetupError as exc:
         raise UsageError(exc.message) from None
-    seats = _seats(args.seats, args.players, cls.min_players, cls.max_players)
+    seats = _seats(args.seats, args.players, cls.min_players, cls.max_players, cls.title)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers < 1:
@@ -67,6 +76,7 @@ def build_match(args: argparse.Namespace) -> Match:
         raise UsageError("--duplicate needs --rotate")
     if args.json and HUMAN in seats:
         raise UsageError(f"--json plays computers only; a seat is {HUMAN}")
+    seed = args.seed if args.seed is not None else fresh_seed()
     options = _options(args.options)
     try:
         make_options(cls, len(seats), options)
@@ -76,7 +86,7 @@ def build_match(args: argparse.Namespace) -> Match:
         game=cls.name,
         seats=seats,
         games=args.games,
-        seed=args.seed,
+        seed=seed,
         rotate=args.rotate,
         duplicate=args.duplicate,
         options=options,
@@ -84,9 +94,24 @@ def build_match(args: argparse.Namespace) -> Match:
     )
 
 
-def _seats(text: str | None, players: int | None, low: int, high: int) -> tuple[str, ...]:
+def fresh_seed() -> int:
+    """A new seed for a game nobody asked to repeat: from the system, small enough to type."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+def default_name() -> str:
+    """The person's login name, for the terminal table; "Player" when there is none."""
+    try:
+        return getpass.getuser() or "Player"
+    except (KeyError, OSError):  # no such user in the password file, no USER variable
+        return "Player"
+
+
+def _seats(text: str | None, players: int | None, low: int, high: int,
+           title: str) -> tuple[str, ...]:
+    wrong = f"{title} is for {players_text(low, high, dash=' to ')}"
     if players is not None and not low <= players <= high:
-        raise UsageError(f"this game is for {low} to {high} players, not {players}")
+        raise UsageError(f"{wrong}, not {players}")
     if text is None:
         count = players if players is not None else max(low, min(4, high))
         return (HUMAN, *[Level.HARD] * (count - 1))
@@ -98,7 +123,7 @@ def _seats(text: str | None, players: int | None, low: int, high: int) -> tuple[
     if players is not None and players != len(seats):
         raise UsageError(f"--players is {players} but --seats names {len(seats)}")
     if not low <= len(seats) <= high:
-        raise UsageError(f"this game is for {low} to {high} players, not {len(seats)}")
+        raise UsageError(f"{wrong}, not {len(seats)}")
     return seats
 
 
@@ -121,7 +146,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"play: {exc}", file=sys.stderr)
         return 2
     if not args.json:
-        return Table(match, sys.stdin, sys.stdout).run()
+        return Table(match, sys.stdin, sys.stdout, person=args.name).run()
     try:
         result = play_match(match, workers=args.workers)
     except EndlessGame as exc:

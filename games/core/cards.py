@@ -52,6 +52,18 @@ class Card:
 
 _STANDARD_RANKS = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
 _STANDARD_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+STANDARD_EMOJI = {"S": "♠️", "H": "♥️", "D": "♦️", "C": "♣️"}
+FACE_RANKS = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
+"""Ranks as people say them on a card (``10``, not the notation's ``T``)."""
+
+
+def standard_card_label(card: Card) -> str:
+    """A card of the standard deck as people read it: the suit's emoji, the rank as said.
+
+    >>> standard_card_label(Card("TH", "H", 10)), standard_card_label(Card("QS", "S", 12))
+    ('♥️10', '♠️Q')
+    """
+    return f"{STANDARD_EMOJI[card.suit]}{FACE_RANKS.get(card.rank, str(card.rank))}"
 
 
 def standard_card_name(card: Card) -> str:

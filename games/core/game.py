@@ -21,7 +21,9 @@ and deals given explicitly are used before any is shuffled.
 from __future__ import annotations
 
 import copy
+import functools
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ from typing import Any, ClassVar, Generic, Self
 from pydantic import BaseModel
 from typing_extensions import TypeVar  # a default for OptionsT (typing has it from 3.13)
 
+from games.core import errors
 from games.core.actionlog import ActionLog
 from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
@@ -79,6 +82,18 @@ def _suit_order(deck: Deck) -> dict[str, int]:
     return order
 
 
+@functools.cache
+def _label_words(cls: type[Game[Any]]
+                 ) -> tuple[re.Pattern[str], dict[str, str], dict[str, Card]]:
+    """Every card label of ``cls``'s cards, the longest first (``🟥12`` before ``🟥1``, and
+    never followed by a digit); each label's words; each label's card."""
+    cards = {cls.card_label(card): card for card in cls.every_card()}
+    names = {label: cls.card_name(card) for label, card in cards.items()}
+    labels = sorted(names, key=len, reverse=True)
+    pattern = re.compile("(?:" + "|".join(map(re.escape, labels)) + r")(?!\d)")
+    return pattern, names, cards
+
+
 class Options(BaseModel):
     """Base of every game's options model: strict, frozen, unknown keys refused."""
 
@@ -103,6 +118,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
     max_players: ClassVar[int]
     options_model: ClassVar[type[Options]]
     summary: ClassVar[str]
+    scoring: ClassVar[str] = ""  # how points are won, for the first page of the rules
     goal: ClassVar[str] = ""  # the aim in one line, for the table message
     pitch: ClassVar[str] = ""  # what makes the game fun, in one line, for the lobby
     lower_is_better: ClassVar[bool] = False
@@ -276,9 +292,63 @@ class Game(ABC, Generic[DealT, OptionsT]):
         """
         return str(action)
 
-    def card_name(self, card: Card) -> str:
-        """``card`` in words ("Swords 4", "Queen of hearts"), for labels a screen reader reads."""
+    @staticmethod
+    def card_label(card: Card) -> str:
+        """``card`` as people read it, wherever they read one: on its button, in the table
+        message, the events, the hints, the refusals and the terminal (``♥️10``, ``🗡️4``).
+
+        The record notation (``TH``, ``S4``) is for records and the command line's JSON
+        only; :meth:`card_name` says the card in words, for screen readers.
+        """
         return card.text
+
+    @classmethod
+    def cards_label(cls, cards: Iterable[Card]) -> str:
+        """Several cards as people read them, separated by spaces ("" for none)."""
+        return " ".join(cls.card_label(card) for card in cards)
+
+    @staticmethod
+    def card_name(card: Card) -> str:
+        """``card`` in words ("Swords 4", "Queen of hearts"), for screen readers and alt text."""
+        return card.text
+
+    @classmethod
+    def every_card(cls) -> Deck:
+        """Every card a person may read of this game: the notation's (:attr:`full_deck`),
+        and any it never names (Fibonachos' Spicy cards)."""
+        return cls.full_deck
+
+    @classmethod
+    def in_words(cls, text: str) -> str:
+        """``text`` with every card written as people read it (:meth:`card_label`) said in
+        words instead (:meth:`card_name`): a fact or a sentence made fit for alt text.
+
+        Cards written side by side ("🔲2 🔲3") are said as a list ("Black 2, Black 3").
+
+        >>> from games.fizzbin.game import Fizzbin
+        >>> Fizzbin.in_words("Taken up: ♦️10, not ♦️A")
+        'Taken up: 10 of diamonds, not Ace of diamonds'
+        >>> Fizzbin.in_words("Piles: ♠️2 ♥️Q")
+        'Piles: 2 of spades, Queen of hearts'
+        """
+        pattern, names, _ = _label_words(cls)
+        run = re.compile(f"{pattern.pattern}(?: {pattern.pattern})*")
+        return run.sub(lambda found: ", ".join(names[label] for label in
+                                               pattern.findall(found.group(0))), text)
+
+    @classmethod
+    def card_labelled(cls, label: str) -> Card:
+        """The card ``label`` writes (the inverse of :meth:`card_label`), for a reader of a
+        public fact ("Taken up: ♦️2"); :class:`UnknownAction` if it names none.
+
+        >>> from games.fizzbin.game import Fizzbin
+        >>> Fizzbin.card_labelled("♦️10")
+        Card('TD')
+        """
+        card = _label_words(cls)[2].get(label.strip())
+        if card is None:
+            raise errors.UnknownAction(f"there is no card {errors.clip(label)} in this game")
+        return card
 
     def sort_key(self, card: Card) -> tuple[int, int]:
         """Where ``card`` goes in a sorted hand: by suit in the deck's order, then by rank.
@@ -327,6 +397,12 @@ class Game(ABC, Generic[DealT, OptionsT]):
             return "wait for your turn"
         return "choose one of the enabled buttons"
 
+    def hand_notes(self, player: int) -> list[str]:
+        """What matters in ``player``'s own cards now, a short line each, for their menu
+        alone ("Fibonachos in your hand: 🟨1 🟨5", "You drew ♦️6"): what a player would
+        otherwise have to work out from the rules. Nothing by default."""
+        return []
+
     # --- hooks for each game --------------------------------------------------
 
     @abstractmethod
@@ -372,7 +448,8 @@ class Game(ABC, Generic[DealT, OptionsT]):
 
     def _why_illegal(self, player: int, action: Action) -> str:
         """Why ``action`` is not legal for ``player`` now, in words for that player."""
-        return f"you cannot {action} now"
+        label = self.action_label(action)
+        return f"you cannot {label[:1].lower()}{label[1:]} now"
 
     # --- shared machinery -----------------------------------------------------
 

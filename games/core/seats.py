@@ -31,3 +31,12 @@ def counter_clockwise_from(start: int, players: int) -> Iterator[int]:
     """Every seat once, counter-clockwise, starting with ``start``."""
     for i in range(players):
         yield (start - i) % players
+
+
+def players_text(low: int, high: int, *, dash: str = "-") -> str:
+    """How many players a game takes, as people say it.
+
+    >>> players_text(2, 6), players_text(3, 8, dash=" to "), players_text(3, 3)
+    ('2-6 players', '3 to 8 players', 'exactly 3 players')
+    """
+    return f"exactly {low} players" if low == high else f"{low}{dash}{high} players"

@@ -4,6 +4,12 @@ A game keeps its cards in plain lists for speed and describes them on demand as
 :class:`Zone` objects. From that one description come the per-player views, the
 invariant checks (no card lost or duplicated) and what a computer player may
 know.
+
+**Order.** A zone that cards are taken from (a pile, a stock, a private deck) lists them
+top first: ``cards[0]`` is the card the next player to take from it gets, and
+:attr:`Zone.top` / :attr:`ZoneView.top` name it. Every reader (the hand menu's labels,
+the table message, the pictures, the terminal, the computer players) asks for the top
+this way, so a pile's order means one thing wherever it is read.
 """
 
 from __future__ import annotations
@@ -43,9 +49,14 @@ class Zone:
 
     name: str
     kind: ZoneKind
-    cards: Sequence[Card]
+    cards: Sequence[Card]  # a pile or a stock: top first (see the module docstring)
     visibility: Visibility
     owner: int | None = None
+
+    @property
+    def top(self) -> Card | None:
+        """The card on top (the next one taken), or None when the zone is empty."""
+        return self.cards[0] if self.cards else None
 
     def visible_to(self, player: int | None) -> bool:
         """Whether ``player`` (``None`` for a spectator) may see these cards."""
@@ -64,17 +75,35 @@ class ZoneView:
     kind: ZoneKind
     owner: int | None
     count: int
-    cards: tuple[Card, ...] | None  # None when hidden from this viewer
+    cards: tuple[Card, ...] | None  # None when hidden from this viewer; a pile: top first
 
     @property
     def hidden(self) -> bool:
         return self.cards is None
+
+    @property
+    def top(self) -> Card | None:
+        """The card on top (the next one taken), or None when empty or hidden."""
+        return self.cards[0] if self.cards else None
 
 
 def view_zone(zone: Zone, player: int | None) -> ZoneView:
     """What ``player`` sees of ``zone``."""
     cards = tuple(zone.cards) if zone.visible_to(player) else None
     return ZoneView(zone.name, zone.kind, zone.owner, len(zone.cards), cards)
+
+
+def zone_words(zone: ZoneView) -> str:
+    """A zone's name in words, its owner left out: ``face_up:1`` -> "face up"."""
+    return zone.name.partition(":")[0].replace("_", " ")
+
+
+def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
+    """``collection:2`` -> "Cy's collection", ``stock`` -> "Stock": the one name of a zone
+    for people, in the table message, the pictures and the terminal alike."""
+    if zone.owner is not None and 0 <= zone.owner < len(names):
+        return f"{names[zone.owner]}'s {zone_words(zone)}"
+    return zone_words(zone).capitalize()
 
 
 def all_cards(zones: Iterable[Zone]) -> Counter[Card]:

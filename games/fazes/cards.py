@@ -44,6 +44,14 @@ def deck_for_players(players: int) -> Deck:
     return _DECKS[players]
 
 
+COLOUR_EMOJI = {"R": "🟥", "Y": "🟨", "G": "🟩", "B": "🔲"}
+
+
 def card_name(card: Card) -> str:
     """The card in words: ``Red 13``."""
     return f"{COLOUR_NAMES[card.suit]} {card.rank}"
+
+
+def card_label(card: Card) -> str:
+    """The card as people read it: its colour's emoji and its number, ``🟥13``."""
+    return f"{COLOUR_EMOJI[card.suit]}{card.rank}"

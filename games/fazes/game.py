@@ -24,6 +24,7 @@ from games.fazes.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RED,
+    card_label,
     card_name,
     deck_for_players,
     hand_size,
@@ -31,7 +32,7 @@ from games.fazes.cards import (
 )
 from games.fazes.deal import FazesDeal, parse_deal, shuffle_deal
 from games.fazes.options import FazesOptions
-from games.fazes.rules_text import SUMMARY
+from games.fazes.rules_text import SCORING, SUMMARY
 from games.fazes.scoring import (
     FAZE_NAMES,
     FAZE_POINTS,
@@ -64,6 +65,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
     max_players = MAX_PLAYERS
     options_model = FazesOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Points are bad: the lowest total after the last faze wins."
     pitch = ("One faze of tricks at a time, each scored its own "
              "way: dodge the points, or take them all.")
@@ -118,7 +120,8 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         return [Event(
             "deal",
             f"{{0}} deals faze {self.faze_index + 1} of {len(self.fazes)}: "
-            f"{FAZE_NAMES[self.faze]} ({FAZE_POINTS[self.faze]}); {{1}} leads G2",
+            f"{FAZE_NAMES[self.faze]} ({FAZE_POINTS[self.faze]}); "
+            f"{{1}} leads {card_label(GREEN_TWO)}",
             (self.dealer, self.leader),
         )]
 
@@ -144,20 +147,21 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         hand = self.hands[player]
         if card not in hand:
             if card in self.removed:
-                return f"{card} is out of play with {plural(self.players, 'player')}"
-            return f"you do not hold {card}"
+                return (f"{card_label(card)} is out of play with "
+                        f"{plural(self.players, 'player')}")
+            return f"you do not hold {card_label(card)}"
         if self.opening_lead:
-            return "you must lead G2 to open the faze"
+            return f"you must lead {card_label(GREEN_TWO)} to open the faze"
         return why_not_playable(hand, self.plays[0][1].suit, card, trump=self.trump)
 
-    def card_name(self, card: Card) -> str:
-        return card_name(card)
+    card_label = staticmethod(card_label)
+    card_name = staticmethod(card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:  # pragma: no cover - the only verb takes a card
             return str(action)
         verb = "Lead" if not self.plays else "Play"
-        return f"{verb} {card_name(action.card)}"
+        return f"{verb} {card_label(action.card)}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         card = action.card
@@ -165,7 +169,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         self.hands[player].remove(card)
         self.plays.append((player, card))
         verb = "leads" if len(self.plays) == 1 else "plays"
-        events = [Event("play", f"{{0}} {verb} {card}", (player,))]
+        events = [Event("play", f"{{0}} {verb} {card_label(card)}", (player,))]
         if len(self.plays) < self.players:
             self.to_act = left_of(player, self.players)
             return events
@@ -180,7 +184,8 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         self.taken[winner].extend(c for _, c in plays)
         self.plays = []
         self.faze_tricks += 1
-        events = [Event("trick", f"{{0}} wins trick {self.faze_tricks} with {card}", (winner,))]
+        events = [Event("trick", f"{{0}} wins trick {self.faze_tricks} with {card_label(card)}",
+                        (winner,))]
         if self.hands[winner]:
             self.leader = winner
             self.to_act = winner
@@ -256,15 +261,14 @@ class Fazes(Game[FazesDeal, FazesOptions]):
                 f"trick {self.faze_tricks + 1} of {self.hand_size}")
 
     def facts(self) -> list[tuple[str, str]]:
-        facts = [
-            ("Faze", f"{self.faze_index + 1} of {len(self.fazes)}: {FAZE_NAMES[self.faze]}"),
+        facts = [  # the faze's number and name are the phase's: said once, there
             ("Trump", "Red" if self.trump else "none"),
             ("Points", FAZE_POINTS[self.faze]),
         ]
         if self.plays:
             facts.append(("Led", COLOUR_NAMES[self.plays[0][1].suit]))
         if self.removed:
-            facts.append(("Out of play", " ".join(map(str, self.removed))))
+            facts.append(("Out of play", self.cards_label(self.removed)))
         return facts
 
     def rules_ask(self, player: int) -> str:
@@ -276,7 +280,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         if self.to_act != player:
             return f"{led} was led; {trump}" if led else f"waiting for the lead; {trump}"
         if self.opening_lead:
-            return f"lead G2: the green 2 opens every faze; {trump}"
+            return f"lead {card_label(GREEN_TWO)}: the green 2 opens every faze; {trump}"
         if not self.plays:
             return f"lead any card; {trump}"
         colour = self.plays[0][1].suit
@@ -293,7 +297,7 @@ class Fazes(Game[FazesDeal, FazesOptions]):
         for p in range(self.players):
             parts = ["dealer"] if p == self.dealer else []
             parts.append(plural(self.won[p], "trick"))
-            if points[p]:
-                parts.append(plural(points[p], "pt"))
+            if points[p] and not self.over:  # once scored, they are in the score
+                parts.append(f"+{points[p]} this faze")
             notes.append(", ".join(parts))
         return notes

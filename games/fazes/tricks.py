@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.core.cards import Card
-from games.fazes.cards import COLOUR_NAMES, RED
+from games.fazes.cards import COLOUR_NAMES, RED, card_label
 
 Play = tuple[int, Card]
 
@@ -43,7 +43,7 @@ def why_not_playable(hand: Sequence[Card], led: str, card: Card, *, trump: bool 
         return f"you must follow {COLOUR_NAMES[led]}"
     if trump and card.suit != RED:
         return f"you have no {COLOUR_NAMES[led]}, so you must play a red card (red is trump)"
-    return f"you cannot play {card} now"  # pragma: no cover - every other card is playable
+    return f"you cannot play {card_label(card)} now"  # pragma: no cover - all else is playable
 
 
 def trick_winner(plays: Sequence[Play], *, trump: bool = False) -> int:

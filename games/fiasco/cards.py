@@ -18,6 +18,31 @@ SUIT_NAMES = {
 RANKS = (1, 2, 3, 4, 6, 7, 8)
 KING = Card("K", "", 9)
 FIASCO = Card("F", "", 5)
+SUIT_EMOJI = {"S": "🗡️", "R": "🌹", "B": "📗", "T": "💰", "M": "🎸", "H": "🐎"}
+
+
+def card_label(card: Card) -> str:
+    """A card as people read it: the suit's emoji and the rank (``🗡️4``), a King ``👑K``,
+    a Fiasco ``💥F``."""
+    if card == KING:
+        return "👑K"
+    if card == FIASCO:
+        return "💥F"
+    return f"{SUIT_EMOJI[card.suit]}{card.rank}"
+
+
+def suit_words(suit: str) -> str:
+    """A suit as people read it: its emoji and its name, ``🗡️ Swords``."""
+    return f"{SUIT_EMOJI[suit]} {SUIT_NAMES[suit]}"
+
+
+def card_name(card: Card) -> str:
+    """A card in words: ``Swords 4``, ``King``, ``Fiasco``."""
+    if card == KING:
+        return "King"
+    if card == FIASCO:
+        return "Fiasco"
+    return f"{SUIT_NAMES[card.suit]} {card.rank}"
 
 
 def suit_cards(suit: str) -> list[Card]:

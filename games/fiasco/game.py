@@ -18,10 +18,20 @@ from games.core.seats import left_of
 from games.core.tricks import distinct
 from games.core.words import plural
 from games.core.zones import Visibility, Zone, ZoneKind
-from games.fiasco.cards import FIASCO, FULL_DECK, KING, SUIT_NAMES, SUITS, four_suit_deck
+from games.fiasco.cards import (
+    FIASCO,
+    FULL_DECK,
+    KING,
+    SUIT_NAMES,
+    SUITS,
+    card_label,
+    card_name,
+    four_suit_deck,
+    suit_words,
+)
 from games.fiasco.deal import HAND_SIZE, FiascoDeal, parse_deal, shuffle_deal
 from games.fiasco.options import FiascoOptions
-from games.fiasco.rules_text import SUMMARY
+from games.fiasco.rules_text import SCORING, SUMMARY
 from games.fiasco.scoring import score_collection
 
 TARGET = 42
@@ -50,6 +60,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
     max_players = 6
     options_model = FiascoOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Win pots to collect your suit and the Kings; most points wins."
     pitch = ("Claim a suit, then throw cards into the pot: "
              "the highest wins it, but every Fiasco costs a card.")
@@ -124,19 +135,17 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
             return f"{SUIT_NAMES[action.arg or 'S']} are claimed already"
         if action.verb != FiascoVerb.PLAY:
             return "suits are claimed already; play a card"
-        return f"you do not hold {action.card}"
+        assert action.card is not None
+        return f"you do not hold {card_label(action.card)}"
 
-    def card_name(self, card: Card) -> str:
-        if card == KING:
-            return "King"
-        if card == FIASCO:
-            return "Fiasco"
-        return f"{SUIT_NAMES[card.suit]} {card.rank}"
+    card_label = staticmethod(card_label)
+    card_name = staticmethod(card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FiascoVerb.CHOOSE and action.arg:
-            return f"Collect {SUIT_NAMES[action.arg]}"
-        return f"Play {action.card}"
+            return f"Collect {suit_words(action.arg)}"
+        assert action.card is not None
+        return f"Play {card_label(action.card)}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         if action.verb == FiascoVerb.CHOOSE:
@@ -146,7 +155,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
 
     def _claim(self, player: int, suit: str) -> list[Event]:
         self.claims[player].append(suit)
-        events = [Event("choose", f"{{0}} collects {SUIT_NAMES[suit]} ({suit})", (player,))]
+        events = [Event("choose", f"{{0}} collects {suit_words(suit)}", (player,))]
         claimed = sum(len(c) for c in self.claims)
         if claimed < len(self.claim_order):
             self.to_act = self.claim_order[claimed]
@@ -157,7 +166,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
         self.hands[player].remove(card)
         self.pot.append((player, card))
         self.current.append((player, card))
-        events = [Event("play", f"{{0}} plays {card}", (player,))]
+        events = [Event("play", f"{{0}} plays {card_label(card)}", (player,))]
         if len(self.current) < self.players:
             self.to_act = left_of(player, self.players)
             return events
@@ -185,12 +194,12 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
         collection.extend(taken)
         self.waste.extend(c for _, c in self.pot if not (c.suit in mine or c == KING))
         fiascos = sum(1 for _, c in self.pot if c == FIASCO)
-        events = [Event("pot", "{0} wins the pot" + (f" and collects {' '.join(map(str, taken))}"
+        events = [Event("pot", "{0} wins the pot" + (f" and collects {self.cards_label(taken)}"
                                                       if taken else ""), (winner,))]
         lost = [collection.pop() for _ in range(min(fiascos, len(collection)))]
         if lost:
             self.waste.extend(lost)
-            events.append(Event("fiasco", f"the Fiasco costs {{0}} {' '.join(map(str, lost))}",
+            events.append(Event("fiasco", f"the Fiasco costs {{0}} {self.cards_label(lost)}",
                                 (winner,)))
         self.tricks.append(winner)
         self.pot = []
@@ -289,14 +298,11 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
         replay = " (tie re-play)" if self.pot and not self.current else ""
         return f"round {len(self.rounds) + 1}, pot {len(self.tricks) + 1}{replay}"
 
-    def facts(self) -> list[tuple[str, str]]:
-        return [("Stock", plural(len(self.stock), "card"))]
-
     def rules_ask(self, player: int) -> str:
         """Claim a suit, or play any card: no suit to follow, the highest rank takes the pot."""
         if self.over:
             return GAME_OVER
-        mine = " and ".join(SUIT_NAMES[s] for s in self.claims[player])
+        mine = " and ".join(map(suit_words, self.claims[player]))
         if self.game_phase is Phase.CLAIMING:
             if self.to_act != player:
                 return (f"you collect {mine}; the others are claiming suits" if mine
@@ -311,7 +317,7 @@ class Fiasco(Game[FiascoDeal, FiascoOptions]):
                     else "lead any card")
             return f"{lead}; the highest rank takes the pot; {goal}"
         high = max((c for _, c in self.current), key=lambda c: c.rank)
-        return (f"play any card (no suit to follow); highest so far: {self.card_name(high)}; "
+        return (f"play any card (no suit to follow); highest so far: {card_label(high)}; "
                 f"{goal}")
 
     def seat_notes(self) -> list[str]:

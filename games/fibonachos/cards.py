@@ -39,9 +39,18 @@ def is_fibonacho(card: Card) -> bool:
     return card.rank in FIBONACHOS
 
 
+SUIT_EMOJI = {"R": "🟥", "Y": "🟨", "G": "🟩"}
+SPICY_EMOJI = "🌶️"
+
+
 def card_name(card: Card) -> str:
-    """A Nacho card in words: ``Red 13``."""
+    """A card in words: ``Red 13``, ``Spicy 2``."""
     return f"{SUIT_NAMES[card.suit]} {card.rank}" if card.suit else f"Spicy {card.rank}"
+
+
+def card_label(card: Card) -> str:
+    """A card as people read it: ``🟥13``, a Spicy card ``🌶️2``."""
+    return f"{SUIT_EMOJI[card.suit]}{card.rank}" if card.suit else f"{SPICY_EMOJI}{card.rank}"
 
 
 NACHO_DECK = Deck(card for suit in SUITS for card in suit_cards(suit))

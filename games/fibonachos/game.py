@@ -17,10 +17,18 @@ from games.core.registry import register
 from games.core.seats import left_of
 from games.core.tricks import must_follow
 from games.core.zones import Visibility, Zone, ZoneKind
-from games.fibonachos.cards import IN_PLAY, NACHO_DECK, SUIT_NAMES, SUITS, card_name, is_fibonacho
+from games.fibonachos.cards import (
+    IN_PLAY,
+    NACHO_DECK,
+    SUIT_NAMES,
+    SUITS,
+    card_label,
+    card_name,
+    is_fibonacho,
+)
 from games.fibonachos.deal import FibonachosDeal, parse_deal, shuffle_deal
 from games.fibonachos.options import FibonachosOptions
-from games.fibonachos.rules_text import SUMMARY
+from games.fibonachos.rules_text import SCORING, SUMMARY
 from games.fibonachos.scoring import round_score, spicy_sum
 from games.fibonachos.tricks import trick_winner, trump_active
 
@@ -52,7 +60,9 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
     max_players = 5
     options_model = FibonachosOptions
     summary = SUMMARY
-    goal = "Win tricks for their Spicy prizes; the highest total at the end wins."
+    scoring = SCORING
+    goal = ("Win tricks for Spicy prizes, or none at all for 34: a Fibonacci total scores "
+            "the next one up; the highest total wins.")
     pitch = ("Follow suit to win spicy prizes, unless "
              "two Fibonacci numbers turn the trick upside down.")
     verbs = {FibonachosVerb.PLAY: (Param.CARD,)}
@@ -103,7 +113,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         self.leader = left_of(self.dealer, n)
         self.to_act = self.leader
         return [Event("deal", f"round {len(self.rounds) + 1}: {{0}} deals; the prize is "
-                      f"Spicy {self.prize[0].rank}; {{1}} leads", (self.dealer, self.leader))]
+                      f"{card_label(self.prize[0])}; {{1}} leads", (self.dealer, self.leader))]
 
     def clone(self) -> Self:
         """An independent copy by hand (search clones states by the thousand)."""
@@ -125,17 +135,21 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         if card is None or not card.suit:
             return "play one of your Nacho cards"
         if card not in self.hands[player]:
-            return f"you do not hold {card}"
+            return f"you do not hold {card_label(card)}"
         return f"you must follow {SUIT_NAMES[self._led() or card.suit]}"
 
-    def card_name(self, card: Card) -> str:
-        return card_name(card)
+    card_label = staticmethod(card_label)
+    card_name = staticmethod(card_name)
+
+    @classmethod
+    def every_card(cls) -> Deck:
+        return IN_PLAY
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.card is None:
             return str(action)
         trump = " (Fibonacho)" if is_fibonacho(action.card) else ""
-        return f"Play {card_name(action.card)}{trump}"
+        return f"Play {card_label(action.card)}{trump}"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         assert action.card is not None
@@ -143,7 +157,7 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         card = action.card
         self.hands[player].remove(card)
         self.trick.append((player, card))
-        events = [Event("play", f"{{0}} plays {card}", (player,))]
+        events = [Event("play", f"{{0}} plays {card_label(card)}", (player,))]
         if self.decks and self.decks[player]:
             self.hands[player].append(self.decks[player].pop(0))
             events.append(Event("draw", "{0} draws from their deck", (player,)))
@@ -183,16 +197,16 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         if self.prize:
             taken = self.prize.pop()
             self.won[winner].append(taken)
-            events = [Event("trick", f"{{0}} wins the trick with {card}{how} and takes "
-                                     f"Spicy {taken.rank}", (winner,))]
+            events = [Event("trick", f"{{0}} wins the trick with {card_label(card)}{how} and "
+                                     f"takes {card_label(taken)}", (winner,))]
             if self.spicy:
                 self.prize.append(self.spicy.pop(0))
-                events.append(Event("prize", f"the next prize is Spicy {self.prize[0].rank}"))
+                events.append(Event("prize", f"the next prize is {card_label(self.prize[0])}"))
             else:
                 events.append(Event("prize", "the Spicy deck is empty: no more prizes"))
         else:
-            events = [Event("trick", f"{{0}} wins the trick with {card}{how} (no prize)",
-                            (winner,))]
+            events = [Event("trick", f"{{0}} wins the trick with {card_label(card)}{how} "
+                                     "(no prize)", (winner,))]
         if self.round_tricks < self.tricks_per_round:
             return events
         return events + self._end_round(next_deal)
@@ -243,17 +257,17 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
                 f"trick {self.round_tricks + 1} of {self.tricks_per_round}")
 
     def facts(self) -> list[tuple[str, str]]:
-        prize = f"Spicy {self.prize[0].rank}" if self.prize else "none"
+        prize = card_label(self.prize[0]) if self.prize else "none"
         facts = [("Prize", prize)]
         if self.trick:
-            facts.append(("Lead suit", SUIT_NAMES[self.trick[0][1].suit]))
+            facts.append(("Led", SUIT_NAMES[self.trick[0][1].suit]))
         return facts
 
     def rules_ask(self, player: int) -> str:
         """Follow the lead suit if you can; two Fibonachos in a trick make the highest win."""
         if self.over:
             return GAME_OVER
-        prize = f"Spicy {self.prize[0].rank}" if self.prize else "no prize"
+        prize = card_label(self.prize[0]) if self.prize else "no prize"
         led = self._led()
         if self.to_act != player:
             return (f"{SUIT_NAMES[led]} was led; the winner takes {prize}" if led
@@ -266,6 +280,13 @@ class Fibonachos(Game[FibonachosDeal, FibonachosOptions]):
         if any(c.suit == led for c in self.hands[player]):
             return f"follow {SUIT_NAMES[led]}{trump}"
         return f"no {SUIT_NAMES[led]}: play any card{trump}"
+
+    def hand_notes(self, player: int) -> list[str]:
+        """The Fibonachos the player holds: two in a trick turn trump on."""
+        held = [c for c in self.sorted_hand(self.hands[player]) if is_fibonacho(c)]
+        if not held:
+            return ["No Fibonacho in your hand (1, 2, 3, 5, 8, 13)."]
+        return [f"Fibonachos in your hand: {self.cards_label(held)}."]
 
     def seat_notes(self) -> list[str]:
         notes = []

@@ -10,12 +10,11 @@ from functools import cache
 from typing import Any, Self
 
 from games.core.actions import STACK, Action, Param, Verb
-from games.core.cards import Card, standard_card_name
+from games.core.cards import Card, standard_card_label, standard_card_name
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game
 from games.core.outcome import best_of
 from games.core.registry import register
-from games.core.words import plural
 from games.core.zones import Visibility, Zone, ZoneKind
 from games.fizzbin.cards import DECK, RANK_NAMES, SUITS, is_forced, is_special, special_ranks
 from games.fizzbin.deal import (
@@ -27,7 +26,7 @@ from games.fizzbin.deal import (
     shuffle_deal,
 )
 from games.fizzbin.options import FizzbinOptions
-from games.fizzbin.rules_text import SUMMARY
+from games.fizzbin.rules_text import SCORING, SUMMARY
 from games.fizzbin.scoring import HandRank, judge, rank_hand
 from games.fizzbin.seating import Seating
 
@@ -66,8 +65,8 @@ def _discards(players: int) -> dict[Card, tuple[Action, ...]]:
 _SHARED = frozenset({"options", "is_night", "grammar", "_explicit_deals", "seed",
                      "players", "first_dealer", "dealer", "night", "step", "outcome",
                      "to_act", "opening_events"})
-_FLAT_LISTS = frozenset({"stack", "taken", "results", "deals_played", "scores", "rounds",
-                         "tricks", "history"})
+_FLAT_LISTS = frozenset({"stack", "taken", "drawn", "results", "deals_played", "scores",
+                         "rounds", "tricks", "history"})
 _NESTED_LISTS = frozenset({"hands", "face_up", "piles"})
 
 
@@ -81,6 +80,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
     max_players = 6
     options_model = FizzbinOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Draw and discard toward a Fizzbin; most points after the last hand wins."
     pitch = ("Draw from the stack or anyone's pile toward "
              "a Fizzbin, where day and night change the cards.")
@@ -104,9 +104,12 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.step = Step.DRAW
         self.hands: list[list[Card]] = [[] for _ in range(players)]  # face-down part
         self.face_up: list[list[Card]] = [[] for _ in range(players)]  # 0 or 1 card
-        self.piles: list[list[Card]] = [[] for _ in range(players)]  # top card last
-        self.stack: list[Card] = []  # top card last
+        # Kept top card last, so that a draw is a pop; every reader outside the rules
+        # sees them top first (zones(), pile_top), as every pile and stock is read.
+        self.piles: list[list[Card]] = [[] for _ in range(players)]
+        self.stack: list[Card] = []
         self.taken: list[Card] = []  # taken from a pile this turn: not this turn's discard
+        self.drawn: list[Card] = []  # drawn from the stack this turn: only the drawer knows
         self.results: list[dict[str, Any]] = []
         self.opening_events = self._start_hand()
 
@@ -164,10 +167,11 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.piles = [[] for _ in range(n)]
         self.stack = list(reversed(deal.stack))
         self.taken = []
+        self.drawn = []
         self.step = Step.DRAW
         self.to_act = left
         shown = " and ".join(
-            f"{{{i}}}'s {self.face_up[p][0]}" for i, p in enumerate((left, dealer))
+            f"{{{i}}}'s {self.card_label(self.face_up[p][0])}" for i, p in enumerate((left, dealer))
             if self.face_up[p]
         )
         return [Event(
@@ -210,29 +214,40 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         if action.verb == FizzbinVerb.DISCARD and action.card is not None:
             if self.step is Step.DRAW:
                 return "draw a card first"
-            card = action.card
-            if card not in self.holding(player):
+            card = self.card_label(action.card)
+            if action.card not in self.holding(player):
                 return f"you do not hold {card}"
-            if card in self.taken:
+            if action.card in self.taken:
                 return f"{card} was taken from a pile this turn and may not be discarded now"
-        return f"you cannot {action} now"
+        return "that is not a move of this turn"
 
-    def card_name(self, card: Card) -> str:
-        return standard_card_name(card)
+    card_label = staticmethod(standard_card_label)
+    card_name = staticmethod(standard_card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FizzbinVerb.DRAW:
             if action.arg == STACK:
                 return "Draw from the stack"
-            pile = self.piles[action.player_arg]
-            top = f" {pile[-1]}" if pile else ""
-            return f"Take{top} from {self._pile_name(action.player_arg, names)}"
-        return f"Discard {action.card} on {self._pile_name(action.player_arg, names)}"
+            top = self.pile_top(action.player_arg)
+            shown = f" {self.card_label(top)}" if top is not None else ""
+            return f"Take{shown} from {self._pile_name(action.player_arg, names)}"
+        assert action.card is not None
+        return (f"Discard {self.card_label(action.card)} onto "
+                f"{self._pile_name(action.player_arg, names)}")
+
+    def pile_top(self, owner: int) -> Card | None:
+        """The card ``draw <owner>`` takes: the top of ``owner``'s pile (None if empty)."""
+        return self._pile_zone(owner).top
+
+    def _pile_zone(self, owner: int) -> Zone:
+        """``owner``'s pile as every reader sees it: top first."""
+        return Zone(f"pile:{owner}", ZoneKind.PILE, self.piles[owner][::-1], Visibility.PUBLIC,
+                    owner)
 
     def _pile_name(self, owner: int, names: Sequence[str]) -> str:
         if owner == self.to_act:
             return "your pile"
-        return f"{names[owner]}'s pile" if owner < len(names) else f"pile {owner}"
+        return f"{names[owner]}'s pile" if owner < len(names) else f"player {owner + 1}'s pile"
 
     def _do(self, player: int, action: Action) -> list[Event]:
         if action.verb == FizzbinVerb.DRAW:
@@ -253,7 +268,8 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         if is_forced(card, night=self.night):
             self.piles[player].append(card)
             self.step = Step.DISCARD
-            events = [Event("forced", f"{{0}} draws {card} from {where}: forced, it goes onto "
+            events = [Event("forced", f"{{0}} draws {self.card_label(card)} from {where}: "
+                                      "forced, it goes onto "
                                       "their own pile", players)]
             return events + self._after_draw(player)
         self.hands[player].append(card)
@@ -261,9 +277,10 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.step = Step.DRAW_AGAIN if special else Step.DISCARD
         if source == STACK:
             what = "a special card" if special else "a card"
+            self.drawn.append(card)
         else:
             self.taken.append(card)
-            what = f"{card} (special)" if special else str(card)
+            what = self.card_label(card) + (" (special)" if special else "")
         again = " and may draw again" if special else ""
         events = [Event("draw", f"{{0}} draws {what} from {where}{again}", players)]
         return events + self._after_draw(player)
@@ -284,11 +301,13 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             self.hands[player].remove(card)
         self.piles[target].append(card)
         where = "their own pile" if target == player else "{1}'s pile"
-        event = Event("discard", f"{{0}} discards {card} onto {where}", (player, target))
+        event = Event("discard", f"{{0}} discards {self.card_label(card)} onto {where}",
+                      (player, target))
         return [event, *self._end_turn(player)]
 
     def _end_turn(self, player: int) -> list[Event]:
         self.taken = []
+        self.drawn = []
         if not self.stack:
             return self._end_hand()
         self.step = Step.DRAW
@@ -306,7 +325,8 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.rounds.append(gained)
         self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
         events = [
-            Event("show", f"{{0}} shows {' '.join(map(str, self.holding(p))) or 'no cards'}: "
+            Event("show", f"{{0}} shows "
+                          f"{self.cards_label(self.sorted_hand(self.holding(p))) or 'no cards'}: "
                           f"{ranks[p].title}", (p,))
             for p in range(n)
         ]
@@ -342,8 +362,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             zones.append(Zone(f"hand:{p}", ZoneKind.HAND, self.hands[p], Visibility.OWNER, p))
             zones.append(Zone(f"face_up:{p}", ZoneKind.FACE_UP, self.face_up[p],
                               Visibility.PUBLIC, p))
-            zones.append(Zone(f"pile:{p}", ZoneKind.PILE, self.piles[p][::-1],
-                              Visibility.PUBLIC, p))
+            zones.append(self._pile_zone(p))
         zones.append(Zone("stack", ZoneKind.STOCK, self.stack[::-1], Visibility.NOBODY))
         return zones
 
@@ -358,8 +377,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             return "game over"
         doing = {Step.DRAW: "drawing", Step.DRAW_AGAIN: "may draw again",
                  Step.DISCARD: "discarding"}[self.step]
-        return (f"hand {len(self.results) + 1} of {self.options.hands}, "
-                f"by {self._time_word()}, {doing}")
+        return f"hand {len(self.results) + 1} of {self.options.hands}, {doing}"
 
     def facts(self) -> list[tuple[str, str]]:
         special = sorted(special_ranks(night=self.night), reverse=True)
@@ -368,7 +386,6 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
             ("Time", self._time_word()),
             ("Special", " and ".join(RANK_NAMES[r] for r in special)),
             ("Forced", " and ".join(RANK_NAMES[r] for r in forced)),
-            ("Stack", plural(len(self.stack), "card")),
         ]
 
     def rules_ask(self, player: int) -> str:
@@ -381,12 +398,26 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
                     f"are special by {self._time_word()}")
         if self.step is Step.DRAW:
             return (f"draw from the stack or take a pile's top card; a special card "
-                    f"({' or '.join(special)}) lets you draw again")
+                    f"({' and '.join(special)} by {self._time_word()}) lets you draw again")
         if self.step is Step.DRAW_AGAIN:
             return "you drew a special card: draw again, or discard one card to end your turn"
-        taken = ", ".join(map(self.card_name, self.taken))
+        taken = " ".join(map(self.card_label, self.taken))
         kept = f" (not {taken}: taken from a pile this turn)" if taken else ""
         return f"discard one card onto any pile{kept}"
+
+    def hand_notes(self, player: int) -> list[str]:
+        """The cards the player drew from the stack this turn (the table says only "a
+        card"), the special cards they hold, and the Fizzbin hand they hold now."""
+        notes = []
+        if self.to_act == player and self.drawn:
+            notes.append(f"You drew {' and '.join(map(self.card_label, self.drawn))}.")
+        special = [c for c in self.sorted_hand(self.holding(player))
+                   if is_special(c, night=self.night)]
+        if special:
+            notes.append(f"Special by {self._time_word()}: {self.cards_label(special)}.")
+        rank = rank_hand(self.holding(player), night=self.night)
+        notes.append(_holding_words(rank))
+        return notes
 
     def seat_notes(self) -> list[str]:
         """Per player (not per seat): their seat now, and who deals."""
@@ -406,15 +437,29 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         return self.seating.seat_of(player)
 
 
+def _a(rank: HandRank) -> str:
+    """A hand's name as a sentence says it: "a Half Fizzbin", "a Shronk", "nothing"."""
+    return rank.title if rank is HandRank.NOTHING else f"a {rank.title}"
+
+
+def _holding_words(rank: HandRank) -> str:
+    """The Fizzbin hand a player holds, said to them."""
+    if rank is HandRank.NOTHING:
+        return "You hold nothing yet: a pair of Aces, Jacks or 7s is a Half Fizzbin."
+    if rank is HandRank.SHRONK:
+        return "You hold a Shronk (three of a kind): it always loses."
+    return f"You hold {_a(rank)}."
+
+
 def _result_event(winner: int | None, loser: int | None, ranks: list[HandRank]) -> Event:
     if winner is None:
         text = "nobody wins the hand"
         players: tuple[int, ...] = ()
     else:
-        text = f"{{0}} wins the hand with {ranks[winner].title}, scores 1 and deals next"
+        text = f"{{0}} wins the hand with {_a(ranks[winner])}, scores 1 and deals next"
         players = (winner,)
     if loser is not None:
-        text += f"; {{{len(players)}}} loses with {ranks[loser].title}"
+        text += f"; {{{len(players)}}} loses with {_a(ranks[loser])}"
         players = (*players, loser)
     return Event("result", text, players)
 

@@ -1,4 +1,4 @@
-"""Fizzbin's rules in brief, for ``/rules``."""
+"""Fizzbin's rules in brief, for ``/rules``: the summary, and the scoring for its first page."""
 
 SUMMARY = """\
 **Fizzbin** (2-6 players, 4 is best). A standard 52-card deck; a drawing game, no tricks.
@@ -15,7 +15,11 @@ card onto any pile - not one you took from a pile this turn.
 same with one such pair), **Three-Quarters** (3 5 6 8 9 10, each in red by day, black by \
 night), **Half** (one pair of aces, jacks or sevens - the lowest that wins), nothing. \
 **Shronk** (three or four of a kind) always loses.
-- The one best hand scores 1 and deals next; the one worst hand swaps seats with the \
-player on the winner's left. No single winner: nobody scores or moves.
-- A match is a set number of hands (5 by default); most points wins.
+- The winner deals next; the one worst hand swaps seats with the player on the \
+winner's left. No single winner: nobody moves.
+"""
+
+SCORING = """\
+the one best hand of each hand, if it is at least a Half Fizzbin, scores 1; several \
+best hands: nobody scores. A match is a set number of hands (5 by default).\
 """

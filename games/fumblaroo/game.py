@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any, Self
 
 from games.core.actions import Action, Param, Verb
-from games.core.cards import Card, standard_card_name
+from games.core.cards import Card, standard_card_label, standard_card_name
 from games.core.events import Event
 from games.core.game import GAME_OVER, Game
 from games.core.registry import register
@@ -26,7 +26,7 @@ from games.fumblaroo.cards import (
 )
 from games.fumblaroo.deal import FumblarooDeal, parse_deal, shuffle_deal
 from games.fumblaroo.options import FumblarooOptions
-from games.fumblaroo.rules_text import SUMMARY
+from games.fumblaroo.rules_text import SCORING, SUMMARY
 from games.fumblaroo.scoring import TRICKS_PER_HAND, game_winner, hand_points
 from games.fumblaroo.tricks import trick_winner
 
@@ -74,6 +74,7 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
     max_players = 3
     options_model = FumblarooOptions
     summary = SUMMARY
+    scoring = SCORING
     goal = "Make trump and take tricks; the first to the target alone wins."
     pitch = ("Euchre for three: make trump, take tricks "
              "and be the first alone at the target.")
@@ -144,13 +145,14 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             self.trump = None
             self.caller = None
             self.leader = left_of(self.dealer, self.players)
-            events.append(Event("deal", f"{{0}} deals and turns up {self.up_card}",
+            events.append(Event("deal", f"{{0}} deals and turns up {self.card_label(self.up_card)}",
                                 (self.dealer,)))
             if self.up_card != TWO_OF_CLUBS:
                 self.stage = Stage.BIDDING
                 self.to_act = self.leader
                 return events
-            events.append(Event("forfeit", "the 2 of clubs: the hand is void and {0} scores 1",
+            events.append(Event("forfeit", f"{self.card_label(TWO_OF_CLUBS)} turned up: the hand "
+                                "is void and {0} scores 1",
                                 (self.dealer,)))
             gained = [0] * self.players
             gained[self.dealer] = 1
@@ -210,11 +212,13 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             return "pick it up or turn it down"
         if stage is Stage.DISCARD:
             if verb == FumblarooVerb.DISCARD:
-                return f"you do not hold {action.card}"
+                assert action.card is not None
+                return f"you do not hold {self.card_label(action.card)}"
             return "discard one of your six cards first"
         if stage is Stage.CALLING:
             if verb == FumblarooVerb.CALL:
-                return f"the turned-down suit {action.arg} may not be called"
+                return (f"{SUIT_NAMES[action.arg or 'S']} were turned down and may not be "
+                        "called")
             if verb == FumblarooVerb.PASS:
                 return "you must call trump; you may not pass"
             return "call trump: one of the three suits not turned down"
@@ -224,10 +228,10 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
 
     def _why_not_play(self, player: int, card: Card) -> str:
         if card not in self.hands[player]:
-            return f"you do not hold {card}"
+            return f"you do not hold {self.card_label(card)}"
         led = self._led() or ""
         if card.suit == led and self._suit_of(card) != led:
-            return (f"{card} is a trump ({SUIT_NAMES[self.trump or 'S']}), "
+            return (f"{self.card_label(card)} is a trump ({SUIT_NAMES[self.trump or 'S']}), "
                     f"not one of {SUIT_NAMES[led]}: follow with a real one")
         return f"you must follow {SUIT_NAMES[led]}"
 
@@ -239,14 +243,14 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             return -1, trump_rank(card, self.trump)
         return super().sort_key(card)
 
-    def card_name(self, card: Card) -> str:
-        return standard_card_name(card)
+    card_label = staticmethod(standard_card_label)
+    card_name = staticmethod(standard_card_name)
 
     def action_label(self, action: Action, names: Sequence[str] = ()) -> str:
         if action.verb == FumblarooVerb.CALL and action.arg:
             return f"Call {SUIT_NAMES[action.arg]}"
         if action.card is not None:
-            return f"{action.verb.capitalize()} {action.card}"
+            return f"{action.verb.capitalize()} {self.card_label(action.card)}"
         return LABELS.get(action.verb, str(action))
 
     def _do(self, player: int, action: Action) -> list[Event]:
@@ -287,9 +291,11 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         self.stage = Stage.DISCARD
         self.to_act = self.dealer
         if player == self.dealer:
-            return [Event("pick", f"{{0}} picks up {up}: {SUIT_NAMES[up.suit]} are trump",
+            return [Event("pick", f"{{0}} picks up {self.card_label(up)}: "
+                                  f"{SUIT_NAMES[up.suit]} are trump",
                           (player,))]
-        return [Event("order", f"{{0}} orders up {up}: {SUIT_NAMES[up.suit]} are trump",
+        return [Event("order", f"{{0}} orders up {self.card_label(up)}: "
+                               f"{SUIT_NAMES[up.suit]} are trump",
                       (player,))]
 
     def _turn(self, player: int) -> list[Event]:
@@ -299,7 +305,7 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         self.up_card = None
         self.stage = Stage.CALLING
         self.to_act = left_of(self.dealer, self.players)
-        return [Event("turn", f"{{0}} turns down {up}; {{1}} must call trump",
+        return [Event("turn", f"{{0}} turns down {self.card_label(up)}; {{1}} must call trump",
                       (player, self.to_act))]
 
     def _call(self, player: int, suit: str) -> list[Event]:
@@ -323,7 +329,7 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
     def _play(self, player: int, card: Card) -> list[Event]:
         self.hands[player].remove(card)
         self.trick.append((player, card))
-        events = [Event("play", f"{{0}} plays {card}", (player,))]
+        events = [Event("play", f"{{0}} plays {self.card_label(card)}", (player,))]
         if len(self.trick) < self.players:
             self.to_act = left_of(player, self.players)
             return events
@@ -337,7 +343,8 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         self.trick = []
         self.leader = winner
         self.to_act = winner
-        events = [Event("trick", f"{{0}} takes the trick with {card}", (winner,))]
+        events = [Event("trick", f"{{0}} takes the trick with {self.card_label(card)}",
+                        (winner,))]
         if sum(self.taken) < TRICKS_PER_HAND:
             return events
         return events + self._end_hand()
@@ -391,12 +398,12 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         if self.trump is not None:
             facts.append(("Trump", SUIT_NAMES[self.trump]))
         elif self.up_card is not None:
-            facts.append(("Up-card", self.up_card.text))
+            facts.append(("Up-card", self.card_label(self.up_card)))
         if self.taken_up is not None:
             # Everyone saw it turned up: say where it went (the discard stays hidden).
-            facts.append(("Taken up", self.taken_up.text))
+            facts.append(("Taken up", self.card_label(self.taken_up)))
         if self.turned_down:
-            facts.append(("Turned down", self.turned_down[0].text))
+            facts.append(("Turned down", self.card_label(self.turned_down[0])))
         facts.append(("Target", str(self.options.target)))
         return facts
 
@@ -408,10 +415,10 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
             return self._waiting_ask()
         stage, up = self.stage, self.up_card
         if stage is Stage.BIDDING and up is not None:
-            return (f"order up {self.card_name(up)} to make {SUIT_NAMES[up.suit]} trump, "
+            return (f"order up {self.card_label(up)} to make {SUIT_NAMES[up.suit]} trump, "
                     "or pass")
         if stage is Stage.DEALER and up is not None:
-            return (f"pick up {self.card_name(up)} to make {SUIT_NAMES[up.suit]} trump, "
+            return (f"pick up {self.card_label(up)} to make {SUIT_NAMES[up.suit]} trump, "
                     "or turn it down")
         if stage is Stage.DISCARD:
             return "discard one card face down (the card you took up may go too)"
@@ -429,7 +436,7 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
     def _waiting_ask(self) -> str:
         """What is going on while another player decides."""
         if self.stage in (Stage.BIDDING, Stage.DEALER) and self.up_card is not None:
-            return f"bidding on the up-card {self.card_name(self.up_card)}"
+            return f"bidding on the up-card {self.card_label(self.up_card)}"
         if self.stage is Stage.DISCARD:
             return "the dealer discards one card"
         if self.stage is Stage.CALLING:
@@ -437,6 +444,25 @@ class Fumblaroo(Game[FumblarooDeal, FumblarooOptions]):
         trump = f"{SUIT_NAMES[self.trump or 'S']} are trump"
         led = self._led()
         return f"{SUIT_NAMES[led]} were led; {trump}" if led else f"waiting for the lead; {trump}"
+
+    def trump_order(self, trump: str) -> list[Card]:
+        """Every trump when ``trump`` is trump, highest first: the 2 of trump, the other 2
+        of its colour, then A down to 9."""
+        trumps = [c for c in DECK.cards if effective_suit(c, trump) == trump]
+        return sorted(trumps, key=lambda c: trump_rank(c, trump), reverse=True)
+
+    def hand_notes(self, player: int) -> list[str]:
+        """The trump order, highest first, and the trumps the player holds: the twos that
+        outrank the Ace are what a player new to the game misses."""
+        trump = self.trump or (self.up_card.suit if self.up_card is not None else None)
+        if trump is None:
+            return []
+        order = self.cards_label(self.trump_order(trump))
+        held = [c for c in self.hands[player] if effective_suit(c, trump) == trump]
+        mine = self.cards_label(sorted(held, key=lambda c: trump_rank(c, trump), reverse=True))
+        head = ("Trump, highest first" if self.trump is not None
+                else f"If {SUIT_NAMES[trump]} are trump, highest first")
+        return [f"{head}: {order}. " + (f"You hold {mine}." if held else "You hold none.")]
 
     def seat_notes(self) -> list[str]:
         notes = []

@@ -1,4 +1,5 @@
-"""Fumblaroo's rules in brief, for ``/rules``."""
+"""Fumblaroo's rules in brief, for ``/rules``: the summary, and the scoring for its first
+page."""
 
 SUMMARY = """\
 **Fumblaroo** (exactly 3 players, Euchre-like). 27 cards: 2, 9, 10, J, Q, K, A in \
@@ -14,7 +15,10 @@ then the 2 of trump (highest). That other 2 is a trump only. Plain suits rank 2 
 to A.
 - **Tricks:** the dealer's left leads the first of five. Follow suit if you can, else \
 play anything. Highest trump wins, else the highest card of the suit led.
-- **Scoring:** 5-0-0 gives 5, 4-1-0 gives 2, 3-1-1 or 3-2-0 gives 1 to the top player, \
-whoever called. 2-2-1: 2 to each player on 2 tricks who did not call trump.
-- First to the target (10 by default) **alone** wins; players level at the top play on.
+"""
+
+SCORING = """\
+by the tricks of a hand: 5-0-0 gives 5, 4-1-0 gives 2, 3-1-1 or 3-2-0 gives 1 to the \
+top player, whoever called. 2-2-1: 2 to each player on 2 tricks who did not call trump. \
+The target is 10 by default; players level at the top play on.\
 """

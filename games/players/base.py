@@ -45,10 +45,23 @@ class Perspective:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A computer player's choice, and why in a few words (for the hint button)."""
+    """A computer player's choice; why, in a few words said to the player it is for (the
+    hint: "you keep the pair of Jacks for a Half Fizzbin"); and the search's own figures
+    ("scored 78% over 569 sampled deals"), for the command line and the benchmarks only:
+    a player is never shown sample counts or percentages."""
 
     action: Action
     reason: str
+    odds: str = ""
+
+
+def hint_words(label: str, reason: str) -> str:
+    """A hint as the player reads it: the move as its button says it, then why, to them.
+
+    >>> hint_words("Discard ♥️3 onto your pile", "you keep the pair of Jacks")
+    'Discard ♥️3 onto your pile: you keep the pair of Jacks.'
+    """
+    return f"{label}: {reason}." if reason else f"{label}."
 
 
 class SearchState(Protocol):
@@ -174,6 +187,7 @@ __all__ = [
     "Knowledge",
     "Perspective",
     "SearchState",
+    "hint_words",
     "knowledge_for",
     "perspective",
     "register_knowledge",

@@ -84,7 +84,7 @@ class HardPlayer:
             return EasyPlayer().decide(p, rng)
         if len(p.legal) == 1:
             only = p.legal[0]
-            return Decision(only, know.why(p, only) or "the only legal move")
+            return Decision(only, know.why(p, only) or "it is the only move you have")
         return self._search(know, p, rng)
 
     def _search(self, know: Knowledge, p: Perspective, rng: random.Random) -> Decision:
@@ -92,9 +92,8 @@ class HardPlayer:
         if self.engine == "ismcts":
             best, worlds = ismcts(p.seat, p.legal, lambda: know.sample(p, rng), rng, budget=budget)
             action = p.legal[best]
-            why = know.why(p, action)
-            return Decision(action, f"{why}; searched {worlds} sampled deals" if why else
-                            f"searched {worlds} sampled deals")
+            return Decision(action, know.why(p, action),
+                            odds=f"searched {worlds} sampled deals")
         found = search(
             p.seat,
             p.legal,
@@ -105,9 +104,8 @@ class HardPlayer:
             per_world=self.per_world,
         )
         action = p.legal[found.best]
-        why = know.why(p, action)
         odds = f"scored {found.means[found.best]:.0%} over {found.worlds} sampled deals"
-        return Decision(action, f"{why}; {odds}" if why else odds)
+        return Decision(action, know.why(p, action), odds=odds)
 
 
 register_level(Level.HARD, HardPlayer)

@@ -68,7 +68,7 @@ class RandomPlayer:
     level = Level.RANDOM
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
-        return Decision(rng.choice(p.legal), "a random legal move")
+        return Decision(rng.choice(p.legal), "any legal move will do")
 
 
 register_level(Level.RANDOM, RandomPlayer)

@@ -186,6 +186,7 @@ def summarize(match: Match, results: Sequence[GameResult]) -> dict[str, Any]:
         "players": count,
         "seats": list(match.seats),
         "games": played,
+        "seed": match.seed,  # a fresh one unless asked: the object says how to repeat it
         "wins": [sum(r.won[i] for r in results) for i in range(count)],
         "mean_place": [_mean([r.places[i] for r in results]) for i in range(count)],
         "mean_score": [_mean([r.scores[i] for r in results]) for i in range(count)],

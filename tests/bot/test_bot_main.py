@@ -34,6 +34,14 @@ def test_a_missing_token_prints_one_line_on_how_to_get_one(tmp_path):
     assert "Traceback" not in done.stderr + done.stdout
 
 
+def test_help_says_what_the_bot_does_and_starts_nothing(capsys):
+    from bot.__main__ import main
+
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m bot") and "migrate-db" in out
+
+
 def test_settings_come_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "abc")

@@ -68,7 +68,7 @@ async def test_only_legal_cards_are_enabled_and_other_decisions_follow():
     claim = render_hand(menu_of(session, seat))
     decisions = [i for i in claim.view.children if is_action(i.custom_id)]
 
-    assert [i.label for i in decisions][:1] == ["Collect Swords"]
+    assert [i.label for i in decisions][:1] == ["Collect 🗡️ Swords"]
     other = (seat + 1) % 3
     waiting = render_hand(menu_of(session, other))
     # A waiting menu plays nothing; its one live button shows the game as it is now.
@@ -82,9 +82,9 @@ def test_the_top_of_the_menu_says_what_the_rules_ask_now():
     game = session.game
     seat = game.to_act
     menu = render_hand(menu_of(session, seat))
-    assert "**Your turn**: Lead G2: the green 2 opens every faze; red is trump." in menu.content
+    assert "**Your turn**: Lead 🟩2: the green 2 opens every faze; red is trump." in menu.content
     other = render_hand(menu_of(session, (seat + 1) % 4))
-    assert f"Waiting for p{seat}. Waiting for the lead; red is trump." in other.content
+    assert f"Waiting for p{seat} to lead; red is trump." in other.content  # said once
     # Above the hand, below the table's cards: what a player reads before choosing.
     lines = menu.content.splitlines()
     assert lines.index(next(x for x in lines if x.startswith("**Your turn**"))) < \

@@ -16,7 +16,7 @@ from discord import app_commands
 import games
 from bot.tables.context import known_zone, zone_names
 from bot.tables.timers import SERVER_CHOICES
-from cogs.commands.help import render_help, slash_commands, usage
+from cogs.commands.help import PHONE_CHARS, render_help, slash_commands, usage
 from cogs.commands.settings import (
     COMMON_ZONES,
     DEFAULT,
@@ -26,7 +26,7 @@ from cogs.commands.settings import (
     resolve_zone,
     zone_suggestions,
 )
-from cogs.render.lobby import players_text
+from games.core.seats import players_text
 
 MOMENT = dt.datetime(2025, 1, 15, 9, 0, tzinfo=dt.UTC)  # 22:00 in Auckland
 
@@ -128,12 +128,23 @@ def test_help_card() -> None:
     assert usage(listed[0]) == "/alpha target [extra]"
     assert players_text(3, 3) == "exactly 3 players" and players_text(2, 6) == "2-6 players"
 
-    embed = render_help(listed)
+    embed = render_help(listed, every=True)
     text = "\n".join([embed.description or ""] + [f"{f.name}\n{f.value}" for f in embed.fields])
     assert "`/alpha target [extra]`: First" in text and "`/grp sub`: A subcommand" in text
-    for name in games.names():
-        assert games.get(name).title in text
     assert len(embed) <= 6000
+
+
+def test_the_short_help_fits_a_phone_screen_and_names_every_game() -> None:
+    """The first /help a player sees is a phone screen: how to start, the games, the few
+    commands of a first evening, and where the rest is."""
+    embed = render_help([], every=False)
+    text = "\n".join([embed.description or ""] + [f"{f.name}\n{f.value}" for f in embed.fields])
+    assert len(text) <= PHONE_CHARS and text.count("\n") <= 15
+    for name in games.names():
+        assert f"**{games.get(name).title}**" in text
+    for command in ("/play <game>", "/rules <game>", "/hand", "/help all:true"):
+        assert f"`{command}`" in text
+    assert "Show my hand" in text and "Join" in text and "Start" in text
 
 
 def test_help_splits_long_command_lists_into_fields() -> None:
@@ -142,7 +153,7 @@ def test_help_splits_long_command_lists_into_fields() -> None:
         @app_commands.command(name=f"c{number:02d}", description="x" * 90)
         async def command(interaction: Any) -> None: ...
         many.append(command)
-    embed = render_help(slash_commands(many))
+    embed = render_help(slash_commands(many), every=True)
     assert all(len(f.value or "") <= 1024 for f in embed.fields)
     assert len(embed) <= 6000
     assert sum(f.name.startswith("Commands") for f in embed.fields) >= 2

@@ -14,6 +14,7 @@ from bot.models import TableStatus
 from bot.tables.computers import Question, move_rng, think
 from cogs import ids
 from games.players import perspective
+from games.players.base import hint_words
 from tests.answers import deferred, updated_the_menu
 from tests.botdriver import (
     answer_text,
@@ -142,7 +143,8 @@ async def test_the_hint_answers_only_the_player_to_act_privately_and_the_game_is
 
         await until(lambda: "Hint:" in mine.text, 10, "the hint")
         label = game.action_label(expected.action, session.names())
-        assert f"Hint: {label} ({expected.reason})" in mine.text
+        assert f"Hint: {hint_words(label, expected.reason)}" in mine.text
+        assert "%" not in mine.text and "sampled" not in mine.text  # no search figures
         assert mine.visible_to == mover.id  # private: in the clicker's own menu
         assert "Hint:" not in table_message(fake, session).text
         assert len(session.table.record["actions"]) == actions_before  # a hint plays nothing

@@ -24,6 +24,7 @@ from tests.botdriver import open_table, play_to_the_end, running_bot, settings_f
 from tests.custom_ids import card_of, is_card, is_public, version_of
 from tests.discord.test_discord_game import shortest_options
 from tests.fakediscord.fixtures import FakeWorld
+from tests.voice import cards_named
 
 
 def replay_hands(record: dict, context: dict) -> tuple[list[list[Counter]], set[str]]:
@@ -40,6 +41,7 @@ def replay_hands(record: dict, context: dict) -> tuple[list[list[Counter]], set[
         public.update(c.text for _, c in view.trick)
         for _, value in view.facts:
             public.update(re.findall(r"[A-Za-z0-9]+", value))
+            public.update(cards_named(game.name, value))
         hands.append([Counter(c.text for c in sum(own_cards(game, p), ()))
                       for p in range(game.players)])
 
@@ -48,6 +50,7 @@ def replay_hands(record: dict, context: dict) -> tuple[list[list[Counter]], set[
         player, text = split_action(line, game.players)
         for event in game.apply(player, text):
             public.update(re.findall(r"[A-Za-z0-9]+", str(event)))
+            public.update(cards_named(game.name, str(event)))
         snapshot()
     return hands, public
 
@@ -83,9 +86,10 @@ async def test_no_hidden_card_is_ever_shown_to_the_wrong_person(
                    for c in row.get("components", [])]
             if not message.ephemeral:
                 assert all(is_public(i) for i in ids), ids
-                words = set(re.findall(r"[A-Za-z0-9]+", snap["content"] + " " + " ".join(
+                text = snap["content"] + " " + " ".join(
                     str(e.get("fields", "")) + str(e.get("description", ""))
-                    for e in snap["embeds"])))
+                    for e in snap["embeds"])
+                words = set(re.findall(r"[A-Za-z0-9]+", text)) | cards_named(game, text)
                 deck = {c.text for c in cls.deck_for(len(session.seats), cls.options_model())}
                 leaked = (words & deck) - public_cards
                 assert not leaked, f"public text names hidden cards {leaked}"

@@ -129,6 +129,10 @@ def test_the_rules_sections_are_phone_sized_and_keep_every_point(game):
     _, *points = cls.summary.strip().split("\n- ")
     assert "\n".join(play) == "\n".join(f"- {p}" for p in points)  # nothing lost
     assert cls.pitch in parts["overview"] and cls.goal in parts["overview"]
+    # How points are won is on the first page a player reads, and on no other.
+    assert cls.scoring and f"**Scoring:** {cls.scoring}" in parts["overview"]
+    assert all(cls.scoring not in text for name, text in parts.items() if name != "overview")
+    assert len(parts["overview"]) <= 2 * PAGE_CHARS  # a phone screen, give or take
     for spec in game_specs(game):
         assert f"**{spec.name}**" in parts["options"]
 

@@ -17,6 +17,7 @@ import pytest
 import games
 from bot.tables.context import is_night_at
 from bot.tables.session import Session
+from cogs.commands.help import PHONE_CHARS
 from tests.answers import answered_privately
 from tests.botdriver import open_table, running_bot, wait_settled
 from tests.fakediscord import FakeDiscord, InteractionResult
@@ -208,9 +209,15 @@ async def test_timezone_setting_is_the_default_for_servers_without_one(
 async def test_help_lists_every_command_and_game(servers: Servers, tmp_path: Path) -> None:
     world, fake = servers.world, servers.fake
     async with running_bot(fake, tmp_path, clock=fixed_clock) as bot:
-        result = await fake.slash(world.alice, world.table, "help")
-        assert answered_privately(result), result
+        short = await fake.slash(world.alice, world.table, "help")
+        assert answered_privately(short), short
+        assert len(short.text) <= PHONE_CHARS and "`/help all:true`" in short.text
+        for name in games.names():
+            assert f"**{games.get(name).title}**" in short.text
+        assert "exactly 3 players" in short.text
 
+        result = await fake.slash(world.alice, world.table, "help", {"all": True})
+        assert answered_privately(result), result
         text = result.text
         registered = {c.name for c in bot.tree.get_commands()}
         synced = set(fake.commands[None])
@@ -218,11 +225,6 @@ async def test_help_lists_every_command_and_game(servers: Servers, tmp_path: Pat
         assert {"help", "timezone", "play", "stats", "leaderboard", "rules"} <= registered
         for name in registered:
             assert f"`/{name}" in text, f"/{name} missing from /help:\n{text}"
-        for name in games.names():
-            cls = games.get(name)
-            assert f"**{cls.title}**" in text
-        assert "2-6 players" in text and "exactly 3 players" in text
-        assert "`/play <game>`" in text
         for name in games.names():
             assert f"`/play {name}" in text
         assert "`/kick [player] [seat]`" in text and "`/timezone [zone]`" in text

@@ -25,6 +25,7 @@ from tests.botdriver import (
 from tests.custom_ids import card_of, is_card, naming_card, version_of
 from tests.fakediscord import FakeDiscord, InteractionResult
 from tests.fakediscord.fixtures import FakeWorld
+from tests.voice import card_codes
 
 
 def state(session: Session) -> tuple[object, ...]:
@@ -105,10 +106,12 @@ def forged_card_click(session: Session, menu) -> tuple[str, tuple[str, ...]] | N
         return None
     held = {card_of(b.custom_id) for b in cards}
     assert session.game is not None
-    missing = [c.text for c in session.game.deck_in_play() if c.text not in held]
+    missing = [c for c in session.game.deck_in_play() if c.text not in held]
     if not missing:
         return None
-    return naming_card(enabled[0].custom_id, missing[0]), (missing[0],)
+    # The reason names the card as people read it (its label), never in notation.
+    return naming_card(enabled[0].custom_id, missing[0].text), \
+        (session.game.card_label(missing[0]),)
 
 
 @pytest.mark.parametrize("game", games.names())
@@ -137,6 +140,7 @@ async def test_a_card_that_may_not_be_used_is_refused_with_the_rules_reason(
                 reason = answer_text(fake, result).lower()
                 assert "out of date" not in reason and "not your turn" not in reason
                 assert any(n.lower() in reason for n in names) or "must" in reason, reason
+                assert card_codes(game, answer_text(fake, result)) == [], reason
                 assert state(session) == before
                 assert enabled_choices(result.message), "a fresh menu comes with the reason"
                 return

@@ -18,7 +18,7 @@ import games
 from games.core.cards import Card
 from games.core.game import GAME_OVER, Game
 from games.fazes.cards import COLOUR_NAMES
-from games.fiasco.cards import SUIT_NAMES
+from games.fiasco.cards import suit_words
 from games.fibonachos.cards import SUIT_NAMES as NACHO_SUITS
 from games.fumblaroo.cards import SUIT_NAMES as FUMBLAROO_SUITS
 from games.fumblaroo.cards import effective_suit
@@ -60,7 +60,7 @@ def test_fiasco_asks_each_player_in_turn_to_claim_a_suit():
     assert game.rules_ask(other(game)) == "suits are being claimed; yours comes in turn"
     first = game.to_act
     game.apply(first, "choose S")
-    assert game.rules_ask(first) == "you collect Swords; the others are claiming suits"
+    assert game.rules_ask(first) == "you collect 🗡️ Swords; the others are claiming suits"
 
 
 def test_fiasco_double_suits_ask_for_a_second_claim():
@@ -72,14 +72,14 @@ def test_fiasco_double_suits_ask_for_a_second_claim():
 def test_fiasco_has_no_suit_to_follow_and_the_highest_rank_takes_the_pot():
     game = play_until(new("fiasco", 3), lambda g: g.phase().endswith("pot 1"))
     leader = game.to_act
-    mine = " and ".join(SUIT_NAMES[s] for s in game.claims[leader])  # type: ignore[attr-defined]
+    mine = " and ".join(suit_words(s) for s in game.claims[leader])  # type: ignore[attr-defined]
     assert game.rules_ask(leader) == (f"lead any card; the highest rank takes the pot; "
                                       f"you collect {mine} and Kings")
     card = game.hands[leader][0]  # type: ignore[attr-defined]
     game.apply(leader, f"play {card}")
     ask = game.rules_ask(game.to_act)
     assert ask.startswith(f"play any card (no suit to follow); highest so far: "
-                          f"{game.card_name(card)}; you collect ")
+                          f"{game.card_label(card)}; you collect ")
     assert game.rules_ask(leader) == ("no suit to follow, the highest rank takes the pot; "
                                       f"you collect {mine} and Kings")
 
@@ -94,7 +94,7 @@ def test_fiasco_asks_for_the_replay_after_a_tie_for_high():
 
 def test_fazes_asks_the_holder_of_g2_to_lead_it():
     game = new("fazes", 4)
-    assert game.rules_ask(game.to_act) == "lead G2: the green 2 opens every faze; red is trump"
+    assert game.rules_ask(game.to_act) == "lead 🟩2: the green 2 opens every faze; red is trump"
     assert game.rules_ask(other(game)) == "waiting for the lead; red is trump"
 
 
@@ -133,8 +133,8 @@ def test_fazes_lets_a_void_player_play_anything_in_fazes_2_to_5():
 
 def test_fibonachos_asks_to_lead_for_the_prize_then_to_follow():
     game = new("fibonachos", 3)
-    prize = game.prize[0].rank  # type: ignore[attr-defined]
-    assert game.rules_ask(game.to_act) == f"lead any card; the winner takes Spicy {prize}"
+    prize = game.card_label(game.prize[0])  # type: ignore[attr-defined]
+    assert game.rules_ask(game.to_act) == f"lead any card; the winner takes {prize}"
     play_until(game, lambda g: bool(g.trick) and any(  # type: ignore[attr-defined]
         c.suit == g.trick[0][1].suit for c in g.hands[g.to_act]))  # type: ignore[attr-defined]
     led = NACHO_SUITS[game.trick[0][1].suit]  # type: ignore[attr-defined]
@@ -155,11 +155,11 @@ def test_fibonachos_says_when_two_fibonachos_turn_trump_on():
 def test_fizzbin_asks_to_draw_then_discard():
     game = new("fizzbin", 4, time="day")
     assert game.rules_ask(game.to_act) == ("draw from the stack or take a pile's top card; "
-                                           "a special card (K or 2) lets you draw again")
+                                           "a special card (K and 2 by day) lets you draw again")
     assert game.rules_ask(other(game)) == ("wait for your turn: draw, then discard one card; "
                                            "K and 2 are special by day")
     play_until(game, lambda g: g.step.value == "discard" and bool(g.taken))  # type: ignore[attr-defined]
-    taken = ", ".join(game.card_name(c) for c in game.taken)  # type: ignore[attr-defined]
+    taken = " ".join(game.card_label(c) for c in game.taken)  # type: ignore[attr-defined]
     assert game.rules_ask(game.to_act) == (f"discard one card onto any pile (not {taken}: "
                                            "taken from a pile this turn)")
 
@@ -182,7 +182,7 @@ def test_fumblaroo_bidding_asks_to_order_up_or_pass_then_the_dealer_to_pick_or_t
     game = play_until(new("fumblaroo", 3), _stage("bidding"))
     up = game.up_card  # type: ignore[attr-defined]
     suit = FUMBLAROO_SUITS[up.suit]
-    name = game.card_name(up)
+    name = game.card_label(up)
     assert game.rules_ask(game.to_act) == f"order up {name} to make {suit} trump, or pass"
     assert game.rules_ask(other(game)) == f"bidding on the up-card {name}"
     game.apply(game.to_act, "pass")
@@ -254,7 +254,7 @@ def check_ask(game: Game[Any]) -> None:
         assert verbs == {"play"} and cards == hand, (ask, legal)
     if "you must play red" in ask:
         assert {c.suit for c in cards} == {"R"}, (ask, legal)
-    if ask.startswith("lead G2"):
+    if ask.startswith("lead 🟩2"):
         assert [str(a) for a in legal] == ["play G2"]
     if ask.startswith("discard one card onto"):
         assert not cards & set(game.taken), (ask, legal)  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ import discord
 
 from bot.tables.snapshots import TableSnapshot
 from cogs.render.pictures.draw import MAX_BYTES, render_png
-from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene, zone_words
+from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene
 from cogs.ui import plural
 from games.core.actions import Action
 from games.core.cards import Card
@@ -49,7 +49,10 @@ HAND_FILE = "hand.png"
 
 
 def player_lines(view: View, names: Sequence[str]) -> list[str]:
-    """One plain line per player: the turn, score, cards in hand, the game's own note."""
+    """One plain line per player: the turn, score, cards in hand, the game's own note.
+
+    Nothing else: the note says the tricks or the Spicy a player has won, so a count of
+    the cards won beside it would say one fact twice ("3 tricks · tricks 9")."""
     hands = {z.owner: z.count for z in view.zones if z.kind is ZoneKind.HAND}
     notes = view.seat_notes or ("",) * len(names)
     lines = []
@@ -61,9 +64,6 @@ def player_lines(view: View, names: Sequence[str]) -> list[str]:
             bits.append(f"{hands[seat]} in hand")
         if seat < len(notes) and notes[seat]:
             bits.append(notes[seat])
-        bits.extend(f"{zone_words(z)} {z.count}"
-                    for z in view.zones
-                    if z.kind is ZoneKind.COLLECTION and z.owner == seat and z.count)
         lines.append(" · ".join(bits))
     return lines
 

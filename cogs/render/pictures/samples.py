@@ -1,6 +1,6 @@
 """Draw sample pictures of every game for the docs.
 
-    .venv/bin/python -m cogs.pictures.samples docs/pictures
+    .venv/bin/python -m cogs.render.pictures.samples docs/pictures
 
 For each game at its largest player count, a seeded random game is stopped where
 cards lie on the table, and its table picture and the hand of the player to act
@@ -47,12 +47,12 @@ def _face_up(game: Game[Any]) -> int:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m cogs.pictures.samples FOLDER", file=sys.stderr)
+        print("usage: python -m cogs.render.pictures.samples FOLDER", file=sys.stderr)
         return 2
     out = Path(argv[0])
     out.mkdir(parents=True, exist_ok=True)
     lines = ["# Sample pictures", "",
-             "Drawn by `python -m cogs.pictures.samples docs/pictures`: each game at its "
+             "Drawn by `python -m cogs.render.pictures.samples docs/pictures`: each game at its "
              "largest table, the table message's picture and the hand of the player to act "
              "(cards that cannot be played now are dimmed). Below each, the alt text the "
              "bot sends with it.", ""]

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import games
 from cogs.render.pictures.faces import Face, face_of
 from cogs.ui import plural
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import View
-from games.core.zones import ZoneKind, ZoneView
+from games.core.zones import ZoneKind, zone_title
 
 MAX_ROW_CARDS = 16
 """Cards shown in one labelled row at most; more are summed up as "+N"."""
@@ -100,19 +101,6 @@ def row_of(label: str, cards: Sequence[Card], face: Callable[[Card], Face],
     return Row(label, slots, more=len(cards) - len(shown))
 
 
-def zone_words(zone: ZoneView) -> str:
-    """A zone's name in words, its owner left out: ``private_deck:1`` -> "private deck"."""
-    return zone.name.partition(":")[0].replace("_", " ")
-
-
-def zone_title(zone: ZoneView, names: Sequence[str]) -> str:
-    """``collection:2`` -> "Cy's collection", ``stock`` -> "Stock": the table message's
-    and the pictures' one name for a zone."""
-    if zone.owner is not None and 0 <= zone.owner < len(names):
-        return f"{names[zone.owner]}'s {zone_words(zone)}"
-    return zone_words(zone).capitalize()
-
-
 def table_scene(game: str, title: str, view: View, names: Sequence[str],
                 card_name: Callable[[Card], str], player_lines: Sequence[str]) -> Scene:
     """The public table: the trick, face-up cards, piles' tops, the stock, the players."""
@@ -136,15 +124,20 @@ def table_scene(game: str, title: str, view: View, names: Sequence[str],
                 rows.append(row_of(zone_title(zone, names), zone.cards, face, card_name))
         elif zone.kind is ZoneKind.FACE_UP:
             rows.append(row_of(zone_title(zone, names), zone.cards, face, card_name))
-        elif zone.kind is ZoneKind.PILE:
-            top = zone.cards[-1]
+        elif zone.kind is ZoneKind.PILE and zone.top is not None:
+            top = zone.top
             rows.append(Row(f"{zone_title(zone, names)} ({zone.count})",
                             (Slot(face(top), f"{card_name(top)} on top"),)))
     for zone in view.zones:
         if zone.kind is ZoneKind.STOCK and zone.count:
             rows.append(Row(zone_title(zone, names), (
                 Slot(None, f"{plural(zone.count, 'card')} face down", count=zone.count),)))
-    facts = " · ".join(f"{name}: {value}" for name, value in view.facts if value)
+    # A fact may name a card as the text does (``Taken up: ♦️2``); a picture says it in
+    # words. A fact the picture draws as a row of its own (the prize) is not said twice.
+    said = games.get(game).in_words
+    drawn = {row.label.casefold() for row in rows}
+    facts = " · ".join(f"{name}: {said(value)}" for name, value in view.facts
+                       if value and name.casefold() not in drawn)
     return Scene(title, facts, tuple(rows), tuple(player_lines))
 
 

@@ -17,7 +17,7 @@ hands are empty.
 ...     _ = game.apply(game.to_act, game.legal_actions()[0])
 >>> p = perspective(game, game.to_act)
 >>> KNOWLEDGE.easy(p, random.Random(0))
-Decision(action=Action('play Y3'), reason='slips a point card under the winning card')
+Decision(action=Action('play Y3'), reason='you slip a point card under the winning card', odds='')
 """
 
 from __future__ import annotations
@@ -267,17 +267,18 @@ class FazesKnowledge:
 def _describe(s: Seen, card: int) -> str:
     """``card`` in a few words, when it is not the rule of thumb's choice."""
     if not s.trick:
-        return "leads low" if CARDS[card].rank <= 8 else "leads high"
+        return "you lead low" if CARDS[card].rank <= 8 else "you lead high"
     led = COLOUR_OF[s.trick[0][1]]
     colour = COLOUR_OF[card]
     plays = [(seat, CARDS[c]) for seat, c in s.trick]
     trump = has_trump(s.faze)
     winner = trick_winner([*plays, (s.seat, CARDS[card])], trump=trump)
     if colour == led:
-        return "takes the lead of the trick" if winner == s.seat else "follows under the winner"
+        return "it wins the trick so far" if winner == s.seat else \
+            "it stays under the winning card"
     if trump and colour == RED:
-        return "trumps in" if winner == s.seat else "trumps under a higher red"
-    return f"discards while void in {COLOUR_NAMES[COLOURS[led]]}"
+        return "you trump in" if winner == s.seat else "you trump under a higher red"
+    return f"you have no {COLOUR_NAMES[COLOURS[led]]}, so you discard"
 
 
 KNOWLEDGE = register_knowledge(FazesKnowledge())

@@ -17,7 +17,7 @@ many tricks are left.
 >>> card, why = choose(hand, faze=3, led=GREEN, win=INDEX[FULL_DECK.parse("G10")],
 ...                    win_trump=False, played=1, players=4, tricks_left=9)
 >>> REASONS[why], CARDS[card].text
-('ducks under the winning card', 'G9')
+('it stays under the winning card', 'G9')
 """
 
 from __future__ import annotations
@@ -39,24 +39,24 @@ LAST_TRICK_ONLY = 5  # the faze where only the last trick counts
 (OPENS, LEADS_LOW, LEADS_HIGH, DUCKS, SLIPS_POINTS, WINS_HIGH, PLAYS_LOW, FOLLOWS_HIGH,
  DUMPS_POINTS, DUMPS_HIGH, DUMPS_LOW, TRUMPS_UNDER, TRUMPS_HIGH, TRUMPS_LOW, GOES_FOR_LAST,
  KEEPS_HIGH, ONLY) = range(17)
-REASONS: tuple[str, ...] = (
-    "opens the faze with G2, as it must",
-    "leads low so another player takes the trick",
-    "leads high to keep the lead for the last trick",
-    "ducks under the winning card",
-    "slips a point card under the winning card",
-    "takes the trick with its highest card, since it wins anyway",
-    "plays low, hoping a later player overtakes it",
-    "sheds its highest card: the trick is trumped",
-    "dumps a point card while void in the led colour",
-    "dumps its highest card while void in the led colour",
-    "discards low, keeping high cards for the last trick",
-    "trumps under the higher red",
-    "trumps with its highest red, since it wins anyway",
-    "trumps low, hoping a later red overtakes it",
-    "goes for the last trick (-50)",
-    "plays low, keeping high cards for the last trick",
-    "the only legal card",
+REASONS: tuple[str, ...] = (  # said to the player, after the move: "Lead 🟩2: ..."
+    "you hold the green 2, so you must open the faze with it",
+    "a low lead leaves the trick to another player",
+    "a high lead keeps you in front for the last trick",
+    "it stays under the winning card",
+    "you slip a point card under the winning card",
+    "you win this trick anyway, so away with your highest card",
+    "a later player may still overtake it",
+    "the trick is trumped, so away with your highest card",
+    "you cannot follow, so away with a point card",
+    "you cannot follow, so away with your highest card",
+    "you cannot follow, and you keep your high cards for the last trick",
+    "it stays under the higher red",
+    "you win this trick anyway, so you trump with your highest red",
+    "a later red may still overtake it",
+    "you go for the last trick (-50)",
+    "you keep your high cards for the last trick",
+    "it is the only card you may play",
 )
 
 

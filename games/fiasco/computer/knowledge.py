@@ -26,7 +26,7 @@ from typing import Any, cast
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game
-from games.fiasco.cards import FULL_DECK, SUIT_NAMES, SUITS, four_suit_deck
+from games.fiasco.cards import FULL_DECK, SUITS, four_suit_deck
 from games.fiasco.computer.bits import (
     CARD_ID,
     CARDS,
@@ -124,7 +124,7 @@ class FiascoKnowledge:
 
     def why(self, p: Perspective, action: Action) -> str:
         if action.verb == FiascoVerb.CHOOSE:
-            return f"collects {SUIT_NAMES[action.arg or 'S']}: all six suits stay in the deck"
+            return "every suit has the same seven cards, so any will do"
         assert action.card is not None
         s = Situation(p, claims_of(p))
         found = {a.card: a for a in s.assess()}
@@ -262,28 +262,29 @@ def _deal_plays(p: Perspective, deck: int) -> list[tuple[int, str]]:
 
 
 def _explain(mine: Assessment, s: Situation, options: list[Assessment]) -> str:
-    """A few words on the card assessed as ``mine``, for the hint button."""
+    """A few words on the card assessed as ``mine``, said to the player (the hint)."""
     rank = RANK[mine.card]
     if mine.card == FIASCO_ID and mine.win == 0.0:
         if s.top_mine:
-            return "drops a Fiasco on its own side's pot (a costly slip)"
-        return "drops a Fiasco on the pot's winner"
+            return "it costs your own side a card of the pot it is winning"
+        return "it costs the pot's winner a card"
     if mine.win == 1.0:
         winners = [a for a in options if a.win == 1.0]
         if mine.net <= 0:
-            return "takes the lead although the pot is worth nothing"
+            return "you take the lead, though the pot is worth nothing to you"
         if rank == min(RANK[a.card] for a in winners):
-            return "takes the pot with the cheapest winning card"
-        return "takes the pot, keeping its own card"
+            return "it takes the pot with your cheapest winning card"
+        return "it takes the pot and keeps your suit's cards in hand"
     if mine.win == 0.0:
         if mine.card == KING_ID:
-            return "gives a King away"
+            return "you give a King away"
         if mine.card < KING_ID and mine.card // 7 in _own_suits(s):
-            return "gives up a card of its own suit it cannot win"
-        return "ducks under the lead with a low card" if rank <= 4 else "ducks under the lead"
+            return "you give up a card of your own suit that cannot win"
+        return "a low card stays under the lead" if rank <= 4 else "it stays under the lead"
     if s.top < 0:
-        return "leads low, keeping the high cards" if rank <= 4 else "leads high to take the pot"
-    return "plays high for the pot" if mine.net > 0 else "tops the pot to lead next"
+        return "a low lead keeps your high cards" if rank <= 4 else \
+            "a high lead to take the pot"
+    return "you play high for the pot" if mine.net > 0 else "you top the pot to lead next"
 
 
 def _own_suits(s: Situation) -> list[int]:

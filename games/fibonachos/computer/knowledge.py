@@ -12,7 +12,7 @@ still holds none; with two, they may have drawn some since, at most one per draw
 >>> game = games.new_game("fibonachos", 4, seed=3)
 >>> p = perspective(game, game.to_act)
 >>> KNOWLEDGE.easy(p, random.Random(0)).reason
-'leads low to stay out of the pot'
+'a low lead leaves the prize to the others'
 """
 
 from __future__ import annotations
@@ -141,21 +141,34 @@ class FibonachosKnowledge:
         card, trick = CARD_ID[action.card], _trick(p)
         aim = intent(_won(p)[p.seat], _prize(p))
         if aim is Intent.SHED:
-            return "no prize at stake: sheds a high card"
+            return "no prize is at stake, so away with a high card"
         if not trick:
-            return ("leads low to stay out of the pot" if aim is Intent.DUCK
-                    else "leads high to win the prize")
+            return _lead_reason(aim, high=action.card.rank > LOW_RANK)
         wins = wins_so_far(trick, card)
         if aim is Intent.TAKE:
-            return "takes the pot with the cheapest card" if wins else "cannot win it: throws low"
+            return "it wins the prize with your cheapest winning card" if wins else \
+                "you cannot win this trick, so away with a low card"
         if not wins:
-            return "ducks under the trick"
-        return ("has to take it: sheds its highest" if _after(p) == 0
-                else "plays low and hopes to be overtaken")
+            return "it stays under the winning card"
+        return ("you must take this trick, so away with your highest card" if _after(p) == 0
+                else "you play low and hope to be overtaken")
 
     def from_game(self, game: Game[Any]) -> FibonachosState:
         assert isinstance(game, Fibonachos)
         return FibonachosState.from_game(game)
+
+
+LOW_RANK = 8
+"""A lead above this rank is a high one, in the hint's words."""
+
+
+def _lead_reason(aim: Intent, *, high: bool) -> str:
+    """Why this lead, said to the player: what the card does for what they are after."""
+    if aim is Intent.DUCK:
+        return ("you lead high while the prize is small, to be rid of it" if high
+                else "a low lead leaves the prize to the others")
+    return "a high lead to win the prize" if high else \
+        "you lead low and keep your high cards for the prize"
 
 
 def _seat(to_act: int | None) -> int:

@@ -17,7 +17,7 @@ search's rollouts (:meth:`Tactics.choose`, without).
 >>> ids = {c.text: i for i, c in enumerate(DECK.cards)}
 >>> hand = [ids[x] for x in "AS 3D 5C 9H QS 8C".split()]
 >>> t.plan(hand, [[], [ids["AD"]]], me=0, step=0, taken=0, pile_turn=False, stack=True)
-Plan(move=2, reason='takes AD to make a pair of aces')
+Plan(move=2, reason='it makes a pair of Aces for a Half Fizzbin')
 >>> t.plan(hand, [[], [ids["AD"]]], me=0, step=0, taken=0, pile_turn=True, stack=True).move
 0
 """
@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from games.fizzbin.cards import DECK, RANK_NAMES, forced_ranks, is_red, special_ranks
-from games.fizzbin.scoring import PAIR_RANKS
+from games.core.cards import FACE_RANKS as RANK_LABELS
+from games.core.cards import standard_card_label
+from games.fizzbin.cards import DECK, forced_ranks, is_red, special_ranks
+from games.fizzbin.scoring import PAIR_RANKS, HandRank, rank_hand
 
 _RANK = tuple(c.rank for c in DECK.cards)
-_TEXT = tuple(c.text for c in DECK.cards)
 _PAIR, _SPECIAL, _FORCED, _THREE = 0, 1, 2, 3
 
 #: Gain a pile card must bring to be taken (completing a pair, a needed special card).
@@ -43,7 +44,7 @@ TAKE_AT = 3.0
 BIG_HAND = 8
 SHRONK = -9.0
 
-_WORDS = {1: "aces", 11: "jacks", 7: "sevens"}
+_WORDS = {1: "Aces", 11: "Jacks", 12: "Queens", 13: "Kings"}
 
 # Moves, as in games.fizzbin.fast (kept here so that the two modules need not import
 # each other).
@@ -213,62 +214,82 @@ class Tactics:
 
     def reason(self, move: int, hand: Sequence[int], piles: Sequence[Sequence[int]], *,
                me: int, step: int, pile_turn: bool) -> str:
-        """``move`` in a few words of strategy."""
+        """Why ``move`` is good, said to the player who holds ``hand`` (for the hint)."""
         if move >= _DISCARD:
             return self.discard_reason((move >> 3) - (_DISCARD >> 3), hand, piles, move & 7,
                                        me)
         if move == _STACK:
             if step == _DRAW_AGAIN:
-                return "draws again after a special card"
+                return "your special card lets you draw again"
             prof = self.profile(hand)
             useful = any(pile and self.gain_in(pile[-1], prof) >= TAKE_AT for pile in piles)
             if useful and step == _DRAW and pile_turn:
-                return "draws from the stack: no two turns in a row from the piles"
-            return "tries the stack: no pile card helps" if not useful else \
-                "tries the stack and leaves the piles alone"
+                return "you took from a pile last turn, and the stack keeps the hand moving"
+            return "no pile card helps your hand" if not useful else \
+                "the stack may bring more than the piles"
         pile = piles[move - _PILE]
         if not pile:
             return ""
         top = pile[-1]
         if self.forced[top]:
-            return "takes a forced card: it goes straight onto its own pile"
+            return "it is forced, so it goes straight onto your own pile"
         if step == _DRAW and pile_turn:
-            return "takes from a pile again instead of drawing from the stack"
+            return "you take from a pile again instead of drawing from the stack"
         if self.gain(top, hand) >= TAKE_AT:
             return self.take_reason(top, hand)
-        return f"takes {_TEXT[top]}, a known card, though it helps little"
+        return "you know what you get, though it helps little"
 
     def take_reason(self, card: int, hand: Sequence[int]) -> str:
-        """Why taking ``card`` from a pile helps ``hand``."""
+        """Why taking ``card`` from a pile helps ``hand``, said to its holder."""
         rank = _RANK[card]
         kind = self.kind[card]
         have = sum(1 for c in hand if _RANK[c] == rank)
         if kind == _PAIR and have == 1:
-            return f"takes {_TEXT[card]} to make a pair of {_WORDS[rank]}"
+            return f"it makes a pair of {_plural(rank)} for a Half Fizzbin"
         if kind == _SPECIAL:
-            return f"takes {_TEXT[card]}, a special card towards a Full Fizzbin"
+            return "a special card, one of the two a Full Fizzbin needs"
         if kind == _THREE:
-            return f"takes {_TEXT[card]} towards Three-Quarters Fizzbin"
-        return f"takes {_TEXT[card]} from the pile"
+            return "it brings you closer to a Three-Quarters Fizzbin"
+        return "you can use it"
 
     def discard_reason(self, card: int, hand: Sequence[int], piles: Sequence[Sequence[int]],
                        target: int, me: int) -> str:
-        """Why throwing ``card`` onto ``target``'s pile makes sense (or does not)."""
+        """Why throwing ``card`` onto ``target``'s pile makes sense, said to the player."""
         worth = self.worth(card, hand)
-        name = _TEXT[card]
         if worth <= SHRONK:
-            what = f"breaks up three {RANK_NAMES[_RANK[card]]}s (Shronk always loses)"
+            what = f"three {_plural(_RANK[card])} would be a Shronk, which always loses"
         elif worth >= TAKE_AT:
-            what = f"gives up {name}, a card worth keeping"
+            what = "you give up a card worth keeping, for a better hand"
         elif self.wanted[card] >= 1.5:
-            what = f"lets {name} go, though others may want it"
+            what = "others may want it, but it does the least for you"
         else:
-            what = f"throws away {name}, a card it does not need"
+            what = "it does nothing for your hand"
+        parts = [what]
+        kept = self.keeping([c for c in hand if c != card])
+        if kept:
+            parts.append(kept)
         pile = piles[target] if target < len(piles) else []
         if target != me and pile and self.wanted[pile[-1]] > 0.3:
-            return f"{what}, burying {_TEXT[pile[-1]]} where others could take it"
-        where = "its own pile" if target == me else "another player's pile"
-        return f"{what}, onto {where}"
+            parts.append(f"it buries {standard_card_label(DECK.cards[pile[-1]])}, "
+                         "which others could take")
+        return "; ".join(parts)
+
+    def keeping(self, hand: Sequence[int]) -> str:
+        """What ``hand`` holds toward a winning Fizzbin hand, said to its holder ("" for
+        nothing yet)."""
+        rank = rank_hand((DECK.cards[c] for c in hand), night=self.night)
+        if rank in (HandRank.ROYAL, HandRank.FULL, HandRank.THREE_QUARTERS):
+            return f"you keep a {rank.title}"
+        if rank is HandRank.HALF:
+            counts = self.profile(hand)[0]
+            pair = next(r for r in sorted(PAIR_RANKS) if counts[r] == 2)
+            return f"you keep the pair of {_plural(pair)} for a Half Fizzbin"
+        return ""
+
+
+def _plural(rank: int) -> str:
+    """A rank in words, as many of it: "Aces", "Jacks", "7s"."""
+    return _WORDS.get(rank, f"{RANK_LABELS.get(rank, str(rank))}s")
 
 
 @cache

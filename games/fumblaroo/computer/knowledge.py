@@ -13,7 +13,7 @@ counting as trump) holds none of it, since nobody draws during a hand.
 >>> game = games.new_game("fumblaroo", 3, seed=2)
 >>> p = perspective(game, game.to_act)
 >>> KNOWLEDGE.easy(p, random.Random(0)).reason
-'passes: too weak to call Hearts'
+'your hand is too weak in Hearts to make them trump'
 """
 
 from __future__ import annotations
@@ -200,26 +200,24 @@ class FumblarooKnowledge:
         verb = action.verb
         up = SUIT_NAMES[CARD[state.up].suit] if state.up >= 0 else ""
         if verb in (FumblarooVerb.ORDER, FumblarooVerb.PICK):
-            taken = "orders it up" if verb == FumblarooVerb.ORDER else "picks it up"
-            return f"{taken}: strong in {up}"
+            return f"your hand is strong in {up}"
         if verb in (FumblarooVerb.PASS, FumblarooVerb.TURN):
-            declined = "passes" if verb == FumblarooVerb.PASS else "turns it down"
-            return f"{declined}: too weak to call {up}"
+            return f"your hand is too weak in {up} to make them trump"
         if verb == FumblarooVerb.CALL:
-            return f"calls its strongest suit, {SUIT_NAMES[action.arg or 'S']}"
+            return f"{SUIT_NAMES[action.arg or 'S']} are your strongest suit"
         if verb == FumblarooVerb.DISCARD:
-            return "discards its weakest card outside trump"
+            return "it is your weakest card outside trump"
         if action.card is None or state.trump < 0:
             return ""
         card = CARD_ID[action.card]
         if not state.trick:
             if EFFECTIVE[state.trump][card] == state.trump:
-                return "leads trump to draw them out"
-            return "leads an Ace" if action.card.rank == 14 else "leads low"
+                return "a trump lead draws out the others' trumps"
+            return "an Ace is a strong lead" if action.card.rank == 14 else "you lead low"
         strength = STRENGTH[state.trump][EFFECTIVE[state.trump][state.trick[0]]]
         if strength[card] > max(strength[c] for c in state.trick):
-            return "wins the trick as cheaply as it can"
-        return "cannot win it: throws its lowest card"
+            return "it wins the trick as cheaply as you can"
+        return "you cannot win this trick, so away with your lowest card"
 
     def from_game(self, game: Game[Any]) -> FumblarooState:
         assert isinstance(game, Fumblaroo)
@@ -245,7 +243,7 @@ def _dearest_winner(state: FumblarooState) -> int:
 def _taken_up(p: Perspective) -> Card | None:
     for name, value in p.view.facts:
         if name == "Taken up":
-            return DECK.parse(value)
+            return Fumblaroo.card_labelled(value)
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -15,8 +16,9 @@ import games
 from games.cli import play
 from games.cli.terminal import Table
 from games.players.match import Match, game_seed, play_game
+from tests.voice import card_codes
 
-KEYS = {"game", "players", "seats", "games", "wins", "mean_place", "mean_score",
+KEYS = {"game", "players", "seats", "games", "seed", "wins", "mean_place", "mean_score",
         "decision_ms", "longest_game"}
 
 
@@ -114,8 +116,8 @@ BAD = [
     (["nogame"], "unknown game"),
     (["fiasco", "--seats", "random,wizard"], "unknown seat 'wizard'"),
     (["fiasco", "--players", "3", "--seats", "random,random"], "--players is 3"),
-    (["fumblaroo", "--players", "4"], "3 to 3 players, not 4"),
-    (["fiasco", "--seats", "random"], "2 to 6 players, not 1"),
+    (["fumblaroo", "--players", "4"], "Fumblaroo is for exactly 3 players, not 4"),
+    (["fiasco", "--seats", "random"], "Fiasco is for 2 to 6 players, not 1"),
     (["fiasco", "--seats", "random,random", "--games", "0", "--json"], "at least 1"),
     (["fiasco", "--seats", "random,random", "--workers", "0", "--json"], "at least 1"),
     (["fiasco", "--seats", "random,random", "--budget", "0", "--json"], "at least 1"),
@@ -154,8 +156,8 @@ def table(seats: tuple[str, ...], lines: str, games_: int = 1, name: str = "fias
 def test_a_person_plays_a_whole_game_by_numbers_and_notation():
     text = table(("human", "easy", "hard"), "1\n" * 400)
     assert "Your hand: " in text and "Your move" in text
-    assert "You> 1\n" in text
-    assert "Game over. Scores: You " in text
+    assert "Player> 1\n" in text
+    assert "Game over. Scores: Player " in text
     assert "Goodbye" not in text
 
 
@@ -164,7 +166,7 @@ def test_a_wrong_line_gets_the_reason_and_the_same_question_again():
     assert "unknown verb 'xyzzy'" in text
     assert "choose a number from 1 to" in text
     assert "there is no card 'ZZ'" in text
-    assert text.count("You> ") >= 5
+    assert text.count("Player> ") >= 5
     assert text.rstrip().endswith("Goodbye.")
 
 
@@ -173,7 +175,7 @@ def test_notation_picks_the_action_it_names():
     first = game.legal_actions()[0]
     text = table(("human", "random") if game.to_act == 0 else ("random", "human"),
                  f"{str(first).upper()}\nquit\n")
-    assert f"You> {str(first).upper()}\n" in text
+    assert f"Player> {str(first).upper()}\n" in text
     assert "not one of your legal actions" not in text
 
 
@@ -196,5 +198,70 @@ def test_the_terminal_table_through_python_m_games():
 
 def test_quit_ends_the_session_even_with_more_lines_to_read():
     text = table(("human", "random"), "quit\n" + "1\n" * 50)
-    assert text.count("You> ") == 1
+    assert text.count("Player> ") == 1
     assert text.rstrip().endswith("Goodbye.")
+
+
+# --- the terminal table speaks with the bot's voice -------------------------------------
+
+
+def test_without_a_seed_each_run_deals_anew_and_prints_the_seed_that_repeats_it(
+        monkeypatch, capsys):
+    monkeypatch.setattr(play, "fresh_seed", lambda: 41)
+    argv = ["fiasco", "--seats", "easy,random", "--budget", "40"]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert play.main(argv) == 0
+    first = capsys.readouterr().out
+    assert first.startswith("Seed 41: --seed 41 deals these games again.\n")
+    assert play.main([*argv, "--seed", "41"]) == 0
+    assert capsys.readouterr().out == first  # the same games, move for move
+    seeds = {play.build_match(play.parser().parse_args(["fiasco"])).seed for _ in range(2)}
+    monkeypatch.undo()
+    fresh = {play.build_match(play.parser().parse_args(["fiasco"])).seed for _ in range(3)}
+    assert seeds == {41} and len(fresh) > 1  # really fresh once not stubbed
+
+
+def test_the_person_plays_under_a_name_and_reads_the_bots_sentences():
+    text = table(("human", "easy"), "1\n" * 3 + "quit\n")
+    assert "You plays" not in text and "You wins" not in text and "You's" not in text
+    assert re.search(r"\n  Player (plays|collects) ", text)
+    assert " of Player" not in text and "face_up" not in text and "taken of" not in text
+    game = games.new_game("fiasco", 2, seed=game_seed(3, 0))
+    assert "▶ " in text and f"  {game.goal}" in text
+
+
+def test_the_hand_is_sorted_and_written_as_the_buttons_write_it():
+    game = games.new_game("fumblaroo", 3, seed=game_seed(3, 0))
+    text = table(("human", "easy", "easy"), "quit\n", name="fumblaroo")
+    seat = 0
+    held = [c for z in game.view_for(seat).zones if z.name == f"hand:{seat}" for c in z.cards]
+    sorted_hand = game.sorted_hand(held)
+    assert f"Your hand: {game.cards_label(sorted_hand)}\n" in text
+    assert f"In words: {', '.join(map(game.card_name, sorted_hand))}\n" in text
+    assert card_codes("fumblaroo", text.split("Your move")[0]) == []
+
+
+def test_a_fizzbin_discard_is_two_short_questions_naming_piles_by_player():
+    lines = "1\n" + "1\n" + "2\n" + "quit\n"  # draw, the first card, the second pile
+    text = table(("human", "easy", "easy", "easy"), lines, name="fizzbin")
+    assert "Where does " in text
+    where = text.split("Where does ")[1].split("Player> ")[0]
+    assert "  1. Discard " in where and "onto your pile" in where
+    assert "onto Computer 1's pile" in where and len(re.findall(r"\n  \d+\. ", where)) == 4
+    assert "discard " not in text.split("Where does ")[0].split("Your move")[-1]  # no codes
+    assert re.search(r"\n  Player discards .+ onto Computer 1's pile", text)
+
+
+def test_a_refused_move_gets_the_rules_own_reason_and_help_and_hint_answer():
+    game = games.new_game("fiasco", 2, seed=game_seed(3, 0))
+    seat = game.to_act
+    game.apply(seat, game.legal_actions()[0])
+    game.apply(game.to_act, game.legal_actions()[0])
+    mine = {c.text for c in game.hands[0]}  # type: ignore[attr-defined]
+    missing = next(c for c in game.deck_in_play() if c.text not in mine and c.suit)
+    text = table(("human", "random"), f"1\nhelp\nhint\nplay {missing.text}\nquit\n")
+    assert f"you do not hold {game.card_label(missing)}" in text
+    assert "not one of your legal actions" not in text
+    assert "Type the number of a move" in text
+    hint = re.search(r"\n  Hint: (.+)\n", text)
+    assert hint is not None and hint.group(1).endswith(".") and "%" not in hint.group(1)

@@ -66,7 +66,7 @@ def test_removals_and_hand_sizes_for_3_to_8_players(players, removed, each):
 def test_a_removed_card_is_out_of_play_and_cannot_be_played():
     g = game(MIXED_8P, 2)
     before = snapshot(g)
-    with pytest.raises(IllegalAction, match="B2 is out of play with 8 players"):
+    with pytest.raises(IllegalAction, match="🔲2 is out of play with 8 players"):
         g.apply(0, "play B2")
     assert snapshot(g) == before
 
@@ -106,7 +106,7 @@ def test_g2_holder_leads_g2_in_every_faze_of_a_shuffled_game():
 def test_leading_another_card_than_g2_is_illegal():
     g = game(MIXED_8P)
     before = snapshot(g)
-    with pytest.raises(IllegalAction, match="you must lead G2"):
+    with pytest.raises(IllegalAction, match="you must lead 🟩2"):
         g.apply(0, "play G4")
     assert snapshot(g) == before
 
@@ -412,7 +412,7 @@ def test_illegal_actions_raise_the_precise_error_and_change_nothing(player, acti
 def test_not_holding_a_card_is_reported_to_the_player():
     g = game(MIXED_8P, 2)
     play(g, "G2")
-    with pytest.raises(IllegalAction, match="you do not hold G4"):
+    with pytest.raises(IllegalAction, match="you do not hold 🟩4"):
         g.apply(1, "play G4")  # G4 is seat 0's
 
 
@@ -526,19 +526,19 @@ def test_hands_are_private_and_tricks_and_taken_cards_public():
 
 def test_labels_facts_and_notes_describe_the_table():
     g = game(MIXED_8P, 6)
-    assert [g.action_label(a) for a in g.legal_actions()] == ["Lead Green 2"]
+    assert [g.action_label(a) for a in g.legal_actions()] == ["Lead 🟩2"]
     play(g, "G2")
     assert sorted(g.action_label(a) for a in g.legal_actions()) == [
-        "Play Green 14", "Play Green 5"]
+        "Play 🟩14", "Play 🟩5"]
     facts = dict(g.facts())
     assert facts["Trump"] == "Red" and facts["Led"] == "Green"
-    assert facts["Faze"] == "1 of 1: Madness"
-    assert facts["Out of play"] == "B2 B3 G3 B4"
+    assert "Faze" not in facts  # the phase says it: "faze 1 of 1 (Madness)"
+    assert facts["Out of play"] == "🔲2 🔲3 🟩3 🔲4"
     assert g.phase() == "faze 1 of 1 (Madness), trick 1 of 6"
     play(g, "G14 R4 Y7 G6 G8 G10 G12")
     assert g.seat_notes()[0] == "dealer, 0 tricks"
-    assert g.seat_notes()[2] == "1 trick, 25 pts"  # the trick 10, R4 5, Y7 10
-    assert "lowest total wins" in get("fazes").summary
+    assert g.seat_notes()[2] == "1 trick, +25 this faze"  # the trick 10, R4 5, Y7 10
+    assert "lowest total" in get("fazes").goal and "-50" in get("fazes").scoring
 
 
 def test_clone_is_independent_and_plays_on_identically():
@@ -570,13 +570,13 @@ def test_events_tell_the_trick_the_moon_the_score_and_the_next_deal():
     play_first_legal(g, 51)
     events = g.apply(3, "play B14")
     assert [str(e) for e in events] == [
-        "seat 3 plays B14",
-        "seat 0 wins trick 13 with R14",
+        "seat 3 plays 🔲14",
+        "seat 0 wins trick 13 with 🟥14",
         "seat 0 shoots the moon: everyone else scores 65",
         "faze 1 (Red Trump): seat 0 +0, seat 1 +65, seat 2 +65, seat 3 +65",
-        "seat 1 deals faze 2 of 2: Last Trick (the last trick scores -50); seat 1 leads G2",
+        "seat 1 deals faze 2 of 2: Last Trick (the last trick scores -50); seat 1 leads 🟩2",
     ]
-    assert [str(e) for e in g.apply(1, "play G2")] == ["seat 1 leads G2"]
+    assert [str(e) for e in g.apply(1, "play G2")] == ["seat 1 leads 🟩2"]
     play_first_legal(g, 50)
     assert [e.kind for e in g.apply(0, "play R14")] == ["play", "trick", "last", "score", "end"]
     assert g.scores == [0, 15, 65, 65] and g.winners == (0,)

@@ -284,14 +284,15 @@ def test_hints_name_the_strategy():
     g = game(4, hands)
     play(g, "S1", "R2", "B7")
     p = perspective(g, 3)
-    assert KNOWLEDGE.why(p, g.parse("play T8")) == "takes the pot with the cheapest winning card"
-    assert KNOWLEDGE.why(p, g.parse("play M1")) == "ducks under the lead with a low card"
+    assert KNOWLEDGE.why(p, g.parse("play T8")) == \
+        "it takes the pot with your cheapest winning card"
+    assert KNOWLEDGE.why(p, g.parse("play M1")) == "a low card stays under the lead"
     g2 = game(4, hands)
     play(g2, "S1", "K", "B1")
     assert KNOWLEDGE.why(perspective(g2, 3), g2.parse("play F")) == \
-        "drops a Fiasco on the pot's winner"
+        "it costs the pot's winner a card"
     assert KNOWLEDGE.why(p, g.parse("play T4")) == \
-        "gives up a card of its own suit it cannot win"
+        "you give up a card of your own suit that cannot win"
     for action in g.legal_actions():
         assert KNOWLEDGE.why(p, action)
 

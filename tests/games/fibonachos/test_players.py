@@ -327,5 +327,5 @@ def test_easy_explains_its_choice_in_words():
     g = new_game("fibonachos", 4, seed=3)
     p = perspective(g, g.to_act or 0)
     d = KNOWLEDGE.easy(p, random.Random(0))
-    assert d.reason == "leads low to stay out of the pot"
+    assert d.reason == "a low lead leaves the prize to the others"
     assert KNOWLEDGE.why(p, d.action) == d.reason

@@ -288,7 +288,7 @@ def test_game_lasts_the_rounds_option():
     [
         (1, "play R1", NotYourTurn, "it is seat 0's turn, not seat 1's"),
         (3, "play R1", NotYourTurn, "there is no seat 3 in this game"),
-        (0, "play G13", IllegalAction, "you do not hold G13"),
+        (0, "play G13", IllegalAction, "you do not hold 🟩13"),
         (0, "play R17", UnknownAction, "there is no card 'R17' in this game"),
         (0, "play 1", UnknownAction, "there is no card '1' in this game"),
         (0, "draw R1", UnknownAction, None),
@@ -416,3 +416,15 @@ def test_a_deal_needed_without_a_seed_raises_setup_error_and_changes_nothing():
         g.apply(g.to_act or 0, f"play {ROUND_SCRIPT[-1]}")
     assert snapshot(g) == before and g.dealer == dealer
     assert len(g.record().deals) == 1
+
+
+def test_the_goal_line_names_the_best_round_score_no_spicy_at_all():
+    """The goal once said "win tricks for their Spicy prizes": no Spicy sum scores 34."""
+    from games.fibonachos.game import Fibonachos
+    from games.fibonachos.scoring import NO_SPICY, round_score
+
+    best = max(round_score(s) for s in range(0, 31))
+    assert best == NO_SPICY == round_score(0) and all(round_score(s) < best
+                                                      for s in range(1, 21))
+    assert f"none at all for {NO_SPICY}" in Fibonachos.goal
+    assert "next one up" in Fibonachos.goal and "next Fibonacci number" in Fibonachos.scoring

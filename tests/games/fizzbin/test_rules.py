@@ -157,7 +157,7 @@ def test_a_card_taken_from_a_pile_may_not_be_discarded_the_same_turn():
     act(g, "1 draw stack", "1 discard 9D 1", "0 draw 1")
     assert "9D" in hand_of(g, 0) and discards(g, "9D") == set()
     before = snapshot(g)
-    with pytest.raises(IllegalAction, match="9D was taken from a pile this turn"):
+    with pytest.raises(IllegalAction, match="♦️9 was taken from a pile this turn"):
         g.apply(0, "discard 9D 2")
     assert snapshot(g) == before
     act(g, "0 discard 3S 0", "3 draw stack", "3 discard 7S 3", "2 draw stack",
@@ -407,7 +407,7 @@ def test_illegal_actions_at_the_start_of_a_turn_raise_and_change_nothing(
 @pytest.mark.parametrize(
     ("action", "error", "words"),
     [
-        ("discard 3S 0", IllegalAction, "you do not hold 3S"),
+        ("discard 3S 0", IllegalAction, "you do not hold ♠️3"),
         ("draw stack", IllegalAction, "drawing is over"),
         ("discard 9D 4", UnknownAction, "players are 0 to 3"),
         ("discard 9D", UnknownAction, "does not read"),
@@ -546,6 +546,23 @@ def test_action_labels_name_the_pile_owner_by_name():
     card = g.legal_actions()[0]
     assert g.action_label(card, names) == "Draw from the stack"
     discard = g.parse(f"discard AS {other}")
-    assert g.action_label(discard, names) == f"Discard AS on {names[other]}'s pile"
+    assert g.action_label(discard, names) == f"Discard ♠️A onto {names[other]}'s pile"
     own = g.parse(f"discard AS {me}")
-    assert g.action_label(own, names) == "Discard AS on your pile"
+    assert g.action_label(own, names) == "Discard ♠️A onto your pile"
+
+
+# --- a pile's top: one card for every reader -----------------------------------------
+
+
+def test_a_piles_top_is_its_last_discard_for_the_label_the_view_and_the_draw():
+    """The rules keep a pile top last; every reader sees it top first (games/core/zones)."""
+    g = game(PLAIN4, "9D 7S 7H 7D 7C")
+    act(g, "1 draw stack", "1 discard 9D 1", "0 draw stack", "0 discard 7S 1")
+    pile = g.view_for(None).zone("pile:1")
+    assert pile.cards == tuple(cards("7S 9D")) and pile.top == DECK.parse("7S")
+    assert g.pile_top(1) == pile.top
+    assert g.action_label(g.parse("draw 1"), ["Ana", "Ben", "Cy", "Dee"]) == \
+        "Take ♠️7 from Ben's pile"
+    events = g.apply(g.to_act, "draw 1")
+    assert "draws ♠️7 from" in str(events[0])
+    assert g.view_for(None).zone("pile:1").cards == tuple(cards("9D"))

@@ -159,13 +159,13 @@ def test_a_clone_shares_no_list_with_its_original():
 
 def test_the_taken_up_card_is_a_fact_and_the_discard_is_not():
     g = game(["9D 9S TS JS QS", "2D TD KS AS 9H", "JH QH KH AH 2H"], "TH")
-    assert ("Up-card", "TH") in g.view_for(None).facts
+    assert ("Up-card", "♥️10") in g.view_for(None).facts
     g.apply(0, "order")
-    assert ("Taken up", "TH") in g.view_for(None).facts
+    assert ("Taken up", "♥️10") in g.view_for(None).facts
     g.apply(2, "discard TH")  # the dealer may throw the up-card itself
     for viewer in (None, 0, 1):
         facts = g.view_for(viewer).facts
-        assert ("Taken up", "TH") in facts and ("Trump", "Hearts") in facts
+        assert ("Taken up", "♥️10") in facts and ("Trump", "Hearts") in facts
         assert g.view_for(viewer).zone("discard").hidden
     while not g.rounds:
         g.apply(g.to_act or 0, g.legal_actions()[0])

@@ -193,7 +193,7 @@ def test_picking_up_makes_the_dealer_caller_and_the_dealer_discards_face_down():
              actions=("0 pass", "1 pass", "2 pick"))
     assert g.caller == 2 and g.trump == "C" and g.to_act == 2
     assert len(g.hands[2]) == 6
-    with pytest.raises(IllegalAction, match="you do not hold AH"):
+    with pytest.raises(IllegalAction, match="you do not hold ♥️A"):
         g.apply(2, "discard AH")
     g.apply(2, "discard 9S")
     discard = g.view_for(None).zone("discard")
@@ -210,7 +210,7 @@ def test_turning_down_forces_the_dealers_left_to_call_another_suit():
     assert legal(g) == ["call D", "call H", "call S"]
     assert g.view_for(1).zone("turned down").cards == tuple(cards("9C"))
     assert g.view_for(None).zone("up-card").count == 0
-    for bad, error in (("call C", "the turned-down suit C may not be called"),
+    for bad, error in (("call C", "Clubs were turned down and may not be called"),
                        ("pass", "may not pass"), ("order", "call trump")):
         before = snapshot(g)
         with pytest.raises(IllegalAction, match=error):
@@ -272,7 +272,7 @@ def test_the_other_two_does_not_follow_its_printed_suit():
     g = game(hands, "QH", dealer=1, actions=("2 order", "1 discard JC", "2 play AD"))
     assert g.to_act == 0 and legal(g) == ["play 9D"]
     before = snapshot(g)
-    with pytest.raises(IllegalAction, match="2D is a trump"):
+    with pytest.raises(IllegalAction, match="♦️2 is a trump"):
         g.apply(0, "play 2D")
     assert snapshot(g) == before
     play_tricks(g, "9D TC")
@@ -501,7 +501,7 @@ def test_unreadable_actions_are_unknown_and_change_nothing(text):
 
 def test_illegal_plays_name_the_reason_and_change_nothing():
     g = game(TWO_TWO_ONE, "9C", actions=ORDERED)
-    for player, text, reason in ((0, "play AS", "you do not hold AS"),
+    for player, text, reason in ((0, "play AS", "you do not hold ♠️A"),
                                  (0, "order", "play a card"),
                                  (0, "discard AH", "play a card")):
         before = snapshot(g)
@@ -617,6 +617,6 @@ def test_action_labels_are_friendly():
     g = game(TWO_TWO_ONE, "9C")
     assert [g.action_label(a) for a in g.legal_actions()] == ["Order it up", "Pass"]
     assert g.action_label(g.parse("call h")) == "Call Hearts"
-    assert g.action_label(g.parse("play 2d")) == "Play 2D"
-    assert g.action_label(g.parse("discard 9c")) == "Discard 9C"
+    assert g.action_label(g.parse("play 2d")) == "Play ♦️2"
+    assert g.action_label(g.parse("discard 9c")) == "Discard ♣️9"
     assert g.phase() == "hand 1, bidding"

@@ -90,7 +90,8 @@ def test_hard_spends_the_games_own_budget_hint(toy, monkeypatch):
     decision = HardPlayer().decide(toy_perspective(len(STRENGTHS)), random.Random(0))
     assert 600 <= toy.counter.moves < 600 + 3 * len(STRENGTHS) * 4
     assert decision.action == CHOICES[2]
-    assert decision.reason.startswith("picks 2; scored ")
+    assert decision.reason == "picks 2"  # said to the player: no figures
+    assert decision.odds.startswith("scored ") and "sampled deals" in decision.odds
 
 
 def test_an_explicit_budget_wins_over_the_hint_and_no_hint_means_the_default(toy):
