@@ -160,8 +160,8 @@ def table_card_names(game: Game[Any], view: View) -> dict[Card, str]:
     for zone in view.zones:
         if zone.cards and zone.kind in (ZoneKind.TRICK, ZoneKind.FACE_UP):
             shown.extend(zone.cards)
-        elif zone.cards and zone.kind is ZoneKind.PILE:
-            shown.append(zone.cards[-1])
+        elif zone.kind is ZoneKind.PILE and zone.top is not None:
+            shown.append(zone.top)
     return {card: game.card_name(card) for card in shown}
 
 
