@@ -28,8 +28,9 @@ from bot.tables.service import Tables
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.commands.tables", "cogs.commands.rules", "cogs.commands.stats",
-              "cogs.commands.settings", "cogs.commands.help", "cogs.upkeep.guard")
+EXTENSIONS = ("cogs.commands.tables", "cogs.commands.browse", "cogs.commands.rules",
+              "cogs.commands.stats", "cogs.commands.settings", "cogs.commands.help",
+              "cogs.upkeep.guard")
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,

@@ -32,8 +32,10 @@ class ComputerLevel(StrEnum):
     HARD = "hard"
 
 
-SeatLoss = Literal["left", "kicked", "timeouts"]
-"""Why a person's seat passed to a computer."""
+SeatLoss = Literal["left", "kicked", "timeouts", "saved"]
+"""Why a person's seat passed to a computer. ``saved``: a Same cards lobby keeps their seat
+of the game it replays until they join; if they have not when it starts, a computer plays it
+until they take it back."""
 
 ServerTimer = Literal["off", "30s", "1m", "2m", "5m"]
 """A server's default turn timer as ``/settings`` names it (the tournament rule is Fiasco's,
@@ -87,6 +89,18 @@ class Seat(BaseModel):
         return f"{self.name} ({self.computer_level})"
 
 
+class FixedDeal(BaseModel):
+    """The cards a table deals instead of fresh ones: a finished game's (``Same cards``), or
+    today's deal (``/daily``). The same seed, options and seat count deal the same cards."""
+
+    seed: int
+    players: int  # the seats the deal is for: the table starts only with exactly as many
+    # The deals to play first, as the finished game's record has them (Fizzbin's day or night
+    # included); the deals after them come from the seed, as they did in that game.
+    deals: list[dict[str, Any]] = Field(default_factory=list)
+    source: str | None = None  # the finished table whose cards these are (Same cards)
+
+
 class StoredTable(BaseModel):
     """Everything needed to rebuild a table after a restart."""
 
@@ -128,8 +142,24 @@ class StoredTable(BaseModel):
     # The seat to act timed out and has more to do in the same turn (draw, then discard):
     # its computer finishes the turn at once, and the rest counts as no new timeout.
     overtime: bool = False
+    # The deal this table plays when it is not a fresh one (Same cards, the daily deal): such a
+    # game is not rated, as everyone at it may know the cards.
+    fixed: FixedDeal | None = None
+    # The day (``YYYY-MM-DD``, UTC) whose deal this table plays, for one person against hard
+    # computers (``/daily``); its result goes to the server's daily board.
+    daily: str | None = None
     created_at: datetime
     updated_at: datetime
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game's result moves ratings: not with hints, nor with known cards."""
+        return not self.hints and self.fixed is None
+
+    @property
+    def private(self) -> bool:
+        """Whether the table is one person's alone (a daily deal): not listed, not watched."""
+        return self.daily is not None
 
 
 class ResultPlayer(BaseModel):
@@ -152,6 +182,9 @@ class GameResult(BaseModel):
     record: dict[str, Any]
     # False for a game played with hints: counted (games, wins, places), never rated.
     rated: bool = True
+    # The day whose deal this game played (``/daily``): the result also goes to the daily
+    # board, in the same transaction.
+    daily: str | None = None
 
 
 class LeaderRow(BaseModel):

@@ -268,6 +268,7 @@ class Lobby:
                 raise TableError(why_not)
             table = copied(session.table)
             name = give_back(table, seat, user_id)
+            session.watchers.discard(user_id)  # seated again: their hand menu shows it all
             await self.changes.seat_changed(
                 session, table, f"{name} is back and takes their seat from the computer")
             return Outcome(menu_of(session, seat), words=(f"you are back in your seat, {name}",))

@@ -39,7 +39,16 @@ from bot.tables.restart import Restart, replayed
 from bot.tables.scheduler import Scheduler
 from bot.tables.seats import LostSeat, lost_seat
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of, table_of
+from bot.tables.snapshots import (
+    MenuSnapshot,
+    Outcome,
+    PublicSnapshot,
+    TableSnapshot,
+    menu_of,
+    public_of,
+    table_of,
+)
+from bot.tables.watching import TableSummary, listing, require_watchable
 
 
 class Tables:
@@ -201,6 +210,27 @@ class Tables:
 
     async def hint(self, asked: HintQuestion) -> Outcome:
         return await self.computers.hint(asked)
+
+    # --- beyond one table: the server's tables, watching ----------------------------------
+
+    def listing(self, guild_id: int) -> list[TableSummary]:
+        """The server's open public tables, newest first (``/tables``)."""
+        return listing(self.registry.open_tables(guild_id=guild_id))
+
+    def watch(self, session: Session, user_id: int) -> PublicSnapshot:
+        """``user_id`` watches the game (again, after a restart): what they see now;
+        TableError why they may not. The table is told when one more watches."""
+        require_watchable(session, user_id)
+        if user_id not in session.watchers:
+            session.watchers.add(user_id)
+            self._changed(session)
+        return public_of(session)
+
+    def unwatch(self, session: Session, user_id: int) -> None:
+        """``user_id`` stops watching (nothing happens if they were not)."""
+        if user_id in session.watchers:
+            session.watchers.discard(user_id)
+            self._changed(session)
 
     def resume(self, session: Session) -> None:
         """After a restart or a reload of the Discord layer: the turn under way runs again."""

@@ -11,6 +11,7 @@ change. Renderers read the snapshot only, so no Discord code touches a live game
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -138,6 +139,53 @@ def table_of(session: Session) -> TableSnapshot:
 
 
 @dataclass(frozen=True, eq=False)
+class PublicSnapshot:
+    """What a person not seated at a game may see of it, at one version: the table message
+    and a watcher's view are both drawn from it, so they can never show more than each other.
+
+    Built from the public view alone (``view_for(None)``): no hand, no hidden card.
+    """
+
+    table_id: str
+    game: str
+    title: str
+    status: TableStatus
+    version: int
+    names: tuple[str, ...]  # every seat's name, by seat
+    labels: tuple[str, ...]  # the same with a computer's level ("Computer 1 (hard)")
+    people: tuple[int | None, ...]  # each seat's person, None for a computer
+    public: View
+    places: tuple[int, ...] | None  # each seat's place once the game is over
+    deadline: dt.datetime | None  # when the person to act times out, if timed
+    recent: tuple[str, ...]  # the table's recent events, oldest first
+    watching: int  # how many people watch the game now (0 once it is over)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+    @property
+    def playing(self) -> bool:
+        """Whether the game is under way (not over, not ended): a turn marker means something."""
+        return not self.public.over and self.status is TableStatus.PLAYING
+
+
+def public_of(session: Session) -> PublicSnapshot:
+    """``session``'s game as anyone may see it now (its game must be started)."""
+    game = session.game
+    assert game is not None
+    table = session.table
+    return PublicSnapshot(
+        table_id=table.id, game=table.game, title=game.title, status=table.status,
+        version=table.version, names=tuple(session.names()),
+        labels=tuple(seat.label for seat in table.seats),
+        people=tuple(seat.user_id for seat in table.seats), public=game.view_for(None),
+        places=None if game.outcome is None else tuple(game.outcome.places),
+        deadline=table.deadline, recent=tuple(session.recent),
+        watching=len(session.watchers) if session.in_play else 0)
+
+
+@dataclass(frozen=True, eq=False)
 class Outcome:
     """What a request at a running table did, and the asker's menu right after it."""
 
@@ -146,4 +194,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_of", "table_of"]
+__all__ = ["MenuSnapshot", "Outcome", "PublicSnapshot", "TableSnapshot", "menu_for", "menu_of",
+           "public_of", "table_of"]

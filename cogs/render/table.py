@@ -21,7 +21,7 @@ import discord
 import games
 from bot.models import TableStatus
 from bot.tables.session import Session
-from bot.tables.snapshots import TableSnapshot
+from bot.tables.snapshots import PublicSnapshot, TableSnapshot, public_of
 from bot.tables.timers import countdown
 from cogs import ids
 from cogs.render.cards import card_label, cards_label
@@ -70,25 +70,20 @@ def zone_text(game: str, zone: ZoneView) -> str:
     return cards_label(game, zone.cards)
 
 
-def playing(session: Session, view: View) -> bool:
-    """Whether the game is under way (not over, not ended): a turn marker means something."""
-    return not view.over and session.table.status is TableStatus.PLAYING
-
-
-def status_line(session: Session, view: View, names: Sequence[str]) -> str:
+def status_line(shown: PublicSnapshot) -> str:
     """Whose turn it is (or the result), then the public facts, in one line."""
-    table = session.table
+    view, names = shown.public, shown.names
     if view.over:
         winners = ", ".join(names[w] for w in view.winners) or "nobody"
         head = f"**Game over.** Winners: {winners}."
-    elif table.status is TableStatus.CANCELLED:
+    elif shown.status is TableStatus.CANCELLED:
         head = "**This table was ended.** No result is recorded."
     elif view.to_act is not None:
-        seat = table.seats[view.to_act]
-        head = (f"{seat.label} is thinking" if seat.user_id is None
-                else f"<@{seat.user_id}>'s turn")
-        if seat.user_id is not None and table.deadline is not None:
-            head += f", time up {countdown(table.deadline)}"
+        person = shown.people[view.to_act]
+        head = (f"{shown.labels[view.to_act]} is thinking" if person is None
+                else f"<@{person}>'s turn")
+        if person is not None and shown.deadline is not None:
+            head += f", time up {countdown(shown.deadline)}"
     else:
         head = "Dealing"
     facts = [f"{name}: {value}" for name, value in view.facts if value]
@@ -122,19 +117,17 @@ def table_lines(game: str, view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def player_lines(session: Session, view: View) -> list[str]:
+def player_lines(shown: PublicSnapshot) -> list[str]:
     """One short line per player: the turn marker, name (a computer's with its level),
     score, cards in hand, the game's note."""
-    names = session.names()
+    view, names = shown.public, shown.names
     hands = {z.owner: z.count for z in view.zones if z.kind is ZoneKind.HAND}
     notes = view.seat_notes or ("",) * len(names)
-    game = session.game
-    places = game.outcome.places if game is not None and game.outcome is not None else None
-    marker = playing(session, view)
+    marker = shown.playing
     lines = []
-    for seat, held in enumerate(session.seats):
+    for seat, label in enumerate(shown.labels):
         turn = marker and view.to_act == seat
-        bits = [f"{TURN} **{held.label}**" if turn else f"**{held.label}**",
+        bits = [f"{TURN} **{label}**" if turn else f"**{label}**",
                 plural(view.scores[seat], "pt")]
         if seat in hands and marker:
             bits.append(plural(hands[seat], "card"))
@@ -142,8 +135,8 @@ def player_lines(session: Session, view: View) -> list[str]:
                  for z in view.zones if z.kind is ZoneKind.STOCK and z.owner == seat and marker]
         if seat < len(notes) and notes[seat]:
             bits.append(notes[seat])
-        if places is not None:
-            bits.append(f"place {places[seat]}")
+        if shown.places is not None:
+            bits.append(f"place {shown.places[seat]}")
         lines.append(" · ".join(bits))
     if view.teams:
         lines.append("Teams: " + "; ".join(" & ".join(names[p] for p in team)
@@ -151,30 +144,41 @@ def player_lines(session: Session, view: View) -> list[str]:
     return lines
 
 
+def public_lines(shown: PublicSnapshot, *, recent: int = RECENT_SHOWN) -> list[str]:
+    """The table in lines, as the table message shows it and a watcher's view repeats it:
+    whose turn, the cards on the table, the players, the last ``recent`` events, the goal."""
+    lines = [status_line(shown), *table_lines(shown.game, shown.public, shown.names),
+             *player_lines(shown)]
+    lines += [f"-# {event}" for event in shown.recent[-recent:]]
+    goal = games.get(shown.game).goal
+    if goal:
+        lines.append(f"-# {goal}")
+    return lines
+
+
+def heading(shown: PublicSnapshot) -> str:
+    """The game, its phase, and how many watch it (said only when someone does)."""
+    title = f"{shown.title} · {shown.public.phase}"
+    if shown.watching:
+        title += f" · {shown.watching} watching"
+    return title
+
+
 def render_table(session: Session) -> Rendered:
     """The table message of a started (or finished, or ended) game."""
-    game = session.game
-    assert game is not None
-    table = session.table
-    names = session.names()
-    view = game.view_for(None)
-    cls = games.get(table.game)
-    lines = [status_line(session, view, names), *table_lines(table.game, view, names),
-             *player_lines(session, view)]
-    recent = list(session.recent)[-RECENT_SHOWN:]
-    lines += [f"-# {event}" for event in recent]
-    if cls.goal:
-        lines.append(f"-# {cls.goal}")
-    embed = discord.Embed(title=clip(f"{cls.title} · {view.phase}", 256), colour=EMBED_COLOUR,
-                          description=clip("\n".join(lines), 4096))
-    if view.over and table.status is TableStatus.FINISHED:
+    shown = public_of(session)
+    embed = discord.Embed(title=clip(heading(shown), 256), colour=EMBED_COLOUR,
+                          description=clip("\n".join(public_lines(shown)), 4096))
+    if shown.public.over and shown.status is TableStatus.FINISHED:
         embed.set_footer(text="The attached file is this game's record, every deal and move: "
                               "replay it with python -m games replay.")
-    buttons = [button("Details", ids.table_view_id(table.id, "details")),
-               button("Rules", ids.table_view_id(table.id, "rules"))]
-    if playing(session, view) and session.is_open:
-        buttons.insert(0, button("Show my hand", ids.hand_id(table.id),
-                                 style=discord.ButtonStyle.primary))
+    buttons = [button("Details", ids.table_view_id(shown.table_id, "details")),
+               button("Rules", ids.table_view_id(shown.table_id, "rules"))]
+    if shown.playing:
+        buttons[:0] = [button("Show my hand", ids.hand_id(shown.table_id),
+                              style=discord.ButtonStyle.primary)]
+        if not session.table.private:
+            buttons.insert(1, button("Watch", ids.watch_id(shown.table_id)))
     return Rendered(None, fit(embed), static_view(buttons), discord.AllowedMentions.none())
 
 
