@@ -95,6 +95,7 @@ class FixedDeal(BaseModel):
 
     seed: int
     players: int  # the seats the deal is for: the table starts only with exactly as many
+    dealer: int | None = None  # the first dealer, when the finished game's record names one
     # The deals to play first, as the finished game's record has them (Fizzbin's day or night
     # included); the deals after them come from the seed, as they did in that game.
     deals: list[dict[str, Any]] = Field(default_factory=list)

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 import games
 from bot.logs import working_on
-from bot.models import ComputerLevel, Seat, StoredTable, TableStatus
+from bot.models import ComputerLevel, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import ChannelTaken, Store
 from bot.tables.changes import Changes, copied
@@ -28,6 +28,15 @@ from bot.tables.checks import require_lobby, require_open
 from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.tables.context import Clock, game_context, usable_zone, utc_now
 from bot.tables.errors import TABLE_HERE, TableError
+from bot.tables.fixed import (
+    ONLY_ITS_PLAYERS,
+    deal_of,
+    require_new_seat,
+    same_seats,
+    save_seat,
+    saved_for,
+    waiting,
+)
 from bot.tables.registry import Registry
 from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_refusal
 from bot.tables.session import Session
@@ -86,7 +95,8 @@ class Lobby:
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
                    hints: bool = False, timer: str | None = None,
-                   seats: Sequence[Seat] | None = None) -> Session:
+                   seats: Sequence[Seat] | None = None, fixed: FixedDeal | None = None
+                   ) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
@@ -94,6 +104,7 @@ class Lobby:
         ``timer`` is one of :data:`bot.tables.timers.CHOICES`; None: the server's ``/settings
         timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
         ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
+        ``fixed``: the table deals these cards instead of fresh ones (Same cards).
         Two opens at once (two people pressing Play again) are taken one after the other,
         so the second finds the first's table.
         """
@@ -112,7 +123,7 @@ class Lobby:
                 host_id=host_id, game=game, options=dict(options),
                 seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
                 pictures=pictures, hints=hints, turn_seconds=clock.seconds,
-                tournament=clock.tournament, created_at=stamp, updated_at=stamp,
+                tournament=clock.tournament, fixed=fixed, created_at=stamp, updated_at=stamp,
             )
             try:
                 await self.store.create_table(table)
@@ -149,6 +160,18 @@ class Lobby:
                                options=finished.options, pictures=finished.pictures,
                                hints=finished.hints, timer=choice_of(finished), seats=seats)
 
+    async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A new lobby dealing ``finished``'s cards again to its seats, hosted by ``user_id``
+        (:mod:`bot.tables.fixed`): the same game, options, seed and deals, the same table
+        options, not rated. Only a player of that game may ask; TableError if a table is
+        open there."""
+        seats = same_seats(finished, user_id, name)
+        return await self.open(guild_id=finished.guild_id, channel_id=finished.channel_id,
+                               host_id=user_id, host_name=name, game=finished.game,
+                               options=finished.options, pictures=finished.pictures,
+                               hints=finished.hints, timer=choice_of(finished), seats=seats,
+                               fixed=deal_of(finished))
+
     async def timer_for(self, guild_id: int | None, game: str, choice: str | None
                         ) -> TableTimer:
         """The timer a new table of ``game`` gets: ``choice``, else the server's, else the
@@ -179,9 +202,16 @@ class Lobby:
             cls = games.get(session.table.game)
             if session.seat_of(user_id) is not None:
                 raise TableError("you are already seated at this table")
+            table = copied(session.table)
+            if table.fixed is not None:
+                saved = saved_for(table, user_id)
+                if saved is None:
+                    raise TableError(ONLY_ITS_PLAYERS)
+                give_back(table, saved, user_id)
+                await self.changes.save(session, table)
+                return "you took your seat for the same cards"
             if len(session.seats) >= cls.max_players:
                 raise TableError(f"the table is full ({cls.max_players} players)")
-            table = copied(session.table)
             table.seats.append(Seat(user_id=user_id, name=name))
             await self.changes.save(session, table)
         return "you joined the table"
@@ -189,6 +219,7 @@ class Lobby:
     def check_add_computer(self, session: Session, user_id: int) -> None:
         """TableError unless ``user_id`` may add a computer player to this lobby now."""
         require_lobby(session)
+        require_new_seat(session.table)
         cls = games.get(session.table.game)
         if session.seat_of(user_id) is None and user_id != session.table.host_id:
             raise TableError("only players at this table can add a computer player")
@@ -215,7 +246,10 @@ class Lobby:
                 raise TableError("you are not seated at this table")
             name = session.seats[seat].name
             table = copied(session.table)
-            if session.status is TableStatus.LOBBY:
+            if session.status is TableStatus.LOBBY and table.fixed is not None:
+                save_seat(table, seat)
+                message = "you left the table; your seat stays saved for you (Join takes it)"
+            elif session.status is TableStatus.LOBBY:
                 del table.seats[seat]
                 message = "you left the table"
             else:
@@ -238,7 +272,9 @@ class Lobby:
                 raise TableError("you cannot kick yourself; use /leave")
             name = session.seats[seat].name
             table = copied(session.table)
-            if session.status is TableStatus.LOBBY:
+            if session.status is TableStatus.LOBBY and table.fixed is not None:
+                save_seat(table, seat)  # the seat is theirs in the game those cards were dealt
+            elif session.status is TableStatus.LOBBY:
                 del table.seats[seat]
             else:
                 hand_to_computer(table, seat, "kicked")
@@ -287,12 +323,19 @@ class Lobby:
             if not cls.min_players <= count <= cls.max_players:
                 raise TableError(f"{cls.title} needs {cls.min_players} to {cls.max_players} "
                                  f"players; {count} seated")
-            seed = self.seed_source()
+            fixed = table.fixed
+            if fixed is not None and count != fixed.players:
+                raise TableError(f"the same cards are dealt to {fixed.players} seats; "
+                                 f"{count} seated")
             zone = await self.timezone_of(table.guild_id)
             try:
-                game = games.new_game(table.game, count, table.options, seed=seed,
-                                      **game_context(table.game, self.settings, timezone=zone,
-                                                     clock=self.clock))
+                game = games.new_game(
+                    table.game, count, table.options,
+                    seed=self.seed_source() if fixed is None else fixed.seed,
+                    dealer=None if fixed is None else fixed.dealer,
+                    deals=() if fixed is None else fixed.deals,
+                    **game_context(table.game, self.settings, timezone=zone,
+                                   clock=self.clock))
             except SetupError as exc:
                 raise TableError(exc.message) from None
             table.timezone = zone
@@ -302,6 +345,9 @@ class Lobby:
             table = with_deadline(table, game, self.clock(), self.settings.turn_timeout)
             await self.changes.save(session, table, game=game,
                                     note=f"{cls.title} begins with {len(table.seats)} players")
+            for name in waiting(table):
+                session.recent.append(f"{name} had not joined: a {TAKEOVER_LEVEL} computer plays "
+                                      f"their seat until {name} takes it back (/join)")
             self._next_turn(session)
         return f"the game has started. {TO_THE_HAND}"
 

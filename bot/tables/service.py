@@ -143,6 +143,10 @@ class Tables:
     async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
         return await self.lobby.rematch(finished, user_id, name)
 
+    async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A lobby dealing ``finished``'s cards again to its seats (:mod:`bot.tables.fixed`)."""
+        return await self.lobby.same_cards(finished, user_id, name)
+
     async def verb(self, session: Session, verb: str, request: Request) -> str:
         """A lobby verb (a button's or its command's, :data:`bot.tables.lobby.VERBS`) asked
         by ``request``'s person: what they are told; TableError why not."""

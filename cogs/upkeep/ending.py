@@ -11,8 +11,13 @@ after (or "not rated"), and two buttons.
   there is named instead.
 - ``Record`` sends the game's record file privately (as :mod:`cogs.render.export`
   attaches it to the final table).
+- ``Same cards`` opens a lobby dealing the same cards again to the same seats
+  (:mod:`bot.tables.fixed`): whoever clicks takes their own seat, every other person's
+  is saved for them and they are pinged to take it; the game is not rated, so friends
+  can play the hand they just played again and compare. A daily deal has none (it is
+  played once; its board is where people compare).
 
-Both buttons are routed by custom id alone (``ff:<table>:end:<again|record>``) and
+The buttons are routed by custom id alone (``ff:<table>:end:<again|record|same>``) and
 read the finished table from the store when it is no longer in memory, so they work
 after a restart; a forged or stale id gets a private reason.
 """
@@ -76,6 +81,15 @@ def result_lines(session: Session, ending: Ending) -> list[str]:
     return lines
 
 
+def unrated_words(table: StoredTable) -> str:
+    """Why a game was not rated, in a line under its result."""
+    if table.daily is not None:
+        return "-# Not rated: daily deals have their own board (/daily board)."
+    if table.fixed is not None:
+        return "-# Not rated: the cards were those of an earlier game."
+    return "-# Not rated: this table had hints on."
+
+
 def render_result(session: Session, ending: Ending) -> tuple[str, discord.ui.View, list[int]]:
     """The result message: its text, its buttons, and the people it pings."""
     table = session.table
@@ -86,12 +100,13 @@ def render_result(session: Session, ending: Ending) -> tuple[str, discord.ui.Vie
         head += " " + " ".join(f"<@{p}>" for p in people) + ": thanks for playing."
     lines = [head, *result_lines(session, ending)]
     if not ending.rated:
-        lines.append("-# Not rated: this table had hints on.")
-    view = static_view([
-        button("Play again", ids.end_id(table.id, "again"), style=discord.ButtonStyle.success),
-        button("Record", ids.end_id(table.id, "record")),
-    ])
-    return "\n".join(lines), view, people
+        lines.append(unrated_words(table))
+    buttons = [button("Record", ids.end_id(table.id, "record"))]
+    if table.daily is None:
+        buttons[:0] = [button("Play again", ids.end_id(table.id, "again"),
+                              style=discord.ButtonStyle.success),
+                       button("Same cards", ids.end_id(table.id, "same"))]
+    return "\n".join(lines), static_view(buttons), people
 
 
 async def announce(channel: discord.abc.Messageable, session: Session) -> None:
@@ -113,7 +128,8 @@ class Endings:
         self.tables = tables
 
     async def click(self, interaction: Interaction, table_id: str, what: str) -> None:
-        """``Play again`` or ``Record``: answered once, a refusal privately with its reason."""
+        """``Play again``, ``Same cards`` or ``Record``: answered once, a refusal privately
+        with its reason."""
         async with answered_on_failure(interaction, "a result button"):
             try:
                 table = await self.tables.finished_table(table_id)
@@ -124,6 +140,8 @@ class Endings:
                         f"The record of this {games.get(table.game).title} game: every deal "
                         "and move. python -m games replay plays it back.",
                         file=finished_record_file(table), ephemeral=True)
+                elif what == "same":
+                    await self.same_cards(interaction, table)
                 else:
                     await self.play_again(interaction, table)
             except TableError as exc:
@@ -131,20 +149,44 @@ class Endings:
 
     async def play_again(self, interaction: Interaction, finished: StoredTable) -> None:
         """A new lobby like ``finished``'s in its channel, unless a table is open there."""
-        open_here = self.tables.in_channel(finished.channel_id)
-        if open_here is not None:
-            where = jump_url(open_here.table.guild_id, open_here.channel_id,
-                             open_here.table.message_id)
-            await say(interaction, f"There is already a table here: {where}")
+        if await self._taken(interaction, finished):
             return
         name = display_name(interaction)
         session = await self.tables.rematch(finished, interaction.user.id, name)
         others = [s.user_id for s in finished.seats
                   if s.user_id is not None and s.user_id != interaction.user.id]
-        content = None
-        if others:
-            content = (" ".join(f"<@{u}>" for u in others) +
-                       f": {name} asks for a rematch. Join to play again.")
+        await self._post_lobby(interaction, session, others,
+                               f"{name} asks for a rematch. Join to play again.")
+
+    async def same_cards(self, interaction: Interaction, finished: StoredTable) -> None:
+        """A lobby dealing ``finished``'s cards again to its seats, unless a table is open
+        there; the other people are pinged to take their saved seats."""
+        if finished.daily is not None:
+            raise TableError("a daily deal is played once; /daily board shows how the others "
+                             "did")
+        if await self._taken(interaction, finished):
+            return
+        name = display_name(interaction)
+        session = await self.tables.same_cards(finished, interaction.user.id, name)
+        others = [s.replaced_user_id for s in session.seats
+                  if s.replaced_because == "saved" and s.replaced_user_id is not None]
+        await self._post_lobby(interaction, session, others,
+                               f"{name} deals the same cards again: Join to take your seat.")
+
+    async def _taken(self, interaction: Interaction, finished: StoredTable) -> bool:
+        """Whether a table is open in ``finished``'s channel already (the asker is told where)."""
+        open_here = self.tables.in_channel(finished.channel_id)
+        if open_here is None:
+            return False
+        where = jump_url(open_here.table.guild_id, open_here.channel_id,
+                         open_here.table.message_id)
+        await say(interaction, f"There is already a table here: {where}")
+        return True
+
+    async def _post_lobby(self, interaction: Interaction, session: Session, others: list[int],
+                          invitation: str) -> None:
+        """The new lobby as the click's answer, pinging ``others`` with ``invitation``."""
+        content = " ".join(f"<@{u}>" for u in others) + f": {invitation}" if others else None
         embed, view = render_lobby(session)
         sent = await interaction.response.send_message(content, embed=embed, view=view,
                                                        allowed_mentions=pings(others))
