@@ -149,6 +149,9 @@ class StoredTable(BaseModel):
     # The day (``YYYY-MM-DD``, UTC) whose deal this table plays, for one person against hard
     # computers (``/daily``); its result goes to the server's daily board.
     daily: str | None = None
+    # The table lives in a direct message with its one person (a daily deal where the bot
+    # could open no private thread): links to it name no server.
+    in_dm: bool = False
     created_at: datetime
     updated_at: datetime
 
@@ -209,3 +212,25 @@ class RecentGame(BaseModel):
     place: int
     score: int
     players: int
+
+
+class DailyTry(BaseModel):
+    """One person's try at a day's deal of a game (``/daily``): one per person, game and day.
+
+    ``score`` and ``place`` (at their table, the computers included) once the game has
+    ended; a try whose game never finished keeps neither, and counts as played.
+    """
+
+    day: str  # YYYY-MM-DD, UTC
+    game: str
+    user_id: int
+    guild_id: int | None  # the server whose daily board it counts on
+    table_id: str
+    started_at: datetime
+    finished_at: datetime | None = None
+    score: int | None = None
+    place: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.score is not None

@@ -12,8 +12,10 @@ agree.
 
 from __future__ import annotations
 
-from bot.models import GameStats, LeaderRow, RecentGame
+import games
+from bot.models import DailyTry, GameStats, LeaderRow, RecentGame
 from bot.store.api import Store
+from bot.tables.daily import DailyBoard, board, streak
 
 
 class Ledger:
@@ -37,6 +39,22 @@ class Ledger:
                            ) -> list[RecentGame]:
         """The player's latest finished games in the server, newest first."""
         return await self._store.recent_games(guild_id, user_id, limit=limit)
+
+    # --- the daily deals -------------------------------------------------------------------
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        """``user_id``'s try at ``game``'s deal of ``day``, wherever they played it."""
+        return await self._store.daily_try(day, game, user_id)
+
+    async def daily_board(self, guild_id: int, game: str, day: str, *, asker: int,
+                          today: str) -> DailyBoard:
+        """The server's board of ``game``'s deal of ``day``, with streaks up to ``today``,
+        and the asker's own try (who may see what is the caller's to decide)."""
+        tries = await self._store.daily_board(guild_id, game, day)
+        days = await self._store.daily_days(game, [t.user_id for t in tries], until=today)
+        streaks = {user_id: streak(found, today) for user_id, found in days.items()}
+        lines = board(tries, lower_is_better=games.get(game).lower_is_better, streaks=streaks)
+        return DailyBoard(game, day, lines, await self._store.daily_try(day, game, asker))
 
     # --- the server's settings for new tables -------------------------------------------
 

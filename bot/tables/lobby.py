@@ -22,11 +22,19 @@ import games
 from bot.logs import working_on
 from bot.models import ComputerLevel, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
-from bot.store.api import ChannelTaken, Store
+from bot.store.api import ChannelTaken, DailyTaken, Store
 from bot.tables.changes import Changes, copied
 from bot.tables.checks import require_lobby, require_open
 from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.tables.context import Clock, game_context, usable_zone, utc_now
+from bot.tables.daily import (
+    ALREADY,
+    BOARD_HINT,
+    daily_deal,
+    daily_options,
+    daily_table_seats,
+    day_of,
+)
 from bot.tables.errors import TABLE_HERE, TableError
 from bot.tables.fixed import (
     ONLY_ITS_PLAYERS,
@@ -95,8 +103,8 @@ class Lobby:
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
                    hints: bool = False, timer: str | None = None,
-                   seats: Sequence[Seat] | None = None, fixed: FixedDeal | None = None
-                   ) -> Session:
+                   seats: Sequence[Seat] | None = None, fixed: FixedDeal | None = None,
+                   daily: str | None = None, in_dm: bool = False) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
@@ -104,7 +112,9 @@ class Lobby:
         ``timer`` is one of :data:`bot.tables.timers.CHOICES`; None: the server's ``/settings
         timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
         ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
-        ``fixed``: the table deals these cards instead of fresh ones (Same cards).
+        ``fixed``: the table deals these cards instead of fresh ones (Same cards, a daily
+        deal); ``daily``: the day whose deal it plays (the store claims the host's try with
+        it; TableError if they have one), ``in_dm``: it lives in a direct message.
         Two opens at once (two people pressing Play again) are taken one after the other,
         so the second finds the first's table.
         """
@@ -123,13 +133,17 @@ class Lobby:
                 host_id=host_id, game=game, options=dict(options),
                 seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
                 pictures=pictures, hints=hints, turn_seconds=clock.seconds,
-                tournament=clock.tournament, fixed=fixed, created_at=stamp, updated_at=stamp,
+                tournament=clock.tournament, fixed=fixed, daily=daily, in_dm=in_dm,
+                created_at=stamp, updated_at=stamp,
             )
             try:
                 await self.store.create_table(table)
             except ChannelTaken:
                 # Another process opened one here first: the schema keeps one per channel.
                 raise TableError(TABLE_HERE) from None
+            except DailyTaken:
+                title = games.get(game).title
+                raise TableError(ALREADY.format(title=title, board=BOARD_HINT)) from None
             session = Session(table)
             self.registry.register(session)
             working_on(session.id)
@@ -171,6 +185,19 @@ class Lobby:
                                options=finished.options, pictures=finished.pictures,
                                hints=finished.hints, timer=choice_of(finished), seats=seats,
                                fixed=deal_of(finished))
+
+    async def open_daily(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                         name: str, game: str, in_dm: bool = False) -> Session:
+        """Today's deal of ``game`` for ``user_id`` alone, started at once
+        (:mod:`bot.tables.daily`): their try is claimed with the table (TableError if they
+        had one), no turn timer, hard computers in the other seats."""
+        day = day_of(self.clock())
+        session = await self.open(guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+                                  host_name=name, game=game, options=daily_options(game),
+                                  timer="off", seats=daily_table_seats(game, user_id, name),
+                                  fixed=daily_deal(day, game), daily=day, in_dm=in_dm)
+        await self.start(session, user_id)
+        return session
 
     async def timer_for(self, guild_id: int | None, game: str, choice: str | None
                         ) -> TableTimer:

@@ -143,6 +143,12 @@ class Tables:
     async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
         return await self.lobby.rematch(finished, user_id, name)
 
+    async def open_daily(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                         name: str, game: str, in_dm: bool = False) -> Session:
+        """Today's deal of ``game`` for ``user_id``, started (:mod:`bot.tables.daily`)."""
+        return await self.lobby.open_daily(guild_id=guild_id, channel_id=channel_id,
+                                           user_id=user_id, name=name, game=game, in_dm=in_dm)
+
     async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
         """A lobby dealing ``finished``'s cards again to its seats (:mod:`bot.tables.fixed`)."""
         return await self.lobby.same_cards(finished, user_id, name)

@@ -39,12 +39,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from bot.models import GameResult, StoredTable, TableStatus
-from bot.store.api import ChannelTaken, StaleTable, StoreError
+from bot.models import DailyTry, GameResult, StoredTable, TableStatus
+from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
+    DAILY_COLUMNS,
+    OPEN_STATUSES,
     appended,
+    daily_scores,
+    daily_try,
     guild_key,
     head_doc,
     rebuild,
@@ -253,7 +257,11 @@ class PostgresStore(ResultQueries, ColumnSettings):
         """Insert a new table and the actions its record holds, in one statement."""
         doc, actions = split_record(table)
         try:
-            created = await self._once(lambda conn: _create(conn, table, doc, actions or []))
+            if table.daily is not None and table.status.value in OPEN_STATUSES:
+                created = await self._transaction(
+                    lambda conn: _create_daily(conn, table, doc, actions or []))
+            else:
+                created = await self._once(lambda conn: _create(conn, table, doc, actions or []))
         except asyncpg.UniqueViolationError as exc:
             raise _channel_taken(exc, table) from exc
         if not created:
@@ -328,6 +336,33 @@ class PostgresStore(ResultQueries, ColumnSettings):
     async def _recent_rows(self, guild: int, user_id: int, limit: int) -> Sequence[Any]:
         return await self._once(lambda conn: conn.fetch(_RECENT, user_id, guild, limit))
 
+    # ----------------------------------------------------------------- daily deals
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        row = await self._once(lambda conn: conn.fetchrow(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries "
+            "WHERE day = $1 AND game = $2 AND user_id = $3", day, game, user_id))
+        return None if row is None else daily_try(row)
+
+    async def daily_board(self, guild_id: int | None, game: str, day: str) -> list[DailyTry]:
+        rows = await self._once(lambda conn: conn.fetch(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries WHERE guild_id = $1 AND game = $2 "
+            "AND day = $3 ORDER BY started_at, user_id", guild_key(guild_id), game, day))
+        return [daily_try(row) for row in rows]
+
+    async def daily_days(self, game: str, user_ids: Sequence[int], *, until: str,
+                         limit: int = 400) -> dict[int, list[str]]:
+        people = list(dict.fromkeys(user_ids))
+        rows = await self._once(lambda conn: conn.fetch(
+            "SELECT u.user_id, d.day FROM unnest($1::bigint[]) AS u(user_id), LATERAL ("
+            "SELECT day FROM daily_tries WHERE user_id = u.user_id AND game = $2 "
+            "AND day <= $3 AND score IS NOT NULL ORDER BY day DESC LIMIT $4) AS d "
+            "ORDER BY u.user_id, d.day DESC", people, game, until, limit))
+        found: dict[int, list[str]] = {user_id: [] for user_id in people}
+        for row in rows:
+            found[row["user_id"]].append(row["day"])
+        return found
+
     # ----------------------------------------------------------------- server settings
 
     async def _setting(self, guild_id: int, column: str) -> Any:
@@ -364,6 +399,21 @@ async def _create(conn: Connection, table: StoredTable, doc: str, actions: list[
     return int(await conn.fetchval(
         _CREATE, *_head_fields(table, doc), table.status.value, table.guild_id,
         table.channel_id, table.game, utc(table.created_at), actions))
+
+
+async def _create_daily(conn: Connection, table: StoredTable, doc: str, actions: list[str]
+                        ) -> int:
+    """A new daily table and its host's try at its day's deal (in the caller's transaction);
+    :class:`DailyTaken` if they have one."""
+    assert table.daily is not None
+    claimed = await conn.fetchval(
+        "INSERT INTO daily_tries (day, game, user_id, guild_id, table_id, started_at) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (day, game, user_id) DO NOTHING "
+        "RETURNING 1", table.daily, table.game, table.host_id, guild_key(table.guild_id),
+        table.id, utc(table.created_at))
+    if claimed is None:
+        raise DailyTaken(table.daily, table.game, table.host_id)
+    return await _create(conn, table, doc, actions)
 
 
 async def _finish(conn: Connection, table: StoredTable) -> None:
@@ -414,6 +464,12 @@ async def _insert_result(conn: Connection, result: GameResult, record: str,
             "'record', 'null'::jsonb) WHERE id = $1",
             result.table_id, finished_at, finished_at.isoformat(timespec="microseconds"))
         await conn.execute("DELETE FROM table_actions WHERE table_id = $1", result.table_id)
+    if result.daily is not None:
+        await conn.executemany(
+            "UPDATE daily_tries SET finished_at = $1, score = $2, place = $3 "
+            "WHERE day = $4 AND game = $5 AND user_id = $6 AND table_id = $7",
+            [(finished_at, score, place, result.daily, result.game, user_id, result.table_id)
+             for user_id, score, place in daily_scores(result)])
     await _update_ratings(conn, guild, result.game, humans(result.players), rate=result.rated)
     return True
 

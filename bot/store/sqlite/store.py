@@ -51,14 +51,17 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import aiosqlite
 
-from bot.models import GameResult, StoredTable, TableStatus
-from bot.store.api import ChannelTaken, StaleTable, StoreError
+from bot.models import DailyTry, GameResult, StoredTable, TableStatus
+from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
     CLOSED_STATUSES,
+    DAILY_COLUMNS,
     OPEN_STATUSES,
     appended,
+    daily_scores,
+    daily_try,
     guild_key,
     head_doc,
     iso,
@@ -315,6 +318,34 @@ class SqliteStore(ResultQueries, ColumnSettings):
             (user_id, guild, limit, user_id),
         )))
 
+    # ----------------------------------------------------------------- daily deals
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        rows = list(await self._read(lambda db: db.execute_fetchall(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries WHERE day = ? AND game = ? AND user_id = ?",
+            (day, game, user_id))))
+        return daily_try(rows[0]) if rows else None
+
+    async def daily_board(self, guild_id: int | None, game: str, day: str) -> list[DailyTry]:
+        rows = await self._read(lambda db: db.execute_fetchall(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries INDEXED BY daily_tries_board "
+            "WHERE guild_id = ? AND game = ? AND day = ? ORDER BY started_at, user_id",
+            (guild_key(guild_id), game, day)))
+        return [daily_try(row) for row in rows]
+
+    async def daily_days(self, game: str, user_ids: Sequence[int], *, until: str,
+                         limit: int = 400) -> dict[int, list[str]]:
+        async def days(db: aiosqlite.Connection) -> dict[int, list[str]]:
+            found: dict[int, list[str]] = {}
+            for user_id in dict.fromkeys(user_ids):
+                rows = await db.execute_fetchall(
+                    "SELECT day FROM daily_tries INDEXED BY daily_tries_person "
+                    "WHERE user_id = ? AND game = ? AND day <= ? AND score IS NOT NULL "
+                    "ORDER BY day DESC LIMIT ?", (user_id, game, until, limit))
+                found[user_id] = [row[0] for row in rows]
+            return found
+        return await self._read(days, snapshot=True)
+
     # ----------------------------------------------------------------- server settings
 
     async def _setting(self, guild_id: int, column: str) -> Any:
@@ -388,6 +419,20 @@ async def _create(db: aiosqlite.Connection, table: StoredTable) -> None:
         raise
     if actions:
         await db.executemany(_INSERT_ACTION, [(table.id, n, a) for n, a in enumerate(actions)])
+    if table.daily is not None and table.status.value in OPEN_STATUSES:
+        await _claim_daily(db, table)
+
+
+async def _claim_daily(db: aiosqlite.Connection, table: StoredTable) -> None:
+    """A new daily table's try at its day's deal; :class:`DailyTaken` if its host has one."""
+    assert table.daily is not None
+    cursor = await db.execute(
+        "INSERT INTO daily_tries (day, game, user_id, guild_id, table_id, started_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, game, user_id) DO NOTHING",
+        (table.daily, table.game, table.host_id, guild_key(table.guild_id), table.id,
+         iso(table.created_at)))
+    if not cursor.rowcount:
+        raise DailyTaken(table.daily, table.game, table.host_id)
 
 
 async def _save_head(db: aiosqlite.Connection, table: StoredTable) -> None:
@@ -511,6 +556,12 @@ async def _insert_result(db: aiosqlite.Connection, result: GameResult, record: s
             (finished_at, finished_at, result.table_id),
         )
         await db.execute("DELETE FROM table_actions WHERE table_id = ?", (result.table_id,))
+    if result.daily is not None:
+        await db.executemany(
+            "UPDATE daily_tries SET finished_at = ?, score = ?, place = ? "
+            "WHERE day = ? AND game = ? AND user_id = ? AND table_id = ?",
+            [(finished_at, score, place, result.daily, result.game, user_id, result.table_id)
+             for user_id, score, place in daily_scores(result)])
     await _update_ratings(db, guild, result.game, humans(result.players), rate=result.rated)
     return True
 
