@@ -4,7 +4,9 @@
 (:mod:`bot.tables.daily`) where nobody else sees its cards: a private thread of this
 channel holding only the person and the bot, when the bot may create one (*Create Private
 Threads* and *Send Messages in Threads* here); otherwise a direct message, announced
-first so that a person whose messages are closed is told before their try is used. The
+first so that a person whose messages are closed is told before their try is used (with
+several processes, only the one holding shard 0, which Discord sends direct messages' clicks
+to, falls back to them). The
 table starts at once, its turns untimed; the person plays it through ``Show my hand`` as
 any table. One try per person, game and day; the command has the cooldown of every
 command that writes.
@@ -54,8 +56,8 @@ Interaction = discord.Interaction[Any]
 
 NO_PLACE = ("I can neither open a private thread here (I need **Create Private Threads** and "
             "**Send Messages in Threads**) nor send you a direct message (your privacy "
-            "settings for this server refuse them). Try in another channel, or allow direct "
-            "messages from this server's members; your try is still yours.")
+            "settings may refuse them). Try in another channel, or allow direct messages "
+            "from this server's members; your try is still yours.")
 DM_BUSY = ("your other daily deal is still open in our direct messages; finish it there "
            "first (or play this one from a channel where I may open a private thread)")
 
@@ -155,6 +157,8 @@ class Daily(commands.Cog):
                 return Place(thread, in_dm=False)
             except discord.HTTPException as exc:
                 log.warning("could not open a private thread for a daily deal: %s", exc)
+        if not self.bot.settings.shards.owns(None):
+            return None  # direct messages' clicks reach the process of shard 0, not this one
         try:
             direct = await interaction.user.create_dm()
             await direct.send(f"Today's {title} deal, dealt for you alone: your table follows.",
