@@ -205,6 +205,18 @@ class GameStats(BaseModel):
     rating: float | None  # None when the player has no rated game of it
 
 
+class SeasonStanding(BaseModel):
+    """Where a player finished a season (a calendar month) of a game's board in a server."""
+
+    season: str  # YYYY-MM, UTC
+    game: str
+    place: int
+    players: int  # rated players on that season's board
+    rating: float  # their season rating at its end
+    games: int
+    wins: int
+
+
 class RecentGame(BaseModel):
     table_id: str
     game: str

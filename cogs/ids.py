@@ -22,8 +22,9 @@
     ff:<table>:a:<version>:<action>    any other decision in a hand menu (spaces as "_")
     ff:<table>:p:<version>:<page>      turn the pages of a hand menu
     ff:<table>:r:<page>                a waiting hand menu's Refresh: the menu as it is now
-    ff:lb:<game>:<offset>              turn the pages of a leaderboard (the server comes
-                                       from the interaction, never from the id)
+    ff:lb:<game>:<offset>[:<season>]   turn the pages of a leaderboard, all time or of a
+                                       season (YYYY-MM); the server comes from the
+                                       interaction, never from the id
 
 Public messages carry only the first two kinds, so no card is ever named in a
 public custom id. Hand-menu ids carry the table's version: a click on an older
@@ -65,7 +66,8 @@ ACTION_TEMPLATE = rf"ff:{TABLE}:a:{VERSION}:(?P<action>[A-Za-z0-9_+*#-]{{1,60}})
 PAGE_TEMPLATE = rf"ff:{TABLE}:p:{VERSION}:(?P<page>\d{{1,2}})"
 REFRESH_TEMPLATE = rf"ff:{TABLE}:r:(?P<page>\d{{1,2}})"
 # Table ids are 10 hex digits, so "lb" can never be one.
-LEADERBOARD_TEMPLATE = r"ff:lb:(?P<game>[a-z]{1,20}):(?P<offset>\d{1,6})"
+LEADERBOARD_TEMPLATE = (r"ff:lb:(?P<game>[a-z]{1,20}):(?P<offset>\d{1,6})"
+                        r"(?::(?P<season>\d{4}-\d{2}))?")
 
 
 def lobby_id(table: str, verb: str) -> str:
@@ -132,8 +134,9 @@ def refresh_id(table: str, page: int) -> str:
     return f"{PREFIX}:{table}:r:{page}"
 
 
-def leaderboard_id(game: str, offset: int) -> str:
-    return f"{PREFIX}:lb:{game}:{offset}"
+def leaderboard_id(game: str, offset: int, season: str | None = None) -> str:
+    """A leaderboard page: all time (as every board was before seasons), or ``season``'s."""
+    return f"{PREFIX}:lb:{game}:{offset}" + (f":{season}" if season else "")
 
 
 def action_text(token: str) -> str:

@@ -33,7 +33,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from bot.models import DailyTry, GameResult, GameStats, LeaderRow, RecentGame, StoredTable
+from bot.models import (
+    DailyTry,
+    GameResult,
+    GameStats,
+    LeaderRow,
+    RecentGame,
+    SeasonStanding,
+    StoredTable,
+)
 
 
 class StoreError(RuntimeError):
@@ -139,9 +147,17 @@ class ResultsAndRatings(Protocol):
         """
 
     async def leaderboard(
-        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
+        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10,
+        season: str | None = None,
     ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's players of ``game`` by rating, and how many there are."""
+        """A page of the server's players of ``game`` by rating, and how many there are: all
+        time, or in ``season`` (a calendar month, ``YYYY-MM``, UTC; every finished game
+        counts and rates in the season it ended in, with the same maths as all time)."""
+
+    async def season_standings(self, guild_id: int | None, user_id: int, *, before: str,
+                               limit: int = 4) -> list[SeasonStanding]:
+        """Where the player finished each rated season before ``before`` (``YYYY-MM``),
+        latest first: their place, how many were rated, their rating."""
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game in this server."""

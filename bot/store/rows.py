@@ -40,6 +40,7 @@ from bot.models import (
     GameStats,
     LeaderRow,
     RecentGame,
+    SeasonStanding,
     StoredTable,
     TableStatus,
 )
@@ -208,6 +209,27 @@ def daily_scores(result: GameResult) -> list[tuple[int, int, int]]:
     return [(p.user_id, p.score, p.place) for p in result.players if p.user_id is not None]
 
 
+def season_of(moment: datetime) -> str:
+    """The season (``YYYY-MM``, the calendar month in UTC) a game ending at ``moment`` is in."""
+    return utc(moment).strftime("%Y-%m")
+
+
+AHEAD = ("(o.mu - 3.0 * o.sigma > s.mu - 3.0 * s.sigma OR (o.mu - 3.0 * o.sigma = "
+         "s.mu - 3.0 * s.sigma AND (o.wins > s.wins OR (o.wins = s.wins AND (o.games > "
+         "s.games OR (o.games = s.games AND o.user_id < s.user_id))))))")
+"""SQL, on either backend: season row ``o`` is ranked above row ``s`` on their board (the
+board's order: the ordinal, then wins, games, user id), so a place is one more than the
+rows ahead."""
+
+
+def season_standing(row: Any) -> SeasonStanding:
+    """How a player's season of a game ended, from a row of the standings query."""
+    return SeasonStanding(season=row["season"], game=row["game"], place=row["place"],
+                          players=row["players"],
+                          rating=display_rating(row["mu"], row["sigma"]),
+                          games=row["games"], wins=row["wins"])
+
+
 DAILY_COLUMNS = ("day, game, user_id, guild_id, table_id, started_at, finished_at, score, "
                  "place")
 """The columns of ``daily_tries`` a :class:`~bot.models.DailyTry` is read from."""
@@ -239,8 +261,8 @@ def recent_game(row: Any) -> RecentGame:
                       place=row["place"], score=row["score"], players=row["players"])
 
 
-__all__ = ["CLOSED_STATUSES", "DAILY_COLUMNS", "NO_GUILD", "OPEN_STATUSES", "SETTINGS",
+__all__ = ["AHEAD", "CLOSED_STATUSES", "DAILY_COLUMNS", "NO_GUILD", "OPEN_STATUSES", "SETTINGS",
            "CorruptTableError", "appended", "check_page", "check_timer", "daily_scores",
            "daily_try", "dump", "game_stats", "guild_key", "head_doc", "iso", "leader_row",
-           "rebuild", "recent_game", "refusal", "result_record", "setting_upsert",
-           "split_record", "utc", "when"]
+           "rebuild", "recent_game", "refusal", "result_record", "season_of",
+           "season_standing", "setting_upsert", "split_record", "utc", "when"]

@@ -13,7 +13,7 @@ agree.
 from __future__ import annotations
 
 import games
-from bot.models import DailyTry, GameStats, LeaderRow, RecentGame
+from bot.models import DailyTry, GameStats, LeaderRow, RecentGame, SeasonStanding
 from bot.store.api import Store
 from bot.tables.daily import DailyBoard, board, streak
 
@@ -26,10 +26,18 @@ class Ledger:
 
     # --- what has been played ----------------------------------------------------------
 
-    async def leaderboard(self, guild_id: int, game: str, *, offset: int, limit: int
-                          ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's players of ``game`` by rating, and how many there are."""
-        return await self._store.leaderboard(guild_id, game, offset=offset, limit=limit)
+    async def leaderboard(self, guild_id: int, game: str, *, offset: int, limit: int,
+                          season: str | None = None) -> tuple[list[LeaderRow], int]:
+        """A page of the server's players of ``game`` by rating, and how many there are:
+        all time, or in ``season`` (``YYYY-MM``)."""
+        return await self._store.leaderboard(guild_id, game, offset=offset, limit=limit,
+                                             season=season)
+
+    async def season_standings(self, guild_id: int, user_id: int, *, before: str,
+                               limit: int) -> list[SeasonStanding]:
+        """Where the player finished their rated seasons before ``before``, latest first."""
+        return await self._store.season_standings(guild_id, user_id, before=before,
+                                                  limit=limit)
 
     async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game in the server."""

@@ -44,6 +44,7 @@ from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
+    AHEAD,
     DAILY_COLUMNS,
     OPEN_STATUSES,
     appended,
@@ -54,6 +55,7 @@ from bot.store.rows import (
     rebuild,
     refusal,
     result_record,
+    season_of,
     setting_upsert,
     split_record,
     utc,
@@ -148,6 +150,32 @@ LEFT JOIN LATERAL (
 ) AS page ON true
 ORDER BY floor((page.mu - 3.0 * page.sigma) * 20)::integer DESC,
          (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
+"""
+_SEASON_PAGE = """
+SELECT (SELECT COUNT(*) FROM season_ratings
+        WHERE guild_id = $1 AND game = $2 AND season = $3 AND mu IS NOT NULL) AS total,
+       page.user_id, page.mu, page.sigma, page.games, page.wins
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+    SELECT user_id, mu, sigma, games, wins FROM season_ratings
+    WHERE guild_id = $1 AND game = $2 AND season = $3 AND mu IS NOT NULL
+    ORDER BY (mu - 3.0 * sigma) DESC, wins DESC, games DESC, user_id
+    LIMIT $4 OFFSET $5
+) AS page ON true
+ORDER BY (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
+"""
+_STANDINGS = f"""
+SELECT s.season, s.game, s.mu, s.sigma, s.games, s.wins,
+       1 + (SELECT COUNT(*) FROM season_ratings AS o
+            WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+              AND o.mu IS NOT NULL AND {AHEAD}) AS place,
+       (SELECT COUNT(*) FROM season_ratings AS o
+        WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+          AND o.mu IS NOT NULL) AS players
+FROM season_ratings AS s
+WHERE s.guild_id = $1 AND s.user_id = $2 AND s.season < $3 AND s.mu IS NOT NULL
+ORDER BY s.season DESC, place, s.game
+LIMIT $4
 """
 _RECENT = """
 SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place,
@@ -327,6 +355,19 @@ class PostgresStore(ResultQueries, ColumnSettings):
         rows = await self._once(lambda conn: conn.fetch(_BOARD_PAGE, *key, offset, limit))
         return [row for row in rows if row["user_id"] is not None], int(rows[0]["total"])
 
+    async def _season_rows(self, key: tuple[int, str], season: str, offset: int, limit: int
+                           ) -> tuple[Sequence[Any], int]:
+        """A page of a season's board and its size, in one statement (each row carries the
+        size; a page past the end is one row with the size and no player)."""
+        rows = await self._once(lambda conn: conn.fetch(_SEASON_PAGE, *key, season, limit,
+                                                        offset))
+        return [row for row in rows if row["user_id"] is not None], int(rows[0]["total"])
+
+    async def _standing_rows(self, guild: int, user_id: int, before: str, limit: int
+                             ) -> Sequence[Any]:
+        return await self._once(lambda conn: conn.fetch(_STANDINGS, guild, user_id, before,
+                                                        limit))
+
     async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
         return await self._once(lambda conn: conn.fetch(
             "SELECT game, games, wins, mu, sigma FROM ratings "
@@ -470,13 +511,15 @@ async def _insert_result(conn: Connection, result: GameResult, record: str,
             "WHERE day = $4 AND game = $5 AND user_id = $6 AND table_id = $7",
             [(finished_at, score, place, result.daily, result.game, user_id, result.table_id)
              for user_id, score, place in daily_scores(result)])
-    await _update_ratings(conn, guild, result.game, humans(result.players), rate=result.rated)
+    await _update_ratings(conn, guild, result.game, season_of(result.finished_at),
+                          humans(result.players), rate=result.rated)
     return True
 
 
-async def _update_ratings(conn: Connection, guild: int, game: str, standings: list[Standing],
-                          *, rate: bool) -> None:
-    """Count the game for every human and rate them (:func:`bot.store.ratings.rate_game`).
+async def _update_ratings(conn: Connection, guild: int, game: str, season: str,
+                          standings: list[Standing], *, rate: bool) -> None:
+    """Count the game for every human and rate them (:func:`bot.store.ratings.rate_game`),
+    all time and in the game's season.
 
     One board (server and game) is rated by one transaction at a time (an
     advisory lock, held to COMMIT): a concurrent game of the same players then
@@ -489,20 +532,39 @@ async def _update_ratings(conn: Connection, guild: int, game: str, standings: li
         return
     await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
                        f"fivefold board {guild} {game}")
+    await _rate(conn, "ratings", (guild, game), standings, rate=rate)
+    await _rate(conn, "season_ratings", (guild, game, season), standings, rate=rate)
+
+
+_BOARD_KEYS = {"ratings": ("guild_id", "game"),
+               "season_ratings": ("guild_id", "game", "season")}
+"""The columns that name one board of each table of ratings (before ``user_id``)."""
+
+
+async def _rate(conn: Connection, table: str, key: tuple[Any, ...], standings: list[Standing],
+                *, rate: bool) -> None:
+    """One board's rows of ``standings`` (``table`` is one of :data:`_BOARD_KEYS`, never
+    input), under the board's lock: created if missing, locked, rated, counted."""
+    columns = _BOARD_KEYS[table]
+    names = ", ".join(columns)
+    marks = [f"${n}" for n in range(1, len(columns) + 1)]
+    where = " AND ".join(f"{c} = {m}" for c, m in zip(columns, marks, strict=True))
     users = sorted(h.user_id for h in standings)
+    last = f"${len(columns) + 1}"
     await conn.execute(
-        "INSERT INTO ratings (guild_id, game, user_id) SELECT $1, $2, u FROM unnest($3::bigint[]) "
-        "AS u ORDER BY u ON CONFLICT DO NOTHING", guild, game, users)
+        f"INSERT INTO {table} ({names}, user_id) SELECT {', '.join(marks)}, u "
+        f"FROM unnest({last}::bigint[]) AS u ORDER BY u ON CONFLICT DO NOTHING", *key, users)
     rows = await conn.fetch(
-        "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 "
-        "AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE", guild, game, users)
+        f"SELECT user_id, mu, sigma FROM {table} WHERE {where} "
+        f"AND user_id = ANY({last}::bigint[]) ORDER BY user_id FOR UPDATE", *key, users)
     new = rate_game(standings, {row["user_id"]: (row["mu"], row["sigma"]) for row in rows},
                     rate=rate)
     won = {h.user_id: h.winner for h in standings}
+    n = len(columns)
     await conn.executemany(
-        "UPDATE ratings SET mu = $4, sigma = $5, games = games + 1, wins = wins + $6 "
-        "WHERE guild_id = $1 AND game = $2 AND user_id = $3",
-        [(guild, game, user, *new[user], int(won[user])) for user in users])
+        f"UPDATE {table} SET mu = ${n + 2}, sigma = ${n + 3}, games = games + 1, "
+        f"wins = wins + ${n + 4} WHERE {where} AND user_id = ${n + 1}",
+        [(*key, user, *new[user], int(won[user])) for user in users])
 
 
 __all__ = ["PostgresStore"]

@@ -56,6 +56,7 @@ from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
+    AHEAD,
     CLOSED_STATUSES,
     DAILY_COLUMNS,
     OPEN_STATUSES,
@@ -68,6 +69,7 @@ from bot.store.rows import (
     rebuild,
     refusal,
     result_record,
+    season_of,
     setting_upsert,
     split_record,
 )
@@ -289,6 +291,23 @@ class SqliteStore(ResultQueries, ColumnSettings):
         """A leaderboard page (see :func:`_board_page`), its queries in one snapshot."""
         return await self._read(lambda db: _board_page(db, key, offset, limit), snapshot=True)
 
+    async def _season_rows(self, key: tuple[int, str], season: str, offset: int, limit: int
+                           ) -> tuple[Sequence[Any], int]:
+        """A page of a season's board and its size, in one snapshot."""
+        async def page(db: aiosqlite.Connection) -> tuple[Sequence[Any], int]:
+            [(total,)] = await db.execute_fetchall(
+                "SELECT COUNT(*) FROM season_ratings INDEXED BY season_ratings_board "
+                "WHERE guild_id = ? AND game = ? AND season = ? AND mu IS NOT NULL",
+                (*key, season))
+            rows = await db.execute_fetchall(_SEASON_PAGE, (*key, season, limit, offset))
+            return list(rows), int(total)
+        return await self._read(page, snapshot=True)
+
+    async def _standing_rows(self, guild: int, user_id: int, before: str, limit: int
+                             ) -> Sequence[Any]:
+        return list(await self._read(lambda db: db.execute_fetchall(
+            _STANDINGS, (guild, user_id, before, limit))))
+
     async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
         return list(await self._read(lambda db: db.execute_fetchall(
             """
@@ -487,6 +506,27 @@ LIMIT ? OFFSET ?
 """
 
 
+_SEASON_PAGE = """
+SELECT user_id, mu, sigma, games, wins FROM season_ratings INDEXED BY season_ratings_board
+WHERE guild_id = ? AND game = ? AND season = ? AND mu IS NOT NULL
+ORDER BY mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
+LIMIT ? OFFSET ?
+"""
+_STANDINGS = f"""
+SELECT s.season, s.game, s.mu, s.sigma, s.games, s.wins,
+       1 + (SELECT COUNT(*) FROM season_ratings AS o
+            WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+              AND o.mu IS NOT NULL AND {AHEAD}) AS place,
+       (SELECT COUNT(*) FROM season_ratings AS o
+        WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+          AND o.mu IS NOT NULL) AS players
+FROM season_ratings AS s INDEXED BY season_ratings_player
+WHERE s.guild_id = ? AND s.user_id = ? AND s.season < ? AND s.mu IS NOT NULL
+ORDER BY s.season DESC, place, s.game
+LIMIT ?
+"""
+
+
 async def _board_page(db: aiosqlite.Connection, key: tuple[int, str], offset: int, limit: int
                       ) -> tuple[Sequence[Any], int]:
     """One leaderboard page and the board's size, without walking the players above it.
@@ -562,15 +602,17 @@ async def _insert_result(db: aiosqlite.Connection, result: GameResult, record: s
             "WHERE day = ? AND game = ? AND user_id = ? AND table_id = ?",
             [(finished_at, score, place, result.daily, result.game, user_id, result.table_id)
              for user_id, score, place in daily_scores(result)])
-    await _update_ratings(db, guild, result.game, humans(result.players), rate=result.rated)
+    await _update_ratings(db, guild, result.game, season_of(result.finished_at),
+                          humans(result.players), rate=result.rated)
     return True
 
 
 async def _update_ratings(
-    db: aiosqlite.Connection, guild: int, game: str, standings: list[Standing], *,
+    db: aiosqlite.Connection, guild: int, game: str, season: str, standings: list[Standing], *,
     rate: bool = True,
 ) -> None:
-    """Count the game for every human and, with two or more of them, rate them.
+    """Count the game for every human and, with two or more of them, rate them: all time,
+    and in the game's season.
 
     Runs inside :meth:`SqliteStore.record_result`'s transaction (SQLite has one
     writer at a time, so no lock is needed). The humans are rated among themselves
@@ -580,23 +622,38 @@ async def _update_ratings(
     """
     if not standings:
         return
+    await _rate(db, "ratings", (guild, game), standings, rate=rate)
+    await _rate(db, "season_ratings", (guild, game, season), standings, rate=rate)
+
+
+_BOARD_KEYS = {"ratings": ("guild_id", "game"),
+               "season_ratings": ("guild_id", "game", "season")}
+"""The columns that name one board of each table of ratings (before ``user_id``)."""
+
+
+async def _rate(db: aiosqlite.Connection, table: str, key: tuple[Any, ...],
+                standings: list[Standing], *, rate: bool) -> None:
+    """One board's rows of ``standings`` (``table`` is one of :data:`_BOARD_KEYS`, never
+    input): read, rated (:func:`bot.store.ratings.rate_game`), written back counted."""
+    columns = _BOARD_KEYS[table]
+    where = " AND ".join(f"{column} = ?" for column in columns)
     marks = ",".join("?" * len(standings))
     rows = await db.execute_fetchall(
-        f"SELECT user_id, mu, sigma FROM ratings "
-        f"WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
-        (guild, game, *(h.user_id for h in standings)),
+        f"SELECT user_id, mu, sigma FROM {table} WHERE {where} AND user_id IN ({marks})",
+        (*key, *(h.user_id for h in standings)),
     )
     stored = {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}
     new = rate_game(standings, stored, rate=rate)
+    names = ", ".join(columns)
     await db.executemany(
-        """
-        INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins)
-        VALUES (?, ?, ?, ?, ?, 1, ?)
-        ON CONFLICT (guild_id, game, user_id) DO UPDATE SET
+        f"""
+        INSERT INTO {table} ({names}, user_id, mu, sigma, games, wins)
+        VALUES ({", ".join("?" * len(columns))}, ?, ?, ?, 1, ?)
+        ON CONFLICT ({names}, user_id) DO UPDATE SET
             mu = excluded.mu,
             sigma = excluded.sigma,
-            games = ratings.games + 1,
-            wins = ratings.wins + excluded.wins
+            games = {table}.games + 1,
+            wins = {table}.wins + excluded.wins
         """,
-        [(guild, game, h.user_id, *new[h.user_id], int(h.winner)) for h in standings],
+        [(*key, h.user_id, *new[h.user_id], int(h.winner)) for h in standings],
     )
