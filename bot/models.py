@@ -7,7 +7,7 @@ the options, and the game's record (options, seed, deals, actions).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal, get_args
 
@@ -203,6 +203,15 @@ class GameStats(BaseModel):
     games: int
     wins: int
     rating: float | None  # None when the player has no rated game of it
+
+
+def season_of(moment: datetime) -> str:
+    """The season (``YYYY-MM``: the calendar month in UTC) a game ending at ``moment`` is in;
+    a naive moment is taken as UTC. The store rates each result in it, the leaderboard
+    shows it."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m")
 
 
 class SeasonStanding(BaseModel):

@@ -209,11 +209,6 @@ def daily_scores(result: GameResult) -> list[tuple[int, int, int]]:
     return [(p.user_id, p.score, p.place) for p in result.players if p.user_id is not None]
 
 
-def season_of(moment: datetime) -> str:
-    """The season (``YYYY-MM``, the calendar month in UTC) a game ending at ``moment`` is in."""
-    return utc(moment).strftime("%Y-%m")
-
-
 AHEAD = ("(o.mu - 3.0 * o.sigma > s.mu - 3.0 * s.sigma OR (o.mu - 3.0 * o.sigma = "
          "s.mu - 3.0 * s.sigma AND (o.wins > s.wins OR (o.wins = s.wins AND (o.games > "
          "s.games OR (o.games = s.games AND o.user_id < s.user_id))))))")
@@ -264,5 +259,5 @@ def recent_game(row: Any) -> RecentGame:
 __all__ = ["AHEAD", "CLOSED_STATUSES", "DAILY_COLUMNS", "NO_GUILD", "OPEN_STATUSES", "SETTINGS",
            "CorruptTableError", "appended", "check_page", "check_timer", "daily_scores",
            "daily_try", "dump", "game_stats", "guild_key", "head_doc", "iso", "leader_row",
-           "rebuild", "recent_game", "refusal", "result_record", "season_of",
-           "season_standing", "setting_upsert", "split_record", "utc", "when"]
+           "rebuild", "recent_game", "refusal", "result_record", "season_standing",
+           "setting_upsert", "split_record", "utc", "when"]

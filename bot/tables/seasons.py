@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.store.rows import season_of
+from bot.models import season_of
 
 
 def season_before(season: str) -> str:

@@ -38,7 +38,9 @@ HOW_TO_START = (
     "`/play fazes fazes:1,2 timer:1m`; add `thread:true` for a new thread). People press "
     "**Join**, the host can **Add computer player**, then **Start**. During the game, "
     "**Show my hand** shows your cards and your moves; at the end, **Play again** opens "
-    "the same table. `/rules` explains a game in short sections."
+    "the same table and **Same cards** deals the same hand again. `/tables` lists the "
+    "server's tables to join or watch, `/daily <game>` plays today's deal, the same for "
+    "everyone. `/rules` explains a game in short sections."
 )
 
 

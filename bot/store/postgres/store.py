@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from bot.models import DailyTry, GameResult, StoredTable, TableStatus
+from bot.models import DailyTry, GameResult, StoredTable, TableStatus, season_of
 from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
@@ -55,7 +55,6 @@ from bot.store.rows import (
     rebuild,
     refusal,
     result_record,
-    season_of,
     setting_upsert,
     split_record,
     utc,

@@ -51,7 +51,7 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import aiosqlite
 
-from bot.models import DailyTry, GameResult, StoredTable, TableStatus
+from bot.models import DailyTry, GameResult, StoredTable, TableStatus, season_of
 from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
@@ -69,7 +69,6 @@ from bot.store.rows import (
     rebuild,
     refusal,
     result_record,
-    season_of,
     setting_upsert,
     split_record,
 )
