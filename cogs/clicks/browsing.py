@@ -27,6 +27,7 @@ from bot.tables.lobby import Request
 from bot.tables.service import Tables
 from bot.tables.session import Session
 from cogs import ids
+from cogs.clicks import router
 from cogs.clicks.deadline import in_time
 from cogs.clicks.handlers import display_name
 from cogs.render.watch import render_listing, render_watch
@@ -34,7 +35,6 @@ from cogs.ui import NO_MENTIONS, answered_on_failure, is_ephemeral, jump_url, sa
 from cogs.upkeep.live_menus import LiveMenus
 
 Interaction = discord.Interaction[Any]
-Button = discord.ui.Button[discord.ui.View]
 
 NOT_ON_TABLE = "that button is not on this table's message"
 NOT_YOURS = "that button belongs on a private message of yours"
@@ -170,52 +170,39 @@ def watching_of(interaction: Interaction) -> Watching | None:
     return cog.watching if cog is not None else None
 
 
-class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
-    """Rebuilt from its custom id; the work is in :class:`Watching`."""
-
-    def __init__(self, custom_id: str, match: dict[str, str]) -> None:
-        super().__init__(discord.ui.Button(custom_id=custom_id, label="-"))
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> _Item:
-        return cls(str(getattr(item, "custom_id", "")), match.groupdict())
+class _Item(router._Item, template=r"(?!)"):
+    """Rebuilt from its custom id as every table button is (:mod:`cogs.clicks.router`); the
+    work is in :class:`Watching`."""
 
     async def callback(self, interaction: Interaction) -> None:
         await route(interaction, type(self), self.match)
 
     @staticmethod
-    async def handle(watching: Watching, interaction: Interaction, match: dict[str, str]
-                     ) -> None:
+    async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         raise NotImplementedError
 
 
 class WatchButton(_Item, template=ids.WATCH_TEMPLATE):
     @staticmethod
-    async def handle(watching: Watching, interaction: Interaction, match: dict[str, str]
-                     ) -> None:
+    async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.watch(interaction, match["table"], listed=False)
 
 
 class WatchingButton(_Item, template=ids.WATCHING_TEMPLATE):
     @staticmethod
-    async def handle(watching: Watching, interaction: Interaction, match: dict[str, str]
-                     ) -> None:
+    async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.watching(interaction, match["table"], match["what"])
 
 
 class ListedButton(_Item, template=ids.LISTED_TEMPLATE):
     @staticmethod
-    async def handle(watching: Watching, interaction: Interaction, match: dict[str, str]
-                     ) -> None:
+    async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.listed(interaction, match["table"], match["what"])
 
 
 class TablesPageButton(_Item, template=ids.TABLES_TEMPLATE):
     @staticmethod
-    async def handle(watching: Watching, interaction: Interaction, match: dict[str, str]
-                     ) -> None:
+    async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.page(interaction, int(match["offset"]))
 
 
@@ -230,7 +217,7 @@ async def route(interaction: Interaction, item: type[_Item], match: dict[str, st
     if watching is None:
         await say(interaction, "The tables are restarting; try again.")
         return
-    await item.handle(watching, interaction, match)
+    await item.act(watching, interaction, match)
 
 
 def fallback(item: type[_Item]) -> Any:

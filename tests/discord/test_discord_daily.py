@@ -245,3 +245,19 @@ async def test_a_daily_deal_goes_to_a_direct_message_when_no_thread_may_be_opene
         mine = await bot.ledger.daily_try(DAY, GAME, erin.id)
         assert mine is not None and mine.score == session.game.scores[0]
         assert mine.guild_id == world.guild.id  # on this server's board
+
+
+async def test_daily_has_the_cooldown_of_every_command_that_writes(fake_world: FakeWorld,
+                                                                   tmp_path):
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, clock=lambda: NOON, commands_per_minute=1) as bot:
+        await play_daily(fake, world.alice, world.table)
+        again = await fake.slash(world.alice, world.table, "daily fumblaroo")
+        assert answered_privately(again) and again.text.startswith("Not so fast"), again
+        assert await bot.ledger.daily_try(DAY, "fumblaroo", world.alice.id) is None
+        # Reading a board, or the tables, writes nothing and waits for nobody.
+        for _ in range(2):
+            board = await fake.slash(world.alice, world.lobby, "daily board", {"game": GAME})
+            assert answered_privately(board) and "Not so fast" not in board.text
+            listed = await fake.slash(world.alice, world.lobby, "tables")
+            assert answered_privately(listed) and "Not so fast" not in listed.text
