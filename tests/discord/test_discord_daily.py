@@ -250,14 +250,16 @@ async def test_a_daily_deal_goes_to_a_direct_message_when_no_thread_may_be_opene
 async def test_daily_has_the_cooldown_of_every_command_that_writes(fake_world: FakeWorld,
                                                                    tmp_path):
     world, fake = fake_world, fake_world.fake
-    async with running_bot(fake, tmp_path, clock=lambda: NOON, commands_per_minute=1) as bot:
-        await play_daily(fake, world.alice, world.table)
-        again = await fake.slash(world.alice, world.table, "daily fumblaroo")
+    async with running_bot(fake, tmp_path, clock=lambda: NOON, commands_per_minute=1):
+        await play_daily(fake, world.bob, world.table)
+        # As /play <game>, each game's subcommand counts its own uses.
+        again = await fake.slash(world.bob, world.table, f"daily {GAME}")
         assert answered_privately(again) and again.text.startswith("Not so fast"), again
-        assert await bot.ledger.daily_try(DAY, "fumblaroo", world.alice.id) is None
+        other = await play_daily(fake, world.bob, world.table, "fumblaroo")
+        assert "Today's Fumblaroo deal is ready" in other.followups[0].content
         # Reading a board, or the tables, writes nothing and waits for nobody.
         for _ in range(2):
-            board = await fake.slash(world.alice, world.lobby, "daily board", {"game": GAME})
+            board = await fake.slash(world.bob, world.lobby, "daily board", {"game": GAME})
             assert answered_privately(board) and "Not so fast" not in board.text
-            listed = await fake.slash(world.alice, world.lobby, "tables")
+            listed = await fake.slash(world.bob, world.lobby, "tables")
             assert answered_privately(listed) and "Not so fast" not in listed.text
