@@ -54,7 +54,7 @@ async def play_daily(fake, user, channel, game: str = GAME):
     """``user`` types ``/daily <game>`` in ``channel``: the answer, once its followup came."""
     asked = await fake.slash(user, channel, f"daily {game}")
     assert thinking(asked), asked
-    await asked.wait_followups(1)
+    await asked.wait_followups(1, timeout=30)  # a thread, a table and its start
     return asked
 
 
