@@ -217,6 +217,27 @@ board's order: the ordinal, then wins, games, user id), so a place is one more t
 rows ahead."""
 
 
+def standings_sql(marks: tuple[str, str, str, str], *, hint: str = "") -> str:
+    """The query of a player's past seasons (:func:`season_standing` reads its rows), on
+    either backend: ``marks`` are its placeholders for the server, the player, the season
+    it stops before and the limit; ``hint`` names SQLite's index."""
+    guild, user, before, limit = marks
+    return f"""
+SELECT s.season, s.game, s.mu, s.sigma, s.games, s.wins,
+       1 + (SELECT COUNT(*) FROM season_ratings AS o
+            WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+              AND o.mu IS NOT NULL AND {AHEAD}) AS place,
+       (SELECT COUNT(*) FROM season_ratings AS o
+        WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+          AND o.mu IS NOT NULL) AS players
+FROM season_ratings AS s {hint}
+WHERE s.guild_id = {guild} AND s.user_id = {user} AND s.season < {before}
+  AND s.mu IS NOT NULL
+ORDER BY s.season DESC, place, s.game
+LIMIT {limit}
+"""
+
+
 def season_standing(row: Any) -> SeasonStanding:
     """How a player's season of a game ended, from a row of the standings query."""
     return SeasonStanding(season=row["season"], game=row["game"], place=row["place"],
@@ -256,8 +277,8 @@ def recent_game(row: Any) -> RecentGame:
                       place=row["place"], score=row["score"], players=row["players"])
 
 
-__all__ = ["AHEAD", "CLOSED_STATUSES", "DAILY_COLUMNS", "NO_GUILD", "OPEN_STATUSES", "SETTINGS",
+__all__ = ["CLOSED_STATUSES", "DAILY_COLUMNS", "NO_GUILD", "OPEN_STATUSES", "SETTINGS",
            "CorruptTableError", "appended", "check_page", "check_timer", "daily_scores",
            "daily_try", "dump", "game_stats", "guild_key", "head_doc", "iso", "leader_row",
            "rebuild", "recent_game", "refusal", "result_record", "season_standing",
-           "setting_upsert", "split_record", "utc", "when"]
+           "setting_upsert", "split_record", "standings_sql", "utc", "when"]

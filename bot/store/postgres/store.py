@@ -44,7 +44,6 @@ from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
-    AHEAD,
     DAILY_COLUMNS,
     OPEN_STATUSES,
     appended,
@@ -57,6 +56,7 @@ from bot.store.rows import (
     result_record,
     setting_upsert,
     split_record,
+    standings_sql,
     utc,
 )
 from bot.store.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
@@ -163,19 +163,7 @@ LEFT JOIN LATERAL (
 ) AS page ON true
 ORDER BY (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
 """
-_STANDINGS = f"""
-SELECT s.season, s.game, s.mu, s.sigma, s.games, s.wins,
-       1 + (SELECT COUNT(*) FROM season_ratings AS o
-            WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
-              AND o.mu IS NOT NULL AND {AHEAD}) AS place,
-       (SELECT COUNT(*) FROM season_ratings AS o
-        WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
-          AND o.mu IS NOT NULL) AS players
-FROM season_ratings AS s
-WHERE s.guild_id = $1 AND s.user_id = $2 AND s.season < $3 AND s.mu IS NOT NULL
-ORDER BY s.season DESC, place, s.game
-LIMIT $4
-"""
+_STANDINGS = standings_sql(("$1", "$2", "$3", "$4"))
 _RECENT = """
 SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place,
        (array_agg(p.score ORDER BY p.place, p.seat))[1] AS score,

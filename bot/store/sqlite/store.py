@@ -56,7 +56,6 @@ from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
-    AHEAD,
     CLOSED_STATUSES,
     DAILY_COLUMNS,
     OPEN_STATUSES,
@@ -71,6 +70,7 @@ from bot.store.rows import (
     result_record,
     setting_upsert,
     split_record,
+    standings_sql,
 )
 from bot.store.schema import load_migrations, migrate_sqlite
 from bot.store.sqlite.commit import Batched, GroupCommit, GroupCommitError, Write
@@ -511,19 +511,7 @@ WHERE guild_id = ? AND game = ? AND season = ? AND mu IS NOT NULL
 ORDER BY mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
 LIMIT ? OFFSET ?
 """
-_STANDINGS = f"""
-SELECT s.season, s.game, s.mu, s.sigma, s.games, s.wins,
-       1 + (SELECT COUNT(*) FROM season_ratings AS o
-            WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
-              AND o.mu IS NOT NULL AND {AHEAD}) AS place,
-       (SELECT COUNT(*) FROM season_ratings AS o
-        WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
-          AND o.mu IS NOT NULL) AS players
-FROM season_ratings AS s INDEXED BY season_ratings_player
-WHERE s.guild_id = ? AND s.user_id = ? AND s.season < ? AND s.mu IS NOT NULL
-ORDER BY s.season DESC, place, s.game
-LIMIT ?
-"""
+_STANDINGS = standings_sql(("?", "?", "?", "?"), hint="INDEXED BY season_ratings_player")
 
 
 async def _board_page(db: aiosqlite.Connection, key: tuple[int, str], offset: int, limit: int
