@@ -185,6 +185,11 @@ def public_of(session: Session) -> PublicSnapshot:
         watching=len(session.watchers) if session.in_play else 0)
 
 
+def public_for(session: Session) -> PublicSnapshot | None:
+    """``session``'s game as anyone may see it now; None before it has started."""
+    return public_of(session) if session.game is not None else None
+
+
 @dataclass(frozen=True, eq=False)
 class Outcome:
     """What a request at a running table did, and the asker's menu right after it."""
@@ -195,4 +200,4 @@ class Outcome:
 
 
 __all__ = ["MenuSnapshot", "Outcome", "PublicSnapshot", "TableSnapshot", "menu_for", "menu_of",
-           "public_of", "table_of"]
+           "public_for", "public_of", "table_of"]

@@ -180,31 +180,31 @@ class Daily(commands.Cog):
         async with answered_on_failure(interaction, "/daily board"):
             today = self.today()
             when = today if day == "today" else day_before(today)
-            board = await self.ledger.daily_board(interaction.guild_id, game, when,
+            shown = await self.ledger.daily_board(interaction.guild_id, game, when,
                                                   asker=interaction.user.id, today=today)
-            why = self._closed_because(board, today=day == "today")
+            why = self._closed_because(shown, today=day == "today")
             next_at = next_deal_at(today)
             if why is not None:
                 await interaction.response.send_message(
-                    embed=render_closed_board(board, today=day == "today", next_at=next_at,
+                    embed=render_closed_board(shown, today=day == "today", next_at=next_at,
                                               why=why), ephemeral=True)
                 return
-            embed = render_board(board, seats=daily_seats(game), today=day == "today",
+            embed = render_board(shown, seats=daily_seats(game), today=day == "today",
                                  next_at=next_at)
-            record = None if day == "today" else await self._best_record(board)
+            record = None if day == "today" else await self._best_record(shown)
             await interaction.response.send_message(
                 embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS,
                 file=record or discord.utils.MISSING)
 
-    def _closed_because(self, board: DailyBoard, *, today: bool) -> str | None:
-        """Why the asker may not see ``board`` yet; None if they may."""
-        mine = board.mine
-        title = games.get(board.game).title
+    def _closed_because(self, shown: DailyBoard, *, today: bool) -> str | None:
+        """Why the asker may not see ``shown`` yet; None if they may."""
+        mine = shown.mine
+        title = games.get(shown.game).title
         if mine is not None and self._playing(mine):
             return (f"You are still playing this {title} deal: finish it, then the board is "
                     "yours to see.")
         if today and mine is None:
-            return (f"Play today's {title} deal first (`/daily {board.game}`): then you see "
+            return (f"Play today's {title} deal first (`/daily {shown.game}`): then you see "
                     "everyone's scores here. Yesterday's board is open to all "
                     "(`day:yesterday`).")
         return None
@@ -217,13 +217,13 @@ class Daily(commands.Cog):
             return self.tables.get(mine.table_id).is_open
         return False
 
-    async def _best_record(self, board: DailyBoard) -> discord.File | None:
-        """The record of the best finished game on ``board`` (yesterday's, so every deal
+    async def _best_record(self, shown: DailyBoard) -> discord.File | None:
+        """The record of the best finished game on ``shown`` (yesterday's, so every deal
         of it may be seen), if its table is still kept."""
-        best = next((line for line in board.lines if line.place is not None), None)
+        best = next((line for line in shown.lines if line.place is not None), None)
         if best is None:
             return None
-        found = await self.ledger.daily_try(board.day, board.game, best.user_id)
+        found = await self.ledger.daily_try(shown.day, shown.game, best.user_id)
         if found is None:
             return None
         try:

@@ -33,36 +33,36 @@ def board_line(line: BoardLine, seats: int) -> str:
     return " · ".join(bits)
 
 
-def board_title(board: DailyBoard, *, today: bool) -> str:
-    title = games.get(board.game).title
-    return f"{title} daily deal of {board.day} ({'today' if today else 'yesterday'})"
+def board_title(shown: DailyBoard, *, today: bool) -> str:
+    title = games.get(shown.game).title
+    return f"{title} daily deal of {shown.day} ({'today' if today else 'yesterday'})"
 
 
-def render_board(board: DailyBoard, *, seats: int, today: bool,
+def render_board(shown: DailyBoard, *, seats: int, today: bool,
                  next_at: dt.datetime) -> discord.Embed:
     """The board in full: places, scores, places at the table, streaks."""
-    embed = discord.Embed(title=board_title(board, today=today), colour=EMBED_COLOUR)
-    if not board.lines:
+    embed = discord.Embed(title=board_title(shown, today=today), colour=EMBED_COLOUR)
+    if not shown.lines:
         embed.description = "Nobody here played this deal."
     else:
         embed.description = clip("\n".join(board_line(line, seats)
-                                           for line in board.lines[:BOARD_LINES]), 4096)
-    embed.set_footer(text=footer(board, next_at))
+                                           for line in shown.lines[:BOARD_LINES]), 4096)
+    embed.set_footer(text=footer(shown, next_at))
     return embed
 
 
-def render_closed_board(board: DailyBoard, *, today: bool, next_at: dt.datetime,
+def render_closed_board(shown: DailyBoard, *, today: bool, next_at: dt.datetime,
                         why: str) -> discord.Embed:
     """A board the asker may not see yet: how many played it, and why not."""
-    embed = discord.Embed(title=board_title(board, today=today), colour=EMBED_COLOUR,
+    embed = discord.Embed(title=board_title(shown, today=today), colour=EMBED_COLOUR,
                           description=why)
-    embed.set_footer(text=footer(board, next_at))
+    embed.set_footer(text=footer(shown, next_at))
     return embed
 
 
-def footer(board: DailyBoard, next_at: dt.datetime) -> str:
-    people = "1 person" if board.played == 1 else f"{board.played} people"
-    return (f"{people} here played it, {board.finished} finished. The same deal for "
+def footer(shown: DailyBoard, next_at: dt.datetime) -> str:
+    people = "1 person" if shown.played == 1 else f"{shown.played} people"
+    return (f"{people} here played it, {shown.finished} finished. The same deal for "
             f"everyone on every server; the next one at {next_at:%H:%M} UTC. Not rated: "
             "this board is the daily deal's leaderboard.")
 

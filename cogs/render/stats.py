@@ -121,12 +121,11 @@ def recent_line(game: RecentGame) -> str:
             f"<t:{stamp}:R>")
 
 
-def standing_line(standing: SeasonStanding) -> str:
+def standing_line(stat: SeasonStanding) -> str:
     """``May 2026 · Fiasco · 1st of 8 · rating 1130``."""
-    title = (games.get(standing.game).title if standing.game in games.names()
-             else standing.game)
-    return (f"{season_words(standing.season)} · {title} · {ordinal(standing.place)} of "
-            f"{standing.players} · rating {standing.rating:.0f}")
+    title = games.get(stat.game).title if stat.game in games.names() else stat.game
+    return (f"{season_words(stat.season)} · {title} · {ordinal(stat.place)} of "
+            f"{stat.players} · rating {stat.rating:.0f}")
 
 
 def render_stats(user_id: int, name: str, stats: list[GameStats], recent: list[RecentGame],

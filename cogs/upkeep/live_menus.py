@@ -40,7 +40,14 @@ from typing import Any
 import discord
 
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, PublicSnapshot, menu_for, menu_of, public_of
+from bot.tables.snapshots import (
+    MenuSnapshot,
+    PublicSnapshot,
+    menu_for,
+    menu_of,
+    public_for,
+    public_of,
+)
 from cogs.render.hand import Menu, render_hand
 from cogs.render.watch import render_watch
 from cogs.ui import NO_MENTIONS, settled
@@ -243,9 +250,9 @@ class LiveMenus:
         """What ``menu`` would show now (its state, and how to draw it); None when it has
         nothing left to follow (the seat or the watching ended)."""
         if menu.watching:
-            if user_id not in session.watchers or session.game is None:
+            public = public_for(session) if user_id in session.watchers else None
+            if public is None:
                 return None
-            public = public_of(session)
             return watch_state(public), lambda: render_watch(public)
         hand = menu_for(session, user_id)
         if hand is None:
