@@ -1,9 +1,10 @@
-"""The end of a game as an event: a short result message, ``Play again`` and ``Record``.
+"""The end of a game as an event: a short result message, ``Play again``, ``Same cards``
+and ``Record``.
 
 When a game finishes, the publisher edits the table one last time (no turn marker,
 no ``Show my hand``) and then posts this new message, which pings the people who
 played (and only them): the places, the scores, each person's rating before and
-after (or "not rated"), and two buttons.
+after (or "not rated"), and three buttons (a daily deal's result has ``Record`` alone).
 
 - ``Play again`` opens a lobby in the same channel or thread with the same game,
   options and table options. Whoever clicks hosts it; the computers keep their
