@@ -65,7 +65,7 @@ async def first_choices(fake, bot, session, user, *, moves: int | None = None) -
     while moves is None or done < moves:
         await until(lambda: session.game.over or not session.is_open
                     or session.seats[session.to_act()].user_id == user.id,
-                    what=f"{user.name}'s turn")
+                    timeout=60, what=f"{user.name}'s turn")  # the computers move first
         await wait_settled(bot, session)
         if session.game.over or not session.is_open:
             return
