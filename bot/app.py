@@ -28,13 +28,14 @@ from bot.tables.service import Tables
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.commands.tables", "cogs.commands.rules", "cogs.commands.stats",
-              "cogs.commands.settings", "cogs.commands.help", "cogs.upkeep.guard")
+EXTENSIONS = ("cogs.commands.tables", "cogs.commands.browse", "cogs.commands.daily",
+              "cogs.commands.rules", "cogs.commands.stats", "cogs.commands.settings",
+              "cogs.commands.help", "cogs.upkeep.guard")
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True,
-    create_public_threads=True, embed_links=True, attach_files=True,
-    read_message_history=True,
+    create_public_threads=True, create_private_threads=True, embed_links=True,
+    attach_files=True, read_message_history=True,
 )
 """The bot permissions the README's invite step lists, and no more."""
 INVITE_SCOPES = ("bot", "applications.commands")

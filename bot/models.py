@@ -7,7 +7,7 @@ the options, and the game's record (options, seed, deals, actions).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Literal, get_args
 
@@ -32,8 +32,10 @@ class ComputerLevel(StrEnum):
     HARD = "hard"
 
 
-SeatLoss = Literal["left", "kicked", "timeouts"]
-"""Why a person's seat passed to a computer."""
+SeatLoss = Literal["left", "kicked", "timeouts", "saved"]
+"""Why a person's seat passed to a computer. ``saved``: a Same cards lobby keeps their seat
+of the game it replays until they join; if they have not when it starts, a computer plays it
+until they take it back."""
 
 ServerTimer = Literal["off", "30s", "1m", "2m", "5m"]
 """A server's default turn timer as ``/settings`` names it (the tournament rule is Fiasco's,
@@ -93,6 +95,19 @@ class Seat(BaseModel):
         return f"{self.name} ({self.computer_level})"
 
 
+class FixedDeal(BaseModel):
+    """The cards a table deals instead of fresh ones: a finished game's (``Same cards``), or
+    today's deal (``/daily``). The same seed, options and seat count deal the same cards."""
+
+    seed: int
+    players: int  # the seats the deal is for: the table starts only with exactly as many
+    dealer: int | None = None  # the first dealer, when the finished game's record names one
+    # The deals to play first, as the finished game's record has them (Fizzbin's day or night
+    # included); the deals after them come from the seed, as they did in that game.
+    deals: list[dict[str, Any]] = Field(default_factory=list)
+    source: str | None = None  # the finished table whose cards these are (Same cards)
+
+
 class StoredTable(BaseModel):
     """Everything needed to rebuild a table after a restart."""
 
@@ -137,8 +152,27 @@ class StoredTable(BaseModel):
     # The seat to act timed out and has more to do in the same turn (draw, then discard):
     # its computer finishes the turn at once, and the rest counts as no new timeout.
     overtime: bool = False
+    # The deal this table plays when it is not a fresh one (Same cards, the daily deal): such a
+    # game is not rated, as everyone at it may know the cards.
+    fixed: FixedDeal | None = None
+    # The day (``YYYY-MM-DD``, UTC) whose deal this table plays, for one person against hard
+    # computers (``/daily``); its result goes to the server's daily board.
+    daily: str | None = None
+    # The table lives in a direct message with its one person (a daily deal where the bot
+    # could open no private thread): links to it name no server.
+    in_dm: bool = False
     created_at: datetime
     updated_at: datetime
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game's result moves ratings: not with hints, nor with known cards."""
+        return not self.hints and self.fixed is None
+
+    @property
+    def private(self) -> bool:
+        """Whether the table is one person's alone (a daily deal): not listed, not watched."""
+        return self.daily is not None
 
 
 class ResultPlayer(BaseModel):
@@ -161,6 +195,9 @@ class GameResult(BaseModel):
     record: dict[str, Any]
     # False for a game played with hints: counted (games, wins, places), never rated.
     rated: bool = True
+    # The day whose deal this game played (``/daily``): the result also goes to the daily
+    # board, in the same transaction.
+    daily: str | None = None
 
 
 class LeaderRow(BaseModel):
@@ -177,6 +214,27 @@ class GameStats(BaseModel):
     rating: float | None  # None when the player has no rated game of it
 
 
+def season_of(moment: datetime) -> str:
+    """The season (``YYYY-MM``: the calendar month in UTC) a game ending at ``moment`` is in;
+    a naive moment is taken as UTC. The store rates each result in it, the leaderboard
+    shows it."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m")
+
+
+class SeasonStanding(BaseModel):
+    """Where a player finished a season (a calendar month) of a game's board in a server."""
+
+    season: str  # YYYY-MM, UTC
+    game: str
+    place: int
+    players: int  # rated players on that season's board
+    rating: float  # their season rating at its end
+    games: int
+    wins: int
+
+
 class RecentGame(BaseModel):
     table_id: str
     game: str
@@ -184,3 +242,25 @@ class RecentGame(BaseModel):
     place: int
     score: int
     players: int
+
+
+class DailyTry(BaseModel):
+    """One person's try at a day's deal of a game (``/daily``): one per person, game and day.
+
+    ``score`` and ``place`` (at their table, the computers included) once the game has
+    ended; a try whose game never finished keeps neither, and counts as played.
+    """
+
+    day: str  # YYYY-MM-DD, UTC
+    game: str
+    user_id: int
+    guild_id: int | None  # the server whose daily board it counts on
+    table_id: str
+    started_at: datetime
+    finished_at: datetime | None = None
+    score: int | None = None
+    place: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.score is not None

@@ -29,12 +29,16 @@ TEMPLATES: Mapping[str, str] = {
     "page": ids.PAGE_TEMPLATE,
     "refresh": ids.REFRESH_TEMPLATE,
     "leaderboard": ids.LEADERBOARD_TEMPLATE,
+    "watch": ids.WATCH_TEMPLATE,
+    "watching": ids.WATCHING_TEMPLATE,
+    "listed": ids.LISTED_TEMPLATE,
+    "tables": ids.TABLES_TEMPLATE,
 }
 """Every kind of custom id the bot routes, by its template in :mod:`cogs.ids`."""
 
-PUBLIC_KINDS = frozenset({"lobby", "hand", "table view", "end"})
-"""The kinds a public table message may carry: the lobby's buttons, Show my hand, Details
-and Rules, Play again and Record. None of them can name a card."""
+PUBLIC_KINDS = frozenset({"lobby", "hand", "table view", "end", "watch"})
+"""The kinds a public table message may carry: the lobby's buttons, Show my hand, Watch,
+Details and Rules, Play again, Record and Same cards. None of them can name a card."""
 
 
 @dataclass(frozen=True)

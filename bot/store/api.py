@@ -1,8 +1,9 @@
 """The store's interface: what the application asks of persistence, and how it fails.
 
-Three protocols, one per concern: :class:`TablesInPlay` (the tables to resume, written as
-they change), :class:`ResultsAndRatings` (finished games, the leaderboard and stats) and
-:class:`ServerSettings` (each server's choices); :class:`Store` is the three and ``close``.
+Four protocols, one per concern: :class:`TablesInPlay` (the tables to resume, written as
+they change), :class:`ResultsAndRatings` (finished games, the leaderboard and stats),
+:class:`ServerSettings` (each server's choices) and :class:`DailyDeals` (the tries at each
+day's deal); :class:`Store` is the four and ``close``.
 Two implementations: :class:`bot.store.sqlite.store.SqliteStore` (the default, one
 process) and :class:`bot.store.postgres.store.PostgresStore` (several processes sharing
 one database); :func:`bot.store.connect.open_store` opens the one a URL names. A third
@@ -28,10 +29,19 @@ What every implementation owes its callers:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from bot.models import GameResult, GameStats, LeaderRow, RecentGame, StoredTable
+from bot.models import (
+    DailyTry,
+    GameResult,
+    GameStats,
+    LeaderRow,
+    RecentGame,
+    SeasonStanding,
+    StoredTable,
+)
 
 
 class StoreError(RuntimeError):
@@ -63,15 +73,28 @@ class ChannelTaken(StoreError):
         self.channel_id = channel_id
 
 
+class DailyTaken(StoreError):
+    """A daily table for a person who already has a try at that day's deal of that game."""
+
+    def __init__(self, day: str, game: str, user_id: int) -> None:
+        super().__init__(f"user {user_id} has a try at the {game} deal of {day} already")
+        self.day = day
+        self.game = game
+        self.user_id = user_id
+
+
 class TablesInPlay(Protocol):
     """The tables of this bot, written as they change and read back after a restart."""
 
     async def create_table(self, table: StoredTable) -> None:
         """Insert a new table (usually a lobby), with its record's actions if it has any.
 
-        Raises :class:`StaleTable` if the id is stored already and
-        :class:`ChannelTaken` for a second open table in one channel; either way
-        nothing is written.
+        A daily table (``table.daily``) claims its host's try at that day's deal in the same
+        transaction (:class:`DailyDeals`).
+
+        Raises :class:`StaleTable` if the id is stored already,
+        :class:`ChannelTaken` for a second open table in one channel and
+        :class:`DailyTaken` for a second try at a daily deal; either way nothing is written.
         """
 
     async def save_head(self, table: StoredTable) -> None:
@@ -118,14 +141,23 @@ class ResultsAndRatings(Protocol):
         (ValueError otherwise), which is stored once (the table's head keeps
         none, its action rows go), and it is compared like :meth:`TablesInPlay.save_head`
         (:class:`StaleTable`; a table not stored yet is inserted). Without it, the stored
-        table (if any) is marked finished. Exactly once per table: a second call for the
-        same ``table_id`` writes nothing and returns False.
+        table (if any) is marked finished. A daily deal's result (``result.daily``) also
+        gives its person's try their score and place. Exactly once per table: a second
+        call for the same ``table_id`` writes nothing and returns False.
         """
 
     async def leaderboard(
-        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
+        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10,
+        season: str | None = None,
     ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's players of ``game`` by rating, and how many there are."""
+        """A page of the server's players of ``game`` by rating, and how many there are: all
+        time, or in ``season`` (a calendar month, ``YYYY-MM``, UTC; every finished game
+        counts and rates in the season it ended in, with the same maths as all time)."""
+
+    async def season_standings(self, guild_id: int | None, user_id: int, *, before: str,
+                               limit: int = 4) -> list[SeasonStanding]:
+        """Where the player finished each rated season before ``before`` (``YYYY-MM``),
+        latest first: their place, how many were rated, their rating."""
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game in this server."""
@@ -160,12 +192,29 @@ class ServerSettings(Protocol):
         ValueError for a choice not in ``bot.models.SERVER_CHOICES``."""
 
 
-class Store(TablesInPlay, ResultsAndRatings, ServerSettings, Protocol):
-    """Everything the bot keeps: the three concerns, on one database."""
+class DailyDeals(Protocol):
+    """The tries at each day's deal (``/daily``): claimed with their table, scored with their
+    result, read by the daily boards and the streaks."""
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        """``user_id``'s try at ``game``'s deal of ``day``, wherever they played it."""
+
+    async def daily_board(self, guild_id: int | None, game: str, day: str) -> list[DailyTry]:
+        """Every try at ``game``'s deal of ``day`` counted on the server's board, in the
+        order they were started."""
+
+    async def daily_days(self, game: str, user_ids: Sequence[int], *, until: str,
+                         limit: int = 400) -> dict[int, list[str]]:
+        """The days up to ``until`` on which each of ``user_ids`` finished a try at
+        ``game``'s deal, latest first, at most ``limit`` each (their streaks)."""
+
+
+class Store(TablesInPlay, ResultsAndRatings, ServerSettings, DailyDeals, Protocol):
+    """Everything the bot keeps: the four concerns, on one database."""
 
     async def close(self) -> None:
         """Wait for the writes under way, then let the database go; later calls refuse."""
 
 
-__all__ = ["ChannelTaken", "ResultsAndRatings", "ServerSettings", "StaleTable", "Store",
-           "StoreError", "TablesInPlay"]
+__all__ = ["ChannelTaken", "DailyDeals", "DailyTaken", "ResultsAndRatings", "ServerSettings",
+           "StaleTable", "Store", "StoreError", "TablesInPlay"]

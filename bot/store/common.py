@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.models import GameStats, LeaderRow, RecentGame
+from bot.models import GameStats, LeaderRow, RecentGame, SeasonStanding
 from bot.store.rows import (
     check_page,
     check_timer,
@@ -21,6 +21,7 @@ from bot.store.rows import (
     guild_key,
     leader_row,
     recent_game,
+    season_standing,
 )
 
 
@@ -31,6 +32,17 @@ class ResultQueries:
                           ) -> tuple[Sequence[Any], int]:
         """The rows of one page of the board ``key`` (server, game) and the board's size.
         Any page must cost about what the first does (the rating buckets find it)."""
+        raise NotImplementedError
+
+    async def _season_rows(self, key: tuple[int, str], season: str, offset: int, limit: int
+                           ) -> tuple[Sequence[Any], int]:
+        """The rows of one page of ``season``'s board ``key`` (server, game), and its size."""
+        raise NotImplementedError
+
+    async def _standing_rows(self, guild: int, user_id: int, before: str, limit: int
+                             ) -> Sequence[Any]:
+        """The player's rated seasons in the server before ``before``, latest first, each
+        with its place and how many were rated (:func:`bot.store.rows.season_standing`)."""
         raise NotImplementedError
 
     async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
@@ -44,17 +56,28 @@ class ResultQueries:
         raise NotImplementedError
 
     async def leaderboard(
-        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10
+        self, guild_id: int | None, game: str, *, offset: int = 0, limit: int = 10,
+        season: str | None = None,
     ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's rated players of ``game``, and how many there are.
+        """A page of the server's rated players of ``game``, and how many there are: all
+        time, or in ``season`` (``YYYY-MM``).
 
         Ordered by the rating's ordinal (best first), then wins, then games,
         then user id so pages never overlap or skip a player. Only players with
         at least one rated game are listed.
         """
         check_page(offset, limit)
-        rows, total = await self._board_rows((guild_key(guild_id), game), offset, limit)
+        key = (guild_key(guild_id), game)
+        rows, total = await (self._board_rows(key, offset, limit) if season is None
+                             else self._season_rows(key, season, offset, limit))
         return [leader_row(row) for row in rows], total
+
+    async def season_standings(self, guild_id: int | None, user_id: int, *, before: str,
+                               limit: int = 4) -> list[SeasonStanding]:
+        """How the player's rated seasons before ``before`` ended, latest first."""
+        check_page(0, limit)
+        rows = await self._standing_rows(guild_key(guild_id), user_id, before, limit)
+        return [season_standing(row) for row in rows]
 
     async def stats(self, guild_id: int | None, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game played in this server.

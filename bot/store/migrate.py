@@ -1,7 +1,8 @@
 """``python -m bot migrate-db SQLITE_URL POSTGRES_URL``: move a SQLite database into PostgreSQL.
 
 Everything is copied as it is stored (the two stores share one layout): tables with their
-versions and actions, results with their players, ratings, server settings. The SQLite file
+versions and actions, results with their players, ratings (all time and per season),
+server settings, the tries at the daily deals. The SQLite file
 is first brought up to date the way the bot would at start-up (its migrations), then read
 from a read-only connection; the PostgreSQL database is created or migrated the same way and
 must hold no data yet. The copy is one transaction: the row counts of every table are
@@ -76,6 +77,11 @@ COPIES = (
     Copy("guild_settings", ("guild_id", "timezone", "pictures", "timer", "updated_at"),
          "guild_id",
          {"pictures": bool, "updated_at": _when}),
+    Copy("season_ratings", ("guild_id", "game", "season", "user_id", "mu", "sigma", "games",
+                            "wins"), "guild_id, game, season, user_id", {}),
+    Copy("daily_tries", ("day", "game", "user_id", "guild_id", "table_id", "started_at",
+                         "finished_at", "score", "place"), "day, game, user_id",
+         {"started_at": _when, "finished_at": _when}),
 )
 """In an order that satisfies the foreign keys (actions after tables, players after results)."""
 

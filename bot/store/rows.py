@@ -35,10 +35,12 @@ from typing import Any
 
 from bot.models import (
     SERVER_CHOICES,
+    DailyTry,
     GameResult,
     GameStats,
     LeaderRow,
     RecentGame,
+    SeasonStanding,
     StoredTable,
     TableStatus,
 )
@@ -187,6 +189,68 @@ def rebuild(table_id: str, doc: str, status: str, final: str | None,
     return StoredTable.model_validate(data)
 
 
+def when(value: Any) -> datetime:
+    """A stored moment (ISO text, or a datetime) as an aware UTC datetime."""
+    return utc(datetime.fromisoformat(value) if isinstance(value, str) else value)
+
+
+def daily_try(row: Any) -> DailyTry:
+    """A try at a day's deal, from a row of ``daily_tries``."""
+    guild = row["guild_id"]
+    return DailyTry(day=row["day"], game=row["game"], user_id=row["user_id"],
+                    guild_id=None if guild == NO_GUILD else guild, table_id=row["table_id"],
+                    started_at=when(row["started_at"]),
+                    finished_at=None if row["finished_at"] is None else when(row["finished_at"]),
+                    score=row["score"], place=row["place"])
+
+
+def daily_scores(result: GameResult) -> list[tuple[int, int, int]]:
+    """What a daily deal's result gives its people's tries: (user, score, place) each."""
+    return [(p.user_id, p.score, p.place) for p in result.players if p.user_id is not None]
+
+
+AHEAD = ("(o.mu - 3.0 * o.sigma > s.mu - 3.0 * s.sigma OR (o.mu - 3.0 * o.sigma = "
+         "s.mu - 3.0 * s.sigma AND (o.wins > s.wins OR (o.wins = s.wins AND (o.games > "
+         "s.games OR (o.games = s.games AND o.user_id < s.user_id))))))")
+"""SQL, on either backend: season row ``o`` is ranked above row ``s`` on their board (the
+board's order: the ordinal, then wins, games, user id), so a place is one more than the
+rows ahead."""
+
+
+def standings_sql(marks: tuple[str, str, str, str], *, hint: str = "") -> str:
+    """The query of a player's past seasons (:func:`season_standing` reads its rows), on
+    either backend: ``marks`` are its placeholders for the server, the player, the season
+    it stops before and the limit; ``hint`` names SQLite's index."""
+    guild, user, before, limit = marks
+    return f"""
+SELECT s.season, s.game, s.mu, s.sigma, s.games, s.wins,
+       1 + (SELECT COUNT(*) FROM season_ratings AS o
+            WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+              AND o.mu IS NOT NULL AND {AHEAD}) AS place,
+       (SELECT COUNT(*) FROM season_ratings AS o
+        WHERE o.guild_id = s.guild_id AND o.game = s.game AND o.season = s.season
+          AND o.mu IS NOT NULL) AS players
+FROM season_ratings AS s {hint}
+WHERE s.guild_id = {guild} AND s.user_id = {user} AND s.season < {before}
+  AND s.mu IS NOT NULL
+ORDER BY s.season DESC, place, s.game
+LIMIT {limit}
+"""
+
+
+def season_standing(row: Any) -> SeasonStanding:
+    """How a player's season of a game ended, from a row of the standings query."""
+    return SeasonStanding(season=row["season"], game=row["game"], place=row["place"],
+                          players=row["players"],
+                          rating=display_rating(row["mu"], row["sigma"]),
+                          games=row["games"], wins=row["wins"])
+
+
+DAILY_COLUMNS = ("day, game, user_id, guild_id, table_id, started_at, finished_at, score, "
+                 "place")
+"""The columns of ``daily_tries`` a :class:`~bot.models.DailyTry` is read from."""
+
+
 def check_page(offset: int, limit: int) -> None:
     """ValueError for a negative offset or limit (a leaderboard page, recent games)."""
     if offset < 0 or limit < 0:
@@ -208,14 +272,13 @@ def game_stats(row: Any) -> GameStats:
 
 def recent_game(row: Any) -> RecentGame:
     """One of a player's latest games; its end as stored (ISO text or a datetime) in UTC."""
-    finished = row["finished_at"]
     return RecentGame(table_id=row["table_id"], game=row["game"],
-                      finished_at=utc(datetime.fromisoformat(finished)
-                                      if isinstance(finished, str) else finished),
+                      finished_at=when(row["finished_at"]),
                       place=row["place"], score=row["score"], players=row["players"])
 
 
-__all__ = ["CLOSED_STATUSES", "NO_GUILD", "OPEN_STATUSES", "SETTINGS", "CorruptTableError",
-           "appended", "check_page", "check_timer", "dump", "game_stats", "guild_key",
-           "head_doc", "iso", "leader_row", "rebuild", "recent_game", "refusal",
-           "result_record", "setting_upsert", "split_record", "utc"]
+__all__ = ["CLOSED_STATUSES", "DAILY_COLUMNS", "NO_GUILD", "OPEN_STATUSES", "SETTINGS",
+           "CorruptTableError", "appended", "check_page", "check_timer", "daily_scores",
+           "daily_try", "dump", "game_stats", "guild_key", "head_doc", "iso", "leader_row",
+           "rebuild", "recent_game", "refusal", "result_record", "season_standing",
+           "setting_upsert", "split_record", "standings_sql", "utc", "when"]

@@ -12,8 +12,10 @@ agree.
 
 from __future__ import annotations
 
-from bot.models import GameStats, LeaderRow, RecentGame
+import games
+from bot.models import DailyTry, GameStats, LeaderRow, RecentGame, SeasonStanding
 from bot.store.api import Store
+from bot.tables.daily import DailyBoard, board, streak
 
 
 class Ledger:
@@ -24,10 +26,18 @@ class Ledger:
 
     # --- what has been played ----------------------------------------------------------
 
-    async def leaderboard(self, guild_id: int, game: str, *, offset: int, limit: int
-                          ) -> tuple[list[LeaderRow], int]:
-        """A page of the server's players of ``game`` by rating, and how many there are."""
-        return await self._store.leaderboard(guild_id, game, offset=offset, limit=limit)
+    async def leaderboard(self, guild_id: int, game: str, *, offset: int, limit: int,
+                          season: str | None = None) -> tuple[list[LeaderRow], int]:
+        """A page of the server's players of ``game`` by rating, and how many there are:
+        all time, or in ``season`` (``YYYY-MM``)."""
+        return await self._store.leaderboard(guild_id, game, offset=offset, limit=limit,
+                                             season=season)
+
+    async def season_standings(self, guild_id: int, user_id: int, *, before: str,
+                               limit: int) -> list[SeasonStanding]:
+        """Where the player finished their rated seasons before ``before``, latest first."""
+        return await self._store.season_standings(guild_id, user_id, before=before,
+                                                  limit=limit)
 
     async def stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """The player's games, wins and rating per game in the server."""
@@ -37,6 +47,22 @@ class Ledger:
                            ) -> list[RecentGame]:
         """The player's latest finished games in the server, newest first."""
         return await self._store.recent_games(guild_id, user_id, limit=limit)
+
+    # --- the daily deals -------------------------------------------------------------------
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        """``user_id``'s try at ``game``'s deal of ``day``, wherever they played it."""
+        return await self._store.daily_try(day, game, user_id)
+
+    async def daily_board(self, guild_id: int, game: str, day: str, *, asker: int,
+                          today: str) -> DailyBoard:
+        """The server's board of ``game``'s deal of ``day``, with streaks up to ``today``,
+        and the asker's own try (who may see what is the caller's to decide)."""
+        tries = await self._store.daily_board(guild_id, game, day)
+        days = await self._store.daily_days(game, [t.user_id for t in tries], until=today)
+        streaks = {user_id: streak(found, today) for user_id, found in days.items()}
+        lines = board(tries, lower_is_better=games.get(game).lower_is_better, streaks=streaks)
+        return DailyBoard(game, day, lines, await self._store.daily_try(day, game, asker))
 
     # --- the server's settings for new tables -------------------------------------------
 

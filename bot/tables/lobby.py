@@ -20,14 +20,31 @@ from pydantic import ValidationError
 
 import games
 from bot.logs import working_on
-from bot.models import ComputerLevel, Seat, StoredTable, TableStatus
+from bot.models import ComputerLevel, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
-from bot.store.api import ChannelTaken, Store
+from bot.store.api import ChannelTaken, DailyTaken, Store
 from bot.tables.changes import Changes, copied
 from bot.tables.checks import require_lobby, require_open
 from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
 from bot.tables.context import Clock, game_context, usable_zone, utc_now
+from bot.tables.daily import (
+    ALREADY,
+    BOARD_HINT,
+    daily_deal,
+    daily_options,
+    daily_table_seats,
+    day_of,
+)
 from bot.tables.errors import TABLE_HERE, TableError
+from bot.tables.fixed import (
+    ONLY_ITS_PLAYERS,
+    deal_of,
+    require_new_seat,
+    same_seats,
+    save_seat,
+    saved_for,
+    waiting,
+)
 from bot.tables.registry import Registry
 from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_refusal
 from bot.tables.session import Session
@@ -87,7 +104,8 @@ class Lobby:
     async def open(self, *, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                    game: str, options: Mapping[str, Any], pictures: bool | None = None,
                    hints: bool = False, timer: str | None = None,
-                   seats: Sequence[Seat] | None = None) -> Session:
+                   seats: Sequence[Seat] | None = None, fixed: FixedDeal | None = None,
+                   daily: str | None = None, in_dm: bool = False) -> Session:
         """A new lobby in ``channel_id`` with the host seated; TableError if one is open.
 
         ``pictures`` None: as the server's setting (on unless ``/settings`` turned it off).
@@ -95,6 +113,9 @@ class Lobby:
         ``timer`` is one of :data:`bot.tables.timers.CHOICES`; None: the server's ``/settings
         timer``, else the bot's ``TURN_TIMEOUT``. SetupError for a timer the game has not.
         ``seats`` (a rematch's: the host and the computers) replaces the host's seat alone.
+        ``fixed``: the table deals these cards instead of fresh ones (Same cards, a daily
+        deal); ``daily``: the day whose deal it plays (the store claims the host's try with
+        it; TableError if they have one), ``in_dm``: it lives in a direct message.
         Two opens at once (two people pressing Play again) are taken one after the other,
         so the second finds the first's table.
         """
@@ -113,13 +134,17 @@ class Lobby:
                 host_id=host_id, game=game, options=dict(options),
                 seats=list(seats or [Seat(user_id=host_id, name=host_name)]),
                 pictures=pictures, hints=hints, turn_seconds=clock.seconds,
-                tournament=clock.tournament, created_at=stamp, updated_at=stamp,
+                tournament=clock.tournament, fixed=fixed, daily=daily, in_dm=in_dm,
+                created_at=stamp, updated_at=stamp,
             )
             try:
                 await self.store.create_table(table)
             except ChannelTaken:
                 # Another process opened one here first: the schema keeps one per channel.
                 raise TableError(TABLE_HERE) from None
+            except DailyTaken:
+                title = games.get(game).title
+                raise TableError(ALREADY.format(title=title, board=BOARD_HINT)) from None
             session = Session(table)
             self.registry.register(session)
             working_on(session.id)
@@ -149,6 +174,31 @@ class Lobby:
                                host_id=user_id, host_name=name, game=finished.game,
                                options=finished.options, pictures=finished.pictures,
                                hints=finished.hints, timer=choice_of(finished), seats=seats)
+
+    async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A new lobby dealing ``finished``'s cards again to its seats, hosted by ``user_id``
+        (:mod:`bot.tables.fixed`): the same game, options, seed and deals, the same table
+        options, not rated. Only a player of that game may ask; TableError if a table is
+        open there."""
+        seats = same_seats(finished, user_id, name)
+        return await self.open(guild_id=finished.guild_id, channel_id=finished.channel_id,
+                               host_id=user_id, host_name=name, game=finished.game,
+                               options=finished.options, pictures=finished.pictures,
+                               hints=finished.hints, timer=choice_of(finished), seats=seats,
+                               fixed=deal_of(finished))
+
+    async def open_daily(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                         name: str, game: str, in_dm: bool = False) -> Session:
+        """Today's deal of ``game`` for ``user_id`` alone, started at once
+        (:mod:`bot.tables.daily`): their try is claimed with the table (TableError if they
+        had one), no turn timer, hard computers in the other seats."""
+        day = day_of(self.clock())
+        session = await self.open(guild_id=guild_id, channel_id=channel_id, host_id=user_id,
+                                  host_name=name, game=game, options=daily_options(game),
+                                  timer="off", seats=daily_table_seats(game, user_id, name),
+                                  fixed=daily_deal(day, game), daily=day, in_dm=in_dm)
+        await self.start(session, user_id)
+        return session
 
     async def timer_for(self, guild_id: int | None, game: str, choice: str | None
                         ) -> TableTimer:
@@ -182,9 +232,16 @@ class Lobby:
                 raise TableError("you are already seated at this table")
             if user_id in session.table.kicked:
                 raise TableError(KICKED)
+            table = copied(session.table)
+            if table.fixed is not None:
+                saved = saved_for(table, user_id)
+                if saved is None:
+                    raise TableError(ONLY_ITS_PLAYERS)
+                give_back(table, saved, user_id)
+                await self.changes.save(session, table)
+                return "you took your seat for the same cards"
             if len(session.seats) >= cls.max_players:
                 raise TableError(f"the table is full ({plural(cls.max_players, 'player')})")
-            table = copied(session.table)
             table.seats.append(Seat(user_id=user_id, name=name))
             await self.changes.save(session, table)
         return "you joined the table"
@@ -192,6 +249,7 @@ class Lobby:
     def check_add_computer(self, session: Session, user_id: int) -> None:
         """TableError unless ``user_id`` may add a computer player to this lobby now."""
         require_lobby(session)
+        require_new_seat(session.table)
         cls = games.get(session.table.game)
         if session.seat_of(user_id) is None and user_id != session.table.host_id:
             raise TableError("only players at this table can add a computer player")
@@ -218,7 +276,10 @@ class Lobby:
                 raise TableError("you are not seated at this table")
             name = session.seats[seat].name
             table = copied(session.table)
-            if session.status is TableStatus.LOBBY:
+            if session.status is TableStatus.LOBBY and table.fixed is not None:
+                save_seat(table, seat)
+                message = "you left the table; your seat stays saved for you (Join takes it)"
+            elif session.status is TableStatus.LOBBY:
                 del table.seats[seat]
                 message = "you left the table"
             else:
@@ -249,6 +310,10 @@ class Lobby:
                 return await self._remove_computer(session, seat, lobby=lobby)
             table = copied(session.table)
             table.kicked.append(person)
+            if lobby and table.fixed is not None:
+                save_seat(table, seat)  # the seat is dealt those cards: a computer keeps it
+                await self.changes.seat_changed(session, table, f"the host removed {held.name}")
+                return f"{held.name} left the table and may not join it again"
             if lobby:
                 del table.seats[seat]
                 await self.changes.seat_changed(session, table, f"the host removed {held.name}")
@@ -281,6 +346,9 @@ class Lobby:
             raise TableError(f"{name} plays that seat to the end of the game; /end ends the "
                              "table")
         table = copied(session.table)
+        if table.fixed is not None:
+            raise TableError(f"the same cards are dealt to {table.fixed.players} seats; "
+                             f"{name} keeps its seat")
         del table.seats[seat]
         await self.changes.save(session, table)
         return f"{name} left the table"
@@ -308,6 +376,7 @@ class Lobby:
                 raise TableError(why_not)
             table = copied(session.table)
             name = give_back(table, seat, user_id)
+            session.watchers.discard(user_id)  # seated again: their hand menu shows it all
             await self.changes.seat_changed(
                 session, table, f"{name} is back and takes their seat from the computer")
             return Outcome(menu_of(session, seat), words=(f"you are back in your seat, {name}",))
@@ -326,12 +395,19 @@ class Lobby:
             if not cls.min_players <= count <= cls.max_players:
                 raise TableError(f"{cls.title} needs {cls.min_players} to {cls.max_players} "
                                  f"players; {count} seated")
-            seed = self.seed_source()
+            fixed = table.fixed
+            if fixed is not None and count != fixed.players:
+                raise TableError(f"the same cards are dealt to {fixed.players} seats; "
+                                 f"{count} seated")
             zone = await self.timezone_of(table.guild_id)
             try:
-                game = games.new_game(table.game, count, table.options, seed=seed,
-                                      **game_context(table.game, self.settings, timezone=zone,
-                                                     clock=self.clock))
+                game = games.new_game(
+                    table.game, count, table.options,
+                    seed=self.seed_source() if fixed is None else fixed.seed,
+                    dealer=None if fixed is None else fixed.dealer,
+                    deals=() if fixed is None else fixed.deals,
+                    **game_context(table.game, self.settings, timezone=zone,
+                                   clock=self.clock))
             except SetupError as exc:
                 raise TableError(exc.message) from None
             table.timezone = zone
@@ -342,6 +418,9 @@ class Lobby:
             await self.changes.save(session, table, game=game,
                                     note=f"{cls.title} begins with "
                                          f"{plural(len(table.seats), 'player')}")
+            for name in waiting(table):
+                session.recent.append(f"{name} had not joined: a {TAKEOVER_LEVEL} computer plays "
+                                      f"their seat until {name} takes it back (/join)")
         return f"the game has started. {TO_THE_HAND}"
 
     async def end(self, session: Session, user_id: int, *, moderator: bool, name: str) -> str:

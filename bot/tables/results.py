@@ -124,7 +124,7 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
     ]
     result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
                         finished_at=stamp, players=players, record=record,
-                        rated=not table.hints)
+                        rated=table.rated, daily=table.daily)
     return final, result
 
 

@@ -24,6 +24,7 @@ LOSS_WORDS: dict[SeatLoss, str] = {
     "left": "you left the table",
     "kicked": "the host handed your seat to a computer",
     "timeouts": "your turn timed out three times in a row",
+    "saved": "you had not joined when the game started",
 }
 
 

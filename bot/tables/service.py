@@ -39,7 +39,8 @@ from bot.tables.restart import Restart, replayed
 from bot.tables.scheduler import Scheduler
 from bot.tables.seats import LostSeat, lost_seat
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of
+from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of, table_of
+from bot.tables.watching import TableSummary, listing, require_watchable
 
 
 class Tables:
@@ -141,6 +142,16 @@ class Tables:
     async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
         return await self.lobby.rematch(finished, user_id, name)
 
+    async def open_daily(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                         name: str, game: str, in_dm: bool = False) -> Session:
+        """Today's deal of ``game`` for ``user_id``, started (:mod:`bot.tables.daily`)."""
+        return await self.lobby.open_daily(guild_id=guild_id, channel_id=channel_id,
+                                           user_id=user_id, name=name, game=game, in_dm=in_dm)
+
+    async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
+        """A lobby dealing ``finished``'s cards again to its seats (:mod:`bot.tables.fixed`)."""
+        return await self.lobby.same_cards(finished, user_id, name)
+
     async def verb(self, session: Session, verb: str, request: Request) -> str:
         """A lobby verb (a button's or its command's, :data:`bot.tables.lobby.VERBS`) asked
         by ``request``'s person: what they are told; TableError why not."""
@@ -208,6 +219,27 @@ class Tables:
 
     async def hint(self, asked: HintQuestion) -> Outcome:
         return await self.computers.hint(asked)
+
+    # --- beyond one table: the server's tables, watching ----------------------------------
+
+    def listing(self, guild_id: int) -> list[TableSummary]:
+        """The server's open public tables, newest first (``/tables``)."""
+        return listing(self.registry.open_tables(guild_id=guild_id))
+
+    def watch(self, session: Session, user_id: int) -> TableSnapshot:
+        """``user_id`` watches the game (again, after a restart): what they see now;
+        TableError why they may not. The table is told when one more watches."""
+        require_watchable(session, user_id)
+        if user_id not in session.watchers:
+            session.watchers.add(user_id)
+            self._changed(session)
+        return table_of(session)
+
+    def unwatch(self, session: Session, user_id: int) -> None:
+        """``user_id`` stops watching (nothing happens if they were not)."""
+        if user_id in session.watchers:
+            session.watchers.discard(user_id)
+            self._changed(session)
 
     def resume(self, session: Session) -> None:
         """After a restart or a reload of the Discord layer: the turn under way runs again."""

@@ -69,6 +69,9 @@ class Session:
     closed_by: str | None = None
     # Set when the game has just finished, until the result message is posted.
     ending: Ending | None = None
+    # The people watching the game (``Watch``): in memory only; a watcher's next click after
+    # a restart counts them again. Never a seated person.
+    watchers: set[int] = field(default_factory=set)
 
     @property
     def id(self) -> str:

@@ -125,7 +125,9 @@ def menu_for(session: Session, user_id: int) -> MenuSnapshot | None:
 @dataclass(frozen=True, eq=False)
 class TableSnapshot:
     """What anyone may see of a started (or finished, or ended) game, in full: the public
-    table message and its picture, ``Details``, the result message, the record."""
+    table message and its picture, ``Details``, a watcher's view, the result message, the
+    record. Built from the public view alone (``view_for(None)``): no hand, no hidden card,
+    so the table message and a watcher's view can never show more than each other."""
 
     table_id: str
     game: str  # the game's name: card labels and pictures depend on it
@@ -141,7 +143,14 @@ class TableSnapshot:
     rounds: tuple[tuple[int, ...], ...]  # each finished round's points, by seat
     log: tuple[str, ...]  # the table's recent events, oldest first
     card_names: Mapping[Card, str]  # each card lying open on the table, in words
+    version: int  # the table's version when it was taken
+    watching: int  # how many people watch the game now (0 once it is over)
+    private: bool  # a table nobody else may watch (a daily deal)
     record: dict[str, Any] | None  # every deal and move: only once finished with a result
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in (TableStatus.LOBBY, TableStatus.PLAYING)
 
     @property
     def playing(self) -> bool:
@@ -179,7 +188,9 @@ def table_of(session: Session) -> TableSnapshot:
         pictures=table.pictures, public=public,
         places=game.outcome.places if game.outcome is not None else None,
         rounds=tuple(tuple(points) for points in game.rounds), log=tuple(session.recent),
-        card_names=table_card_names(game, public), record=table.record if final else None)
+        card_names=table_card_names(game, public), record=table.record if final else None,
+        version=table.version, watching=len(session.watchers) if session.in_play else 0,
+        private=table.private)
 
 
 def table_for(session: Session) -> TableSnapshot | None:

@@ -2,6 +2,7 @@
 
 ``router`` turns a custom id (``cogs.ids``) into a handler call, with no in-memory view, so
 buttons work across restarts; ``handlers`` makes one call into the table service per click
-and answers exactly once; ``deadline`` keeps every answer within Discord's 3 s. May import
+and answers exactly once; ``browsing`` does the same for Watch, a watcher's view and the
+``/tables`` list; ``deadline`` keeps every answer within Discord's 3 s. May import
 ``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
 """

@@ -1,4 +1,5 @@
-"""The slash commands, one cog per concern (tables, rules, stats, settings, help).
+"""The slash commands, one cog per concern (tables, browse, daily, rules, stats, settings,
+help).
 
 Each command translates its options into one call to the table service (``bot.tables``)
 and its outcome into an answer rendered by ``cogs.render``. May import ``cogs.*``,

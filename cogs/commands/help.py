@@ -43,6 +43,8 @@ FIRST_EVENING = (
     "`/rules <game>` the rules, page by page\n"
     "`/hand` your hand again · `/leave` a computer takes your seat\n"
     "`/end` ends the table (the host)\n"
+    "`/tables` the server's tables, to join or watch\n"
+    "`/daily <game>` today's deal, the same for everyone\n"
     "`/help all:true` every command"
 )
 

@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 import games
+from bot.models import TAKEN_OVER, Seat
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
@@ -23,6 +24,17 @@ LEVEL_WORDS = {
 """What the chooser says of each level it offers (:data:`cogs.ids.COMPUTER_LEVELS`)."""
 UNRATED = ("Hints are on: the Hint button in your hand shows what the hard computer "
            "would play, so this game is not rated (it still counts in /stats).")
+SAME_CARDS = ("**Same cards**: the deal of an earlier game again, with its seats, so you can "
+              "play the hand you played and compare; not rated. Each of its players joins "
+              "their own seat; a seat still waiting at Start is played by a hard computer "
+              "until its player takes it back (/join).")
+
+
+def seat_line(index: int, seat: Seat, host_id: int) -> str:
+    """One seat of the lobby: its number, who holds it (or for whom it waits), the host."""
+    if seat.replaced_because == "saved":
+        return f"{index + 1}. {seat.name.removesuffix(TAKEN_OVER)}: saved for them (Join)"
+    return f"{index + 1}. {seat.label}" + (" (host)" if seat.user_id == host_id else "")
 
 
 def player_range(cls: type[Game[Any]]) -> str:
@@ -48,16 +60,15 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
     table = session.table
     cls = games.get(table.game)
     count = len(table.seats)
-    seats = "\n".join(
-        f"{i + 1}. {seat.label}" + (" (host)" if seat.user_id == table.host_id else "")
-        for i, seat in enumerate(table.seats)
-    ) or "nobody yet"
+    seats = "\n".join(seat_line(i, seat, table.host_id)
+                      for i, seat in enumerate(table.seats)) or "nobody yet"
     embed = discord.Embed(
         title=f"{cls.title}: a table is open",
         description=(f"*{cls.pitch}*\n" if cls.pitch else "") +
                     f"{cls.goal}\nHost: <@{table.host_id}>. {cls.title} is for "
                     f"{player_range(cls)}. Join, or add computer players; the host starts."
-                    + (f"\n{UNRATED}" if table.hints else ""),
+                    + (f"\n{UNRATED}" if table.hints else "")
+                    + (f"\n{SAME_CARDS}" if table.fixed is not None else ""),
         colour=EMBED_COLOUR,
     )
     embed.add_field(name=f"Seats ({count}/{cls.max_players})", value=clip(seats), inline=False)
@@ -67,11 +78,12 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
         embed.add_field(name="Turn timer", value=clip(timer_words(timer_of(table, 0.0))),
                         inline=False)
     embed.set_footer(text=f"Rules, or /rules {table.game}, explains the game.")
-    full = count >= cls.max_players
+    full = count >= cls.max_players or table.fixed is not None
+    saved = any(seat.replaced_because == "saved" for seat in table.seats)
     can_start = cls.min_players <= count <= cls.max_players
     view = static_view([
         button("Join", ids.lobby_id(table.id, "join"), style=discord.ButtonStyle.primary,
-               disabled=full),
+               disabled=full and not saved),
         button("Leave", ids.lobby_id(table.id, "leave")),
         button("Add computer player", ids.lobby_id(table.id, "cpu"), disabled=full),
         button("Start", ids.lobby_id(table.id, "start"), style=discord.ButtonStyle.success,

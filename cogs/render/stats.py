@@ -7,12 +7,14 @@ leaderboard never pings anyone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
 
 import games
-from bot.models import GameStats, LeaderRow, RecentGame
+from bot.models import GameStats, LeaderRow, RecentGame, SeasonStanding
+from bot.tables.seasons import season_words
 from cogs import ids
 from cogs.ui import EMBED_COLOUR, button, clip, plural, static_view
 
@@ -51,15 +53,39 @@ def leader_line(place: int, row: LeaderRow) -> str:
             f"({win_rate(row.games, row.wins)})")
 
 
-def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int) -> Page:
-    """The page of ``game``'s leaderboard that starts at ``offset`` (``rows`` are its players)."""
+@dataclass(frozen=True)
+class Season:
+    """Which season a leaderboard shows, and whether it is over (and who won it)."""
+
+    season: str  # YYYY-MM
+    over: bool
+    champion: int | None = None  # the first of a season that is over
+
+
+def season_note(season: Season) -> str:
+    """What a season's board says of the season, under its players."""
+    words = season_words(season.season)
+    if not season.over:
+        return (f"The {words} season ends with the month (UTC); a new one starts afresh, and "
+                "all-time ratings never reset (period: All time).")
+    champion = f" Its champion: <@{season.champion}>." if season.champion else ""
+    return f"The {words} season is over.{champion} This month's: period: This month."
+
+
+def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int,
+                       season: Season | None = None) -> Page:
+    """The page of ``game``'s leaderboard that starts at ``offset`` (``rows`` are its players):
+    all time, or of ``season``."""
     title = games.get(game).title
-    embed = discord.Embed(title=f"{title} leaderboard", colour=EMBED_COLOUR)
+    scope = "all time" if season is None else f"{season_words(season.season)} season"
+    embed = discord.Embed(title=f"{title} leaderboard · {scope}", colour=EMBED_COLOUR)
+    if season is not None:
+        embed.add_field(name="Season", value=season_note(season), inline=False)
     if not rows:
         embed.description = (
-            f"Nobody is on the {title} leaderboard yet. Finish a game of {title} with at "
-            "least two people (computer players may fill the other seats) to get on it: "
-            f"`/play {game}`."
+            f"Nobody is on the {title} leaderboard yet{' this season' if season else ''}. "
+            f"Finish a game of {title} with at least two people (computer players may fill "
+            f"the other seats) to get on it: `/play {game}`."
         )
         return Page(embed, None)
     embed.description = clip("\n".join(
@@ -72,10 +98,11 @@ def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int
         return Page(embed, None)
     previous = max(0, offset - PAGE_SIZE)
     following = offset + PAGE_SIZE
+    key = None if season is None else season.season
     buttons = [
         # Distinct ids even when disabled: on the first page Previous names page 1 itself.
-        button("Previous", ids.leaderboard_id(game, previous), disabled=offset == 0),
-        button("Next", ids.leaderboard_id(game, following), disabled=following >= total),
+        button("Previous", ids.leaderboard_id(game, previous, key), disabled=offset == 0),
+        button("Next", ids.leaderboard_id(game, following, key), disabled=following >= total),
     ]
     return Page(embed, static_view(buttons))
 
@@ -94,9 +121,17 @@ def recent_line(game: RecentGame) -> str:
             f"<t:{stamp}:R>")
 
 
-def render_stats(user_id: int, name: str, stats: list[GameStats],
-                 recent: list[RecentGame]) -> discord.Embed:
-    """A player's games, wins, win rate and rating per game here, and their latest games."""
+def standing_line(stat: SeasonStanding) -> str:
+    """``May 2026 · Fiasco · 1st of 8 · rating 1130``."""
+    title = games.get(stat.game).title if stat.game in games.names() else stat.game
+    return (f"{season_words(stat.season)} · {title} · {ordinal(stat.place)} of "
+            f"{stat.players} · rating {stat.rating:.0f}")
+
+
+def render_stats(user_id: int, name: str, stats: list[GameStats], recent: list[RecentGame],
+                 seasons: Sequence[SeasonStanding] = ()) -> discord.Embed:
+    """A player's games, wins, win rate and rating per game here, their latest games, and
+    where they finished the last seasons."""
     embed = discord.Embed(title=clip(f"{name}'s card games here", 256), colour=EMBED_COLOUR)
     if not stats:
         embed.description = (f"<@{user_id}> has not finished a game in this server yet. "
@@ -112,5 +147,8 @@ def render_stats(user_id: int, name: str, stats: list[GameStats],
     if recent:
         embed.add_field(name="Recent games",
                         value=clip("\n".join(recent_line(g) for g in recent)), inline=False)
+    if seasons:  # the end of each season, as an event of the player's history here
+        embed.add_field(name="Past seasons",
+                        value=clip("\n".join(standing_line(s) for s in seasons)), inline=False)
     embed.set_footer(text=RATING_NOTE)
     return embed

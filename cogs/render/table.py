@@ -117,25 +117,40 @@ def player_lines(shown: TableSnapshot) -> list[str]:
     return lines
 
 
+def public_lines(shown: TableSnapshot, *, recent: int = RECENT_SHOWN) -> list[str]:
+    """The table in lines, as the table message shows it and a watcher's view repeats it:
+    whose turn, the cards on the table, the players, the last ``recent`` events, the goal."""
+    lines = [status_line(shown), *table_lines(shown.game, shown.public, shown.names),
+             *player_lines(shown)]
+    lines += [f"-# {event}" for event in shown.log[-recent:]]
+    goal = games.get(shown.game).goal
+    if goal:
+        lines.append(f"-# {goal}")
+    return lines
+
+
+def heading(shown: TableSnapshot) -> str:
+    """The game, its phase, and how many watch it (said only when someone does)."""
+    title = f"{shown.title} · {shown.public.phase}"
+    if shown.watching:
+        title += f" · {shown.watching} watching"
+    return title
+
+
 def render_table(shown: TableSnapshot) -> Rendered:
     """The table message of a started (or finished, or ended) game, as ``shown``."""
-    view = shown.public
-    cls = games.get(shown.game)
-    lines = [status_line(shown), *table_lines(shown.game, view, shown.names),
-             *player_lines(shown)]
-    lines += [f"-# {event}" for event in shown.log[-RECENT_SHOWN:]]
-    if cls.goal:
-        lines.append(f"-# {cls.goal}")
-    embed = discord.Embed(title=clip(f"{cls.title} · {view.phase}", 256), colour=EMBED_COLOUR,
-                          description=clip("\n".join(lines), 4096))
-    if view.over and shown.status is TableStatus.FINISHED:
+    embed = discord.Embed(title=clip(heading(shown), 256), colour=EMBED_COLOUR,
+                          description=clip("\n".join(public_lines(shown)), 4096))
+    if shown.public.over and shown.status is TableStatus.FINISHED:
         embed.set_footer(text="Details shows the last moves in words. The attached file is "
                               "this game's record, every deal and move, to keep.")
     buttons = [button("Details", ids.table_view_id(shown.table_id, "details")),
                button("Rules", ids.table_view_id(shown.table_id, "rules"))]
     if shown.playing:  # so the table is open too
-        buttons.insert(0, button("Show my hand", ids.hand_id(shown.table_id),
-                                 style=discord.ButtonStyle.primary))
+        buttons[:0] = [button("Show my hand", ids.hand_id(shown.table_id),
+                              style=discord.ButtonStyle.primary)]
+        if not shown.private:
+            buttons.insert(1, button("Watch", ids.watch_id(shown.table_id)))
     return Rendered(None, fit(embed), static_view(buttons), discord.AllowedMentions.none(),
                     table=shown)
 

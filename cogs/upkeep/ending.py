@@ -1,9 +1,10 @@
-"""The end of a game as an event: a short result message, ``Play again`` and ``Record``.
+"""The end of a game as an event: a short result message, ``Play again``, ``Same cards``
+and ``Record``.
 
 When a game finishes, the publisher edits the table one last time (no turn marker,
 no ``Show my hand``) and then posts this new message, which pings the people who
 played (and only them): the places, the scores, each person's rating before and
-after (or "not rated"), and two buttons.
+after (or "not rated"), and three buttons (a daily deal's result has ``Record`` alone).
 
 - ``Play again`` opens a lobby in the same channel or thread with the same game,
   options and table options. Whoever clicks hosts it; the computers keep their
@@ -11,8 +12,13 @@ after (or "not rated"), and two buttons.
   there is named instead.
 - ``Record`` sends the game's record file privately (as :mod:`cogs.render.export`
   attaches it to the final table).
+- ``Same cards`` opens a lobby dealing the same cards again to the same seats
+  (:mod:`bot.tables.fixed`): whoever clicks takes their own seat, every other person's
+  is saved for them and they are pinged to take it; the game is not rated, so friends
+  can play the hand they just played again and compare. A daily deal has none (it is
+  played once; its board is where people compare).
 
-Both buttons are routed by custom id alone (``ff:<table>:end:<again|record>``) and
+The buttons are routed by custom id alone (``ff:<table>:end:<again|record|same>``) and
 read the finished table from the store when it is no longer in memory, so they work
 after a restart; a forged or stale id gets a private reason.
 """
@@ -88,10 +94,19 @@ def result_lines(shown: TableSnapshot, ending: Ending) -> list[str]:
     return lines
 
 
-def render_result(shown: TableSnapshot, ending: Ending
+def unrated_words(table: StoredTable) -> str:
+    """Why a game was not rated, in a line under its result."""
+    if table.daily is not None:
+        return "-# Not rated: daily deals have their own board (/daily board)."
+    if table.fixed is not None:
+        return "-# Not rated: the cards were those of an earlier game."
+    return "-# Not rated: this table had hints on."
+
+
+def render_result(shown: TableSnapshot, ending: Ending, table: StoredTable
                   ) -> tuple[str, discord.ui.View, list[int]]:
-    """The result message of the finished game ``shown``: its text, its buttons, and the
-    people it pings (those seated at the end, and those rated for it)."""
+    """The result message of the finished game ``shown`` (stored as ``table``): its text,
+    its buttons, and the people it pings (those seated at the end, and those rated for it)."""
     people = list(dict.fromkeys([*(p for p in shown.people if p is not None),
                                  *(c.user_id for c in ending.changes)]))
     head = f"**{shown.title} is over.**"
@@ -99,15 +114,15 @@ def render_result(shown: TableSnapshot, ending: Ending
         head += " " + " ".join(f"<@{p}>" for p in people) + ": thanks for playing."
     lines = [head, *result_lines(shown, ending)]
     if not ending.rated:
-        lines.append("-# Not rated: this table had hints on.")
+        lines.append(unrated_words(table))
     elif ending.by_proxy:
         lines.append(RATING_RULE)
-    view = static_view([
-        button("Play again", ids.end_id(shown.table_id, "again"),
-               style=discord.ButtonStyle.success),
-        button("Record", ids.end_id(shown.table_id, "record")),
-    ])
-    return "\n".join(lines), view, people
+    buttons = [button("Record", ids.end_id(shown.table_id, "record"))]
+    if table.daily is None:
+        buttons[:0] = [button("Play again", ids.end_id(shown.table_id, "again"),
+                              style=discord.ButtonStyle.success),
+                       button("Same cards", ids.end_id(shown.table_id, "same"))]
+    return "\n".join(lines), static_view(buttons), people
 
 
 async def announce(channel: discord.abc.Messageable, session: Session) -> None:
@@ -117,7 +132,7 @@ async def announce(channel: discord.abc.Messageable, session: Session) -> None:
     shown = table_for(session) if ending is not None else None
     if ending is None or shown is None or shown.places is None:
         return
-    content, view, people = render_result(shown, ending)
+    content, view, people = render_result(shown, ending, session.table)
     try:
         await channel.send(content, view=view, allowed_mentions=pings(people))
     except discord.HTTPException:
@@ -132,7 +147,7 @@ PINGS_KEPT = 4096
 class Endings:
     """The handlers of the result message's buttons.
 
-    ``Play again`` opens a table: it counts against the same limit as ``/play``
+    ``Play again`` and ``Same cards`` open a table: they count against the same limit as ``/play``
     (``opening``, ``COMMANDS_PER_MINUTE`` a person), and each other person is pinged for
     a rematch at most once a minute, so Play again and Cancel in a loop cannot flood them.
     """
@@ -143,7 +158,8 @@ class Endings:
         self._pinged: dict[tuple[int | None, int], float] = {}  # (server, person) -> when
 
     async def click(self, interaction: Interaction, table_id: str, what: str) -> None:
-        """``Play again`` or ``Record``: answered once, a refusal privately with its reason."""
+        """``Play again``, ``Same cards`` or ``Record``: answered once, a refusal privately
+        with its reason."""
         async with answered_on_failure(interaction, "a result button"):
             try:
                 table = await self.tables.finished_table(table_id)
@@ -155,34 +171,61 @@ class Endings:
                         "and move, in a file to keep. Details on the table shows the last "
                         "moves in words.",
                         file=finished_record_file(table), ephemeral=True)
-                else:
+                else:  # Play again or Same cards: each opens a table, as /play does
                     too_soon = self.opening.refusal(interaction) if self.opening else None
                     if too_soon is not None:
                         raise TableError(too_soon)
-                    await self.play_again(interaction, table)
+                    if what == "same":
+                        await self.same_cards(interaction, table)
+                    else:
+                        await self.play_again(interaction, table)
             except TableError as exc:
                 await say(interaction, sentence(exc.message))
 
     async def play_again(self, interaction: Interaction, finished: StoredTable) -> None:
         """A new lobby like ``finished``'s in its channel, unless a table is open there."""
-        open_here = self.tables.in_channel(finished.channel_id)
-        if open_here is not None:
-            where = jump_url(open_here.table.guild_id, open_here.channel_id,
-                             open_here.table.message_id)
-            await say(interaction, f"There is already a table here: {where}")
+        if await self._taken(interaction, finished):
             return
         name = display_name(interaction)
         session = await self.tables.rematch(finished, interaction.user.id, name)
         others = [s.user_id for s in finished.seats
                   if s.user_id is not None and s.user_id != interaction.user.id]
-        content = None
-        if others:
-            content = (" ".join(f"<@{u}>" for u in others) +
-                       f": {name} asks for a rematch. Join to play again.")
+        await self._post_lobby(interaction, session, others,
+                               f"{name} asks for a rematch. Join to play again.")
+
+    async def same_cards(self, interaction: Interaction, finished: StoredTable) -> None:
+        """A lobby dealing ``finished``'s cards again to its seats, unless a table is open
+        there; the other people are pinged to take their saved seats."""
+        if finished.daily is not None:
+            raise TableError("a daily deal is played once; /daily board shows how the others "
+                             "did")
+        if await self._taken(interaction, finished):
+            return
+        name = display_name(interaction)
+        session = await self.tables.same_cards(finished, interaction.user.id, name)
+        others = [s.replaced_user_id for s in session.seats
+                  if s.replaced_because == "saved" and s.replaced_user_id is not None]
+        await self._post_lobby(interaction, session, others,
+                               f"{name} deals the same cards again: Join to take your seat.")
+
+    async def _taken(self, interaction: Interaction, finished: StoredTable) -> bool:
+        """Whether a table is open in ``finished``'s channel already (the asker is told where)."""
+        open_here = self.tables.in_channel(finished.channel_id)
+        if open_here is None:
+            return False
+        where = jump_url(open_here.table.guild_id, open_here.channel_id,
+                         open_here.table.message_id)
+        await say(interaction, f"There is already a table here: {where}")
+        return True
+
+    async def _post_lobby(self, interaction: Interaction, session: Session, others: list[int],
+                          invitation: str) -> None:
+        """The new lobby as the click's answer, pinging ``others`` with ``invitation``."""
+        content = " ".join(f"<@{u}>" for u in others) + f": {invitation}" if others else None
         embed, view = render_lobby(session)
         sent = await interaction.response.send_message(
             content, embed=embed, view=view,
-            allowed_mentions=pings(self._may_ping(finished.guild_id, others)))
+            allowed_mentions=pings(self._may_ping(session.table.guild_id, others)))
         message_id = sent.message_id if sent is not None else None
         if message_id is None:
             message_id = (await interaction.original_response()).id

@@ -48,6 +48,9 @@ NEEDED = {
 IN_THREADS = {"send_messages_in_threads": "Send Messages in Threads"}
 NEW_THREAD = {"create_public_threads": "Create Public Threads",
               "send_messages_in_threads": "Send Messages in Threads"}
+PRIVATE_THREAD = {"create_private_threads": "Create Private Threads",
+                  "send_messages_in_threads": "Send Messages in Threads"}
+"""What ``/daily`` needs to play a deal in a private thread (else it uses a direct message)."""
 
 
 def missing_permissions(permissions: discord.Permissions, *, in_thread: bool,

@@ -18,6 +18,12 @@ fails (the menu was dismissed, 10015/10008; the token is no longer valid, 50027)
 forgets that menu, and the publisher is told so the turn ping can bring the player
 back. A menu is never edited once its time is up. Menus live in memory only: after a
 restart the ping is the way back, as it was before menus followed the game.
+
+A watcher's view (``Watch``, :mod:`cogs.clicks.browsing`) is kept here the same way, by
+the same rules (one edit in flight, the latest state wins, never past its token's time),
+and edited after every move, since a watcher wants to see the cards fall; it shows the
+public snapshot only (:func:`cogs.render.watch.render_watch`), and is forgotten when its
+person stops watching, takes a seat, or the game ends (after the edit that shows the end).
 """
 
 from __future__ import annotations
@@ -34,9 +40,17 @@ from typing import Any
 import discord
 
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, menu_for, menu_of
-from cogs.render.hand import render_hand
-from cogs.ui import settled
+from bot.tables.snapshots import (
+    MenuSnapshot,
+    TableSnapshot,
+    menu_for,
+    menu_of,
+    table_for,
+    table_of,
+)
+from cogs.render.hand import Menu, render_hand
+from cogs.render.watch import render_watch
+from cogs.ui import NO_MENTIONS, settled
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -67,6 +81,12 @@ def menu_state(menu: MenuSnapshot) -> MenuState:
             menu.tricks, menu.rounds)
 
 
+def watch_state(shown: TableSnapshot) -> MenuState:
+    """What, when it changes, is worth editing a watcher's view for: any move (the version),
+    the table closing."""
+    return (shown.status, shown.version)
+
+
 def token_age(interaction: Interaction) -> float:
     """Seconds since Discord issued ``interaction``'s token (its snowflake's time)."""
     age = (dt.datetime.now(dt.UTC) - interaction.created_at).total_seconds()
@@ -81,6 +101,7 @@ class LiveMenu:
     issued: float  # on :attr:`LiveMenus.clock`
     page: int
     shown: MenuState | None
+    watching: bool = False  # a watcher's view rather than a hand menu
 
 
 class LiveMenus:
@@ -121,19 +142,32 @@ class LiveMenus:
     def keep(self, session: Session, seat: int, interaction: Interaction, *,
              page: int = 0) -> None:
         """``interaction`` has just shown ``seat``'s menu as the game is now: keep it."""
-        user_id = interaction.user.id
-        key = (session.id, user_id)
         if not session.in_play:
-            self.forget(session, user_id)  # nothing left to follow
+            self.forget(session, interaction.user.id)  # nothing left to follow
             return
-        self._used.setdefault(session.id, {})[user_id] = self.clock()
-        issued = self.clock() - token_age(interaction)
-        self._menus.setdefault(session.id, {})[user_id] = LiveMenu(
-            interaction, issued, page, menu_state(menu_of(session, seat)))
-        if key in self._running:
+        self._used.setdefault(session.id, {})[interaction.user.id] = self.clock()
+        self._keep(session, interaction, LiveMenu(
+            interaction, self._issued(interaction), page, menu_state(menu_of(session, seat))))
+
+    def keep_watching(self, session: Session, interaction: Interaction) -> None:
+        """``interaction`` has just shown its person's view of the game they watch: keep it."""
+        if not session.in_play or interaction.user.id not in session.watchers:
+            self.forget(session, interaction.user.id)
+            return
+        self._keep(session, interaction, LiveMenu(
+            interaction, self._issued(interaction), 0, watch_state(table_of(session)),
+            watching=True))
+
+    def _issued(self, interaction: Interaction) -> float:
+        return self.clock() - token_age(interaction)
+
+    def _keep(self, session: Session, interaction: Interaction, menu: LiveMenu) -> None:
+        user_id = interaction.user.id
+        self._menus.setdefault(session.id, {})[user_id] = menu
+        if (session.id, user_id) in self._running:
             # An edit through the older token is in flight: follow it with the state now.
-            self._dirty.add(key)
-            self._menus[session.id][user_id].shown = None
+            self._dirty.add((session.id, user_id))
+            menu.shown = None
 
     def is_live(self, session: Session, user_id: int) -> bool:
         """Whether ``user_id`` has a menu at this table that is still kept up to date."""
@@ -188,23 +222,24 @@ class LiveMenus:
         menu = self._menus.get(session.id, {}).get(user_id)
         if menu is None:
             return
-        now = menu_for(session, user_id) if self._fresh(menu) else None
+        now = self._now(session, user_id, menu) if self._fresh(menu) else None
         if now is None:
             self.forget(session, user_id)  # seat handed over, or token too old: never edit
             return
-        state = menu_state(now)
+        state, draw, seat = now
         if state == menu.shown:
             return
-        recent = list(session.recent)[-RECENT_IN_NOTE:]
-        shown = await render_hand(now, page=menu.page,
-                                  note="; ".join(recent) or None).painted()
-        if session.seat_of(user_id) != now.seat:
-            self.forget(session, user_id)  # their seat passed on while it was drawn
+        shown = await draw().painted()
+        if (user_id not in session.watchers if menu.watching
+                else session.seat_of(user_id) != seat):
+            # Their seat passed on, or they stopped watching, while it was drawn: what it
+            # shows is not theirs to see any more.
+            self.forget(session, user_id)
             return
         try:
-            await menu.interaction.edit_original_response(content=shown.content,
-                                                          view=shown.view,
-                                                          attachments=shown.files())
+            await menu.interaction.edit_original_response(
+                content=shown.content, view=shown.view, attachments=shown.files(),
+                allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.info("table %s: a hand menu could not be edited (%s %s); forgetting it",
                      session.id, exc.status, exc.code)
@@ -215,6 +250,23 @@ class LiveMenus:
         menu.shown = state
         if not session.in_play:
             self.forget(session, user_id)  # its last edit: the end of the game
+
+    def _now(self, session: Session, user_id: int, menu: LiveMenu
+             ) -> tuple[MenuState, Callable[[], Menu], int | None] | None:
+        """What ``menu`` would show now (its state, how to draw it, and the seat it is of:
+        None for a watcher's view); None when it has nothing left to follow (the seat or
+        the watching ended)."""
+        if menu.watching:
+            public = table_for(session) if user_id in session.watchers else None
+            if public is None:
+                return None
+            return watch_state(public), lambda: render_watch(public), None
+        hand = menu_for(session, user_id)
+        if hand is None:
+            return None
+        recent = list(session.recent)[-RECENT_IN_NOTE:]
+        return menu_state(hand), lambda: render_hand(hand, page=menu.page,
+                                                     note="; ".join(recent) or None), hand.seat
 
     # --- shutdown and tests ----------------------------------------------------------------
 
@@ -247,4 +299,5 @@ class FollowingListener:
         self.publisher.turn_reminder(session, user_id)
 
 
-__all__ = ["ACTIVE_FOR", "LIFETIME", "FollowingListener", "LiveMenu", "LiveMenus", "menu_state"]
+__all__ = ["ACTIVE_FOR", "LIFETIME", "FollowingListener", "LiveMenu", "LiveMenus", "menu_state",
+           "watch_state"]

@@ -138,9 +138,11 @@ class Publisher:
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
         """The table's channel, with its server: links to it then name the server, as a
-        message link must (``/channels/<server>/<channel>/<message>``)."""
-        return self.client.get_partial_messageable(session.channel_id,
-                                                   guild_id=session.table.guild_id)
+        message link must (``/channels/<server>/<channel>/<message>``; ``@me`` for a
+        daily deal played in a direct message)."""
+        table = session.table
+        return self.client.get_partial_messageable(
+            session.channel_id, guild_id=None if table.in_dm else table.guild_id)
 
     def table_changed(self, session: Session) -> None:
         self._dirty.add(session.id)

@@ -198,9 +198,10 @@ def test_the_health_check_says_why_in_one_line(tmp_path, monkeypatch, capsys):
     assert health.main() == 0 and capsys.readouterr().err == ""
 
 
-def test_the_invite_asks_for_exactly_what_play_checks_for():
+def test_the_invite_asks_for_exactly_what_play_and_daily_check_for():
     from bot.app import INVITE_PERMISSIONS
-    from cogs.upkeep.guard import IN_THREADS, NEEDED, NEW_THREAD
+    from cogs.upkeep.guard import IN_THREADS, NEEDED, NEW_THREAD, PRIVATE_THREAD
 
-    wanted = discord.Permissions(**dict.fromkeys(NEEDED | IN_THREADS | NEW_THREAD, True))
+    wanted = discord.Permissions(**dict.fromkeys(
+        NEEDED | IN_THREADS | NEW_THREAD | PRIVATE_THREAD, True))
     assert wanted == INVITE_PERMISSIONS

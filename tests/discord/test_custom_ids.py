@@ -34,7 +34,11 @@ BUILT = {
     "action": ids.action_id(TABLE, 7, "claim swords"),
     "page": ids.page_id(TABLE, 7, 1),
     "refresh": ids.refresh_id(TABLE, 1),
-    "leaderboard": ids.leaderboard_id("fiasco", 10),
+    "leaderboard": ids.leaderboard_id("fiasco", 10, "2026-06"),
+    "watch": ids.watch_id(TABLE),
+    "watching": ids.watching_id(TABLE, "refresh"),
+    "listed": ids.listed_id(TABLE, "join"),
+    "tables": ids.tables_id(10),
 }
 
 
@@ -52,7 +56,10 @@ def test_ids_on_messages_posted_before_an_upgrade_still_read_the_same():
     assert kind_of("ff:0a1b2c3d4e:a:7:claim_swords") == "action"
     assert kind_of("ff:0a1b2c3d4e:join") == "lobby"
     assert kind_of("ff:0a1b2c3d4e:hand") == "hand"
-    assert kind_of("ff:lb:fiasco:10") == "leaderboard"
+    assert kind_of("ff:lb:fiasco:10") == "leaderboard"  # an all-time board, as before seasons
+    assert dict(parse("ff:lb:fiasco:10").fields) == {"game": "fiasco", "offset": "10",
+                                                     "season": None}
+    assert kind_of("ff:0a1b2c3d4e:end:again") == "end"
 
 
 @pytest.mark.parametrize("custom_id", [None, "", "something-else", "ff:deadbeef00:launch",

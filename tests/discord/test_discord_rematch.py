@@ -67,7 +67,7 @@ async def test_a_finished_game_posts_a_result_that_pings_the_players_with_their_
             else:
                 [stats] = await bot.store.stats(world.guild.id, held.user_id)
                 assert f"rating new → {stats.rating:.0f}" in line
-        assert [b.label for b in result.buttons] == ["Play again", "Record"]
+        assert [b.label for b in result.buttons] == ["Play again", "Same cards", "Record"]
         # The final table has no turn marker and no play button left.
         final = table_message(fake, session)
         assert "▶" not in final.text

@@ -16,7 +16,9 @@ import sys
 from pathlib import Path
 
 from bot.models import GameResult, ResultPlayer, TableStatus
+from bot.tables.seasons import season_of
 from bot.tables.session import Session
+from cogs import ids
 from tests.answers import answered_privately, answered_publicly, updated_the_message
 from tests.botdriver import (
     open_table,
@@ -220,7 +222,7 @@ async def test_a_forged_page_id_shows_only_the_server_it_is_clicked_in(
         # The Next id of this server's board, copied and clicked in the other server.
         ours = (await leaderboard(fake, world.alice, world.table)).message
         copied = ours.button("Next").custom_id
-        assert copied == "ff:lb:fiasco:10"
+        assert copied == ids.leaderboard_id("fiasco", 10, season_of(dt.datetime.now(dt.UTC)))
         theirs = (await leaderboard(fake, dave, elsewhere)).message
         assert {line["user"] for line in board_lines(theirs)} == set(there_players[:10])
 

@@ -40,7 +40,8 @@ class FakeInteraction:
         self.gate: asyncio.Event | None = None  # set: edits wait for it (one in flight)
 
     async def edit_original_response(self, *, content: str, view: object,
-                                     attachments: object) -> None:
+                                     attachments: object, allowed_mentions: object = None
+                                     ) -> None:
         if self.gate is not None:
             await self.gate.wait()
         if self.fail is not None:

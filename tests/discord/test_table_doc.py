@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import games
-from tests.table_doc import Reading, main, page, read_every_game
+from tests.table_doc import BEYOND, Reading, main, page, read_every_game
 from tests.voice import card_codes
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "table.md"
@@ -30,14 +30,19 @@ async def test_the_committed_table_page_is_what_the_command_prints():
 
 async def test_no_text_a_person_reads_writes_a_card_in_record_notation():
     read = await readings()
-    assert [r.game for r in read] == games.names()
-    for reading in read:
+    assert [r.game for r in read] == [*games.names(), BEYOND]
+    for reading in read[:-1]:
         every = "\n".join(reading.texts)
         # The reading covers the whole game: the hint, events, the result, the pictures.
         for said in ("Hint:", " wins", " is over.**", "Players:", "Your hand."):
             assert said in every, f"{reading.game}: nothing read says {said!r}"
-        coded = {text: card_codes(reading.game, text) for text in reading.texts
-                 if card_codes(reading.game, text)}
+    beyond = "\n".join(read[-1].texts)
+    for said in ("Watch", "Stop watching", "fumblaroo", "Fiasco"):
+        assert said in beyond, f"nothing read beyond one table says {said!r}"
+    for reading in read:
+        named = games.names() if reading.game == BEYOND else [reading.game]
+        coded = {text: codes for text in reading.texts for game in named
+                 if (codes := card_codes(game, text))}
         assert not coded, f"{reading.game}: cards in record notation: {coded}"
 
 

@@ -203,6 +203,9 @@ class FakeChannel:
     # Permission bits denied to the bot here (a channel overwrite on its role); a thread
     # also has its parent's.
     bot_deny: int = 0
+    # The people this channel is hidden from: a member overwrite denying View Channel each,
+    # sent with the channel (GUILD_CREATE), so the bot's cache knows who cannot see it.
+    hidden_from: set[int] = field(default_factory=set)
 
     @property
     def mention(self) -> str:
@@ -260,7 +263,9 @@ class FakeChannel:
         else:
             data.update(
                 position=self.position,
-                permission_overwrites=[],
+                permission_overwrites=[
+                    {"id": str(user_id), "type": 1, "allow": "0", "deny": str(VIEW_CHANNEL)}
+                    for user_id in sorted(self.hidden_from)],
                 topic=self.topic,
                 default_thread_rate_limit_per_user=0,
             )

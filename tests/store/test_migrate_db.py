@@ -18,6 +18,8 @@ from bot.store.api import Store
 from bot.store.migrate import MigrateError, migrate
 from bot.store.postgres.store import PostgresStore
 from bot.store.sqlite.store import SqliteStore
+from bot.tables.context import utc_now
+from bot.tables.daily import day_of
 from bot.tables.service import Tables
 from tests.bot.test_bot_stale import PEOPLE, Process, move
 from tests.botdriver import settings_for
@@ -25,6 +27,7 @@ from tests.store.test_store import GUILD, OTHER_GUILD, T0, make_result
 from tests.stores import Backend
 
 REPO = Path(__file__).resolve().parents[2]
+DAY = day_of(utc_now())  # the daily deal the source's person played
 
 
 def command(*args: str) -> subprocess.CompletedProcess[str]:
@@ -44,6 +47,9 @@ async def snapshot(store: Store, table_ids: list[str]) -> dict[str, object]:
         "recent": [await store.recent_games(GUILD, u, limit=20) for u in (1, 2, 3)],
         "settings": [(await store.get_timezone(g), await store.get_pictures(g),
                       await store.get_timer(g)) for g in (GUILD, OTHER_GUILD, 333)],
+        "daily": [await store.daily_board(GUILD, "fumblaroo", DAY),
+                  await store.daily_try(DAY, "fumblaroo", 6),
+                  await store.daily_days("fumblaroo", [6], until=DAY)],
     }
 
 
@@ -67,6 +73,9 @@ async def source(tmp_path: Path) -> tuple[Path, list[str]]:
         closed = await manager.open(guild_id=None, channel_id=3, host_id=5, host_name="Cy",
                                     game="fiasco", options={})
         await manager.cancel(closed, 5, name="Cy")
+        daily = await manager.open_daily(guild_id=GUILD, channel_id=4, user_id=6, name="Di",
+                                         game="fumblaroo")
+        await manager.end(daily, 6, moderator=False, name="Di")
         for n in range(12):
             players = [(1 + n % 3, 1), (1 + (n + 1) % 3, 2), (None, 3)]
             await store.record_result(make_result(f"done{n}", players,
@@ -77,7 +86,7 @@ async def source(tmp_path: Path) -> tuple[Path, list[str]]:
         await store.set_timezone(GUILD, "Pacific/Auckland")
         await store.set_pictures(OTHER_GUILD, False)
         await store.set_timer(OTHER_GUILD, "30s")
-        ids = [playing.id, lobby.id, closed.id, "done0", "done5"]
+        ids = [playing.id, lobby.id, closed.id, "done0", "done5", daily.id]
     finally:
         await manager.shutdown()
         await store.close()
@@ -89,7 +98,8 @@ async def test_everything_is_copied_and_a_game_in_play_plays_on(
 ) -> None:
     path, ids = source
     counts = await migrate(f"sqlite:///{path}", postgres.url)
-    assert counts["tables"] == 3 and counts["results"] == 14 and counts["guild_settings"] == 2
+    assert counts["tables"] == 4 and counts["results"] == 14 and counts["guild_settings"] == 2
+    assert counts["daily_tries"] == 1
     assert counts["table_actions"] == 7
     async with await SqliteStore.open(path) as before, \
             await PostgresStore.open(postgres.url) as after:
@@ -158,7 +168,8 @@ async def test_the_command_copies_or_says_the_server_is_unreachable(
     assert "hunter2" not in done.stderr and "Traceback" not in done.stderr
     done = command(f"sqlite:///{path}", postgres.url)
     assert done.returncode == 0, done.stderr
-    assert "copied 3 tables, 7 table_actions, 14 results" in done.stdout
+    assert "copied 4 tables, 7 table_actions, 14 results" in done.stdout
+    assert "1 daily_tries" in done.stdout
     assert "the counts match" in done.stdout
     again = command(f"sqlite:///{path}", postgres.url)
     assert again.returncode == 1 and "is not empty" in again.stderr

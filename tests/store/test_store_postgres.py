@@ -76,7 +76,7 @@ async def test_a_failing_migration_changes_nothing(postgres: Backend,
     real = load_migrations(POSTGRES_MIGRATIONS)
     broken = Migration(LATEST + 1, "broken", "CREATE TABLE extra (x int); SELECT * FROM nowhere;")
     monkeypatch.setattr(pgstore_module, "load_migrations", lambda _: [*real, broken])
-    with pytest.raises(MigrationError, match="0002_broken"):
+    with pytest.raises(MigrationError, match=f"{LATEST + 1:04d}_broken"):
         await PostgresStore.open(postgres.url)
     assert await relations(postgres) == set()  # not even the steps before it
 

@@ -39,12 +39,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from bot.models import GameResult, StoredTable, TableStatus
-from bot.store.api import ChannelTaken, StaleTable, StoreError
+from bot.models import DailyTry, GameResult, StoredTable, TableStatus, season_of
+from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
+    DAILY_COLUMNS,
+    OPEN_STATUSES,
     appended,
+    daily_scores,
+    daily_try,
     guild_key,
     head_doc,
     rebuild,
@@ -52,6 +56,7 @@ from bot.store.rows import (
     result_record,
     setting_upsert,
     split_record,
+    standings_sql,
     utc,
 )
 from bot.store.schema import POSTGRES_MIGRATIONS, load_migrations, migrate_postgres
@@ -145,6 +150,20 @@ LEFT JOIN LATERAL (
 ORDER BY floor((page.mu - 3.0 * page.sigma) * 20)::integer DESC,
          (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
 """
+_SEASON_PAGE = """
+SELECT (SELECT COUNT(*) FROM season_ratings
+        WHERE guild_id = $1 AND game = $2 AND season = $3 AND mu IS NOT NULL) AS total,
+       page.user_id, page.mu, page.sigma, page.games, page.wins
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+    SELECT user_id, mu, sigma, games, wins FROM season_ratings
+    WHERE guild_id = $1 AND game = $2 AND season = $3 AND mu IS NOT NULL
+    ORDER BY (mu - 3.0 * sigma) DESC, wins DESC, games DESC, user_id
+    LIMIT $4 OFFSET $5
+) AS page ON true
+ORDER BY (page.mu - 3.0 * page.sigma) DESC, page.wins DESC, page.games DESC, page.user_id
+"""
+_STANDINGS = standings_sql(("$1", "$2", "$3", "$4"))
 _RECENT = """
 SELECT r.table_id, r.game, r.finished_at, MIN(p.place) AS place,
        (array_agg(p.score ORDER BY p.place, p.seat))[1] AS score,
@@ -253,7 +272,11 @@ class PostgresStore(ResultQueries, ColumnSettings):
         """Insert a new table and the actions its record holds, in one statement."""
         doc, actions = split_record(table)
         try:
-            created = await self._once(lambda conn: _create(conn, table, doc, actions or []))
+            if table.daily is not None and table.status.value in OPEN_STATUSES:
+                created = await self._transaction(
+                    lambda conn: _create_daily(conn, table, doc, actions or []))
+            else:
+                created = await self._once(lambda conn: _create(conn, table, doc, actions or []))
         except asyncpg.UniqueViolationError as exc:
             raise _channel_taken(exc, table) from exc
         if not created:
@@ -319,6 +342,19 @@ class PostgresStore(ResultQueries, ColumnSettings):
         rows = await self._once(lambda conn: conn.fetch(_BOARD_PAGE, *key, offset, limit))
         return [row for row in rows if row["user_id"] is not None], int(rows[0]["total"])
 
+    async def _season_rows(self, key: tuple[int, str], season: str, offset: int, limit: int
+                           ) -> tuple[Sequence[Any], int]:
+        """A page of a season's board and its size, in one statement (each row carries the
+        size; a page past the end is one row with the size and no player)."""
+        rows = await self._once(lambda conn: conn.fetch(_SEASON_PAGE, *key, season, limit,
+                                                        offset))
+        return [row for row in rows if row["user_id"] is not None], int(rows[0]["total"])
+
+    async def _standing_rows(self, guild: int, user_id: int, before: str, limit: int
+                             ) -> Sequence[Any]:
+        return await self._once(lambda conn: conn.fetch(_STANDINGS, guild, user_id, before,
+                                                        limit))
+
     async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
         return await self._once(lambda conn: conn.fetch(
             "SELECT game, games, wins, mu, sigma FROM ratings "
@@ -327,6 +363,33 @@ class PostgresStore(ResultQueries, ColumnSettings):
 
     async def _recent_rows(self, guild: int, user_id: int, limit: int) -> Sequence[Any]:
         return await self._once(lambda conn: conn.fetch(_RECENT, user_id, guild, limit))
+
+    # ----------------------------------------------------------------- daily deals
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        row = await self._once(lambda conn: conn.fetchrow(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries "
+            "WHERE day = $1 AND game = $2 AND user_id = $3", day, game, user_id))
+        return None if row is None else daily_try(row)
+
+    async def daily_board(self, guild_id: int | None, game: str, day: str) -> list[DailyTry]:
+        rows = await self._once(lambda conn: conn.fetch(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries WHERE guild_id = $1 AND game = $2 "
+            "AND day = $3 ORDER BY started_at, user_id", guild_key(guild_id), game, day))
+        return [daily_try(row) for row in rows]
+
+    async def daily_days(self, game: str, user_ids: Sequence[int], *, until: str,
+                         limit: int = 400) -> dict[int, list[str]]:
+        people = list(dict.fromkeys(user_ids))
+        rows = await self._once(lambda conn: conn.fetch(
+            "SELECT u.user_id, d.day FROM unnest($1::bigint[]) AS u(user_id), LATERAL ("
+            "SELECT day FROM daily_tries WHERE user_id = u.user_id AND game = $2 "
+            "AND day <= $3 AND score IS NOT NULL ORDER BY day DESC LIMIT $4) AS d "
+            "ORDER BY u.user_id, d.day DESC", people, game, until, limit))
+        found: dict[int, list[str]] = {user_id: [] for user_id in people}
+        for row in rows:
+            found[row["user_id"]].append(row["day"])
+        return found
 
     # ----------------------------------------------------------------- server settings
 
@@ -364,6 +427,21 @@ async def _create(conn: Connection, table: StoredTable, doc: str, actions: list[
     return int(await conn.fetchval(
         _CREATE, *_head_fields(table, doc), table.status.value, table.guild_id,
         table.channel_id, table.game, utc(table.created_at), actions))
+
+
+async def _create_daily(conn: Connection, table: StoredTable, doc: str, actions: list[str]
+                        ) -> int:
+    """A new daily table and its host's try at its day's deal (in the caller's transaction);
+    :class:`DailyTaken` if they have one."""
+    assert table.daily is not None
+    claimed = await conn.fetchval(
+        "INSERT INTO daily_tries (day, game, user_id, guild_id, table_id, started_at) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (day, game, user_id) DO NOTHING "
+        "RETURNING 1", table.daily, table.game, table.host_id, guild_key(table.guild_id),
+        table.id, utc(table.created_at))
+    if claimed is None:
+        raise DailyTaken(table.daily, table.game, table.host_id)
+    return await _create(conn, table, doc, actions)
 
 
 async def _finish(conn: Connection, table: StoredTable) -> None:
@@ -414,13 +492,21 @@ async def _insert_result(conn: Connection, result: GameResult, record: str,
             "'record', 'null'::jsonb) WHERE id = $1",
             result.table_id, finished_at, finished_at.isoformat(timespec="microseconds"))
         await conn.execute("DELETE FROM table_actions WHERE table_id = $1", result.table_id)
-    await _update_ratings(conn, guild, result.game, humans(result.players), rate=result.rated)
+    if result.daily is not None:
+        await conn.executemany(
+            "UPDATE daily_tries SET finished_at = $1, score = $2, place = $3 "
+            "WHERE day = $4 AND game = $5 AND user_id = $6 AND table_id = $7",
+            [(finished_at, score, place, result.daily, result.game, user_id, result.table_id)
+             for user_id, score, place in daily_scores(result)])
+    await _update_ratings(conn, guild, result.game, season_of(result.finished_at),
+                          humans(result.players), rate=result.rated)
     return True
 
 
-async def _update_ratings(conn: Connection, guild: int, game: str, standings: list[Standing],
-                          *, rate: bool) -> None:
-    """Count the game for every human and rate them (:func:`bot.store.ratings.rate_game`).
+async def _update_ratings(conn: Connection, guild: int, game: str, season: str,
+                          standings: list[Standing], *, rate: bool) -> None:
+    """Count the game for every human and rate them (:func:`bot.store.ratings.rate_game`),
+    all time and in the game's season.
 
     One board (server and game) is rated by one transaction at a time (an
     advisory lock, held to COMMIT): a concurrent game of the same players then
@@ -433,20 +519,39 @@ async def _update_ratings(conn: Connection, guild: int, game: str, standings: li
         return
     await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
                        f"fivefold board {guild} {game}")
+    await _rate(conn, "ratings", (guild, game), standings, rate=rate)
+    await _rate(conn, "season_ratings", (guild, game, season), standings, rate=rate)
+
+
+_BOARD_KEYS = {"ratings": ("guild_id", "game"),
+               "season_ratings": ("guild_id", "game", "season")}
+"""The columns that name one board of each table of ratings (before ``user_id``)."""
+
+
+async def _rate(conn: Connection, table: str, key: tuple[Any, ...], standings: list[Standing],
+                *, rate: bool) -> None:
+    """One board's rows of ``standings`` (``table`` is one of :data:`_BOARD_KEYS`, never
+    input), under the board's lock: created if missing, locked, rated, counted."""
+    columns = _BOARD_KEYS[table]
+    names = ", ".join(columns)
+    marks = [f"${n}" for n in range(1, len(columns) + 1)]
+    where = " AND ".join(f"{c} = {m}" for c, m in zip(columns, marks, strict=True))
     users = sorted(h.user_id for h in standings)
+    last = f"${len(columns) + 1}"
     await conn.execute(
-        "INSERT INTO ratings (guild_id, game, user_id) SELECT $1, $2, u FROM unnest($3::bigint[]) "
-        "AS u ORDER BY u ON CONFLICT DO NOTHING", guild, game, users)
+        f"INSERT INTO {table} ({names}, user_id) SELECT {', '.join(marks)}, u "
+        f"FROM unnest({last}::bigint[]) AS u ORDER BY u ON CONFLICT DO NOTHING", *key, users)
     rows = await conn.fetch(
-        "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 "
-        "AND user_id = ANY($3::bigint[]) ORDER BY user_id FOR UPDATE", guild, game, users)
+        f"SELECT user_id, mu, sigma FROM {table} WHERE {where} "
+        f"AND user_id = ANY({last}::bigint[]) ORDER BY user_id FOR UPDATE", *key, users)
     new = rate_game(standings, {row["user_id"]: (row["mu"], row["sigma"]) for row in rows},
                     rate=rate)
     won = {h.user_id: h.winner for h in standings}
+    n = len(columns)
     await conn.executemany(
-        "UPDATE ratings SET mu = $4, sigma = $5, games = games + 1, wins = wins + $6 "
-        "WHERE guild_id = $1 AND game = $2 AND user_id = $3",
-        [(guild, game, user, *new[user], int(won[user])) for user in users])
+        f"UPDATE {table} SET mu = ${n + 2}, sigma = ${n + 3}, games = games + 1, "
+        f"wins = wins + ${n + 4} WHERE {where} AND user_id = ${n + 1}",
+        [(*key, user, *new[user], int(won[user])) for user in users])
 
 
 __all__ = ["PostgresStore"]

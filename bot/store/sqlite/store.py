@@ -51,14 +51,17 @@ from typing import Any, ClassVar, TypeVar, cast
 
 import aiosqlite
 
-from bot.models import GameResult, StoredTable, TableStatus
-from bot.store.api import ChannelTaken, StaleTable, StoreError
+from bot.models import DailyTry, GameResult, StoredTable, TableStatus, season_of
+from bot.store.api import ChannelTaken, DailyTaken, StaleTable, StoreError
 from bot.store.common import ColumnSettings, ResultQueries
 from bot.store.ratings import Standing, humans, rate_game
 from bot.store.rows import (
     CLOSED_STATUSES,
+    DAILY_COLUMNS,
     OPEN_STATUSES,
     appended,
+    daily_scores,
+    daily_try,
     guild_key,
     head_doc,
     iso,
@@ -67,6 +70,7 @@ from bot.store.rows import (
     result_record,
     setting_upsert,
     split_record,
+    standings_sql,
 )
 from bot.store.schema import load_migrations, migrate_sqlite
 from bot.store.sqlite.commit import Batched, GroupCommit, GroupCommitError, Write
@@ -286,6 +290,23 @@ class SqliteStore(ResultQueries, ColumnSettings):
         """A leaderboard page (see :func:`_board_page`), its queries in one snapshot."""
         return await self._read(lambda db: _board_page(db, key, offset, limit), snapshot=True)
 
+    async def _season_rows(self, key: tuple[int, str], season: str, offset: int, limit: int
+                           ) -> tuple[Sequence[Any], int]:
+        """A page of a season's board and its size, in one snapshot."""
+        async def page(db: aiosqlite.Connection) -> tuple[Sequence[Any], int]:
+            [(total,)] = await db.execute_fetchall(
+                "SELECT COUNT(*) FROM season_ratings INDEXED BY season_ratings_board "
+                "WHERE guild_id = ? AND game = ? AND season = ? AND mu IS NOT NULL",
+                (*key, season))
+            rows = await db.execute_fetchall(_SEASON_PAGE, (*key, season, limit, offset))
+            return list(rows), int(total)
+        return await self._read(page, snapshot=True)
+
+    async def _standing_rows(self, guild: int, user_id: int, before: str, limit: int
+                             ) -> Sequence[Any]:
+        return list(await self._read(lambda db: db.execute_fetchall(
+            _STANDINGS, (guild, user_id, before, limit))))
+
     async def _stats_rows(self, guild: int, user_id: int) -> Sequence[Any]:
         return list(await self._read(lambda db: db.execute_fetchall(
             """
@@ -314,6 +335,34 @@ class SqliteStore(ResultQueries, ColumnSettings):
             """,
             (user_id, guild, limit, user_id),
         )))
+
+    # ----------------------------------------------------------------- daily deals
+
+    async def daily_try(self, day: str, game: str, user_id: int) -> DailyTry | None:
+        rows = list(await self._read(lambda db: db.execute_fetchall(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries WHERE day = ? AND game = ? AND user_id = ?",
+            (day, game, user_id))))
+        return daily_try(rows[0]) if rows else None
+
+    async def daily_board(self, guild_id: int | None, game: str, day: str) -> list[DailyTry]:
+        rows = await self._read(lambda db: db.execute_fetchall(
+            f"SELECT {DAILY_COLUMNS} FROM daily_tries INDEXED BY daily_tries_board "
+            "WHERE guild_id = ? AND game = ? AND day = ? ORDER BY started_at, user_id",
+            (guild_key(guild_id), game, day)))
+        return [daily_try(row) for row in rows]
+
+    async def daily_days(self, game: str, user_ids: Sequence[int], *, until: str,
+                         limit: int = 400) -> dict[int, list[str]]:
+        async def days(db: aiosqlite.Connection) -> dict[int, list[str]]:
+            found: dict[int, list[str]] = {}
+            for user_id in dict.fromkeys(user_ids):
+                rows = await db.execute_fetchall(
+                    "SELECT day FROM daily_tries INDEXED BY daily_tries_person "
+                    "WHERE user_id = ? AND game = ? AND day <= ? AND score IS NOT NULL "
+                    "ORDER BY day DESC LIMIT ?", (user_id, game, until, limit))
+                found[user_id] = [row[0] for row in rows]
+            return found
+        return await self._read(days, snapshot=True)
 
     # ----------------------------------------------------------------- server settings
 
@@ -388,6 +437,20 @@ async def _create(db: aiosqlite.Connection, table: StoredTable) -> None:
         raise
     if actions:
         await db.executemany(_INSERT_ACTION, [(table.id, n, a) for n, a in enumerate(actions)])
+    if table.daily is not None and table.status.value in OPEN_STATUSES:
+        await _claim_daily(db, table)
+
+
+async def _claim_daily(db: aiosqlite.Connection, table: StoredTable) -> None:
+    """A new daily table's try at its day's deal; :class:`DailyTaken` if its host has one."""
+    assert table.daily is not None
+    cursor = await db.execute(
+        "INSERT INTO daily_tries (day, game, user_id, guild_id, table_id, started_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, game, user_id) DO NOTHING",
+        (table.daily, table.game, table.host_id, guild_key(table.guild_id), table.id,
+         iso(table.created_at)))
+    if not cursor.rowcount:
+        raise DailyTaken(table.daily, table.game, table.host_id)
 
 
 async def _save_head(db: aiosqlite.Connection, table: StoredTable) -> None:
@@ -440,6 +503,15 @@ WHERE guild_id = ? AND game = ? AND mu IS NOT NULL AND {_BUCKET} <= ?
 ORDER BY {_BUCKET} DESC, mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
 LIMIT ? OFFSET ?
 """
+
+
+_SEASON_PAGE = """
+SELECT user_id, mu, sigma, games, wins FROM season_ratings INDEXED BY season_ratings_board
+WHERE guild_id = ? AND game = ? AND season = ? AND mu IS NOT NULL
+ORDER BY mu - 3.0 * sigma DESC, wins DESC, games DESC, user_id
+LIMIT ? OFFSET ?
+"""
+_STANDINGS = standings_sql(("?", "?", "?", "?"), hint="INDEXED BY season_ratings_player")
 
 
 async def _board_page(db: aiosqlite.Connection, key: tuple[int, str], offset: int, limit: int
@@ -511,15 +583,23 @@ async def _insert_result(db: aiosqlite.Connection, result: GameResult, record: s
             (finished_at, finished_at, result.table_id),
         )
         await db.execute("DELETE FROM table_actions WHERE table_id = ?", (result.table_id,))
-    await _update_ratings(db, guild, result.game, humans(result.players), rate=result.rated)
+    if result.daily is not None:
+        await db.executemany(
+            "UPDATE daily_tries SET finished_at = ?, score = ?, place = ? "
+            "WHERE day = ? AND game = ? AND user_id = ? AND table_id = ?",
+            [(finished_at, score, place, result.daily, result.game, user_id, result.table_id)
+             for user_id, score, place in daily_scores(result)])
+    await _update_ratings(db, guild, result.game, season_of(result.finished_at),
+                          humans(result.players), rate=result.rated)
     return True
 
 
 async def _update_ratings(
-    db: aiosqlite.Connection, guild: int, game: str, standings: list[Standing], *,
+    db: aiosqlite.Connection, guild: int, game: str, season: str, standings: list[Standing], *,
     rate: bool = True,
 ) -> None:
-    """Count the game for every human and, with two or more of them, rate them.
+    """Count the game for every human and, with two or more of them, rate them: all time,
+    and in the game's season.
 
     Runs inside :meth:`SqliteStore.record_result`'s transaction (SQLite has one
     writer at a time, so no lock is needed). The humans are rated among themselves
@@ -529,23 +609,38 @@ async def _update_ratings(
     """
     if not standings:
         return
+    await _rate(db, "ratings", (guild, game), standings, rate=rate)
+    await _rate(db, "season_ratings", (guild, game, season), standings, rate=rate)
+
+
+_BOARD_KEYS = {"ratings": ("guild_id", "game"),
+               "season_ratings": ("guild_id", "game", "season")}
+"""The columns that name one board of each table of ratings (before ``user_id``)."""
+
+
+async def _rate(db: aiosqlite.Connection, table: str, key: tuple[Any, ...],
+                standings: list[Standing], *, rate: bool) -> None:
+    """One board's rows of ``standings`` (``table`` is one of :data:`_BOARD_KEYS`, never
+    input): read, rated (:func:`bot.store.ratings.rate_game`), written back counted."""
+    columns = _BOARD_KEYS[table]
+    where = " AND ".join(f"{column} = ?" for column in columns)
     marks = ",".join("?" * len(standings))
     rows = await db.execute_fetchall(
-        f"SELECT user_id, mu, sigma FROM ratings "
-        f"WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
-        (guild, game, *(h.user_id for h in standings)),
+        f"SELECT user_id, mu, sigma FROM {table} WHERE {where} AND user_id IN ({marks})",
+        (*key, *(h.user_id for h in standings)),
     )
     stored = {row["user_id"]: (row["mu"], row["sigma"]) for row in rows}
     new = rate_game(standings, stored, rate=rate)
+    names = ", ".join(columns)
     await db.executemany(
-        """
-        INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, wins)
-        VALUES (?, ?, ?, ?, ?, 1, ?)
-        ON CONFLICT (guild_id, game, user_id) DO UPDATE SET
+        f"""
+        INSERT INTO {table} ({names}, user_id, mu, sigma, games, wins)
+        VALUES ({", ".join("?" * len(columns))}, ?, ?, ?, 1, ?)
+        ON CONFLICT ({names}, user_id) DO UPDATE SET
             mu = excluded.mu,
             sigma = excluded.sigma,
-            games = ratings.games + 1,
-            wins = ratings.wins + excluded.wins
+            games = {table}.games + 1,
+            wins = {table}.wins + excluded.wins
         """,
-        [(guild, game, h.user_id, *new[h.user_id], int(h.winner)) for h in standings],
+        [(*key, h.user_id, *new[h.user_id], int(h.winner)) for h in standings],
     )
