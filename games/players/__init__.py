@@ -36,7 +36,7 @@ def _register_all() -> None:
 
 
 # Modules holding levels beyond random (each calls register_level on import).
-_LEVEL_MODULES = frozenset({"easy", "hard"})
+_LEVEL_MODULES = frozenset({"easy", "frozen", "hard"})
 
 _register_all()
 

@@ -8,8 +8,8 @@ candidates after each round, so clearly bad moves get fewer playouts.
 
 The budget is a fixed number of simulated moves, never a clock, so a decision is a
 pure function of the perspective and the generator. Each game may set its own
-(``BUDGET`` in its knowledge module, ``games/players/<game>.py``): a game whose
-deals are short affords more playouts per decision than one whose deals are long.
+(``BUDGET`` in its knowledge module, ``games/<game>/computer/knowledge.py``): a game
+whose deals are short affords more playouts per decision than one whose deals are long.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def budget_for(game: str) -> int:
     20000
     """
     try:
-        module = importlib.import_module(f"games.players.{game}")
+        module = importlib.import_module(f"games.{game}.computer.knowledge")
     except ImportError:
         return DEFAULT_BUDGET
     hint = getattr(module, "BUDGET", None)
