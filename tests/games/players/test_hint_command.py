@@ -99,7 +99,7 @@ def test_the_same_view_and_seed_give_the_same_hint_in_another_process(capsys, tm
     for path in paths:
         assert hint.main([path, *budget, "--seed", "3"]) == 0
         here.append(capsys.readouterr().out)
-    code = ("import sys; from games import hint\n"
+    code = ("import sys; from games.cli import hint\n"
             f"for p in sys.argv[1:]: hint.main([p, '--budget', '{TEST_BUDGET}', '--seed', '3'])")
     there = subprocess.run([sys.executable, "-c", code, *paths], capture_output=True,
                            text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "12345"})
