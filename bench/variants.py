@@ -8,8 +8,8 @@ A seat ``hard@key=value@...`` is the hard level with its settings changed: ``bud
 every other key to the game's advice class (``games/<game>/computer/advice.py``), e.g.
 ``cards`` and ``targets`` in Fizzbin; ``hard@plain`` searches with the knowledge alone
 (every legal move, the knowledge's worlds). Values are JSON (``2``, ``0.5``, ``false``).
-Every other argument is ``play``'s (``--budget`` applies to the variants too). The variants exist in this process only, so
-``--workers`` must stay 1.
+Every other argument is ``play``'s (``--budget`` applies to the variants too). The
+variants exist in this process only, so ``--workers`` must stay 1.
 """
 
 from __future__ import annotations
