@@ -10,8 +10,9 @@ decisions of a seat with three or more legal actions (any seat, so the history i
 kind the hard player meets). Each level decides each position from its perspective;
 each action chosen by any level is then valued on the **true** state
 (``Knowledge.from_game``: every hand, the stock in its real order) by ``--playouts``
-playouts with the rollout policy (the easy rules of thumb, as the easy opponents play):
-the value the seat can expect from that choice in that very game. A level's score is its
+playouts in which every seat plays as the easy level does (the rollout policy, with the
+easy level's slips where the rollout policy has none: Fizzbin, Fibonachos): the value
+the seat can expect from that choice in that very game against easy players. A level's score is its
 mean value over the positions; the difference from the first level, position by position,
 is given with its standard error (positive: better than the first level). The positions,
 the playouts and the generators are the same for every level.
@@ -27,6 +28,7 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import games
@@ -61,18 +63,47 @@ def positions(name: str, count: int, seed: int, options: dict[str, Any]
     return found
 
 
+def fizzbin_easy(state: Any, rng: random.Random) -> int:
+    """The easy level's move on Fizzbin's fast path: the rules of thumb with its slips."""
+    from games.fizzbin.computer.knowledge import SLIP
+
+    me = state.turn
+    return int(state._tactics.move(
+        state.holding[me], state.piles, me, state.step, state.taken, state.pile_turn[me],
+        bool(state.stack), overlook=rng.random() < SLIP, second=rng.random() < SLIP,
+        no_bury=rng.random() < SLIP))
+
+
+def fibonachos_easy(state: Any, rng: random.Random) -> int:
+    """The easy level's move on Fibonachos' fast path: now and then it forgets trump."""
+    from games.fibonachos.computer.knowledge import FORGETS_TRUMP
+    from games.fibonachos.computer.thumb import choose
+
+    seat, trick = state.turn, state.trick
+    return choose(state.hands[seat], trick, after=state.size - len(trick) - 1,
+                  spicy_sum=state.won[seat], prize=state.prize,
+                  naive=rng.random() < FORGETS_TRUMP)
+
+
+#: Games whose rollout policy has no noise, and the easy level on their fast path.
+EASY: dict[str, Callable[[Any, random.Random], int]] = {
+    "fizzbin": fizzbin_easy, "fibonachos": fibonachos_easy,
+}
+
+
 def true_value(game: Game[Any], view: Perspective, action_index: int, playouts: int) -> float:
-    """The seat's mean value after the action, on the true state, by rollouts."""
+    """The seat's mean value after the action, on the true state, by easy playouts."""
     know = knowledge_for(game.name)
     assert know is not None
     rng = random.Random(f"choices:{view.history}:{action_index}")
     start = know.from_game(game)
+    easy = EASY.get(game.name)
     total = 0.0
     for _ in range(playouts):
         state = start.copy()
         state.play(state.move(view.legal[action_index]))
         while not state.done():
-            state.play(state.rollout_move(rng))
+            state.play(easy(state, rng) if easy else state.rollout_move(rng))
         total += state.values()[view.seat]
     return total / playouts
 

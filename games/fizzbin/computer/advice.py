@@ -9,7 +9,8 @@ buried first); the search keeps the ``cards`` least useful cards, each onto the
 ``targets`` best piles, and any card whose discard leaves the best hand one discard can
 leave, if none of those does. The draws are few (the stack, each pile) and all searched.
 
-The worlds are the knowledge's (:meth:`FizzbinKnowledge.sample`).
+The worlds are the knowledge's (:meth:`FizzbinKnowledge.sample`), whose horizon is one
+round of turns ahead; ``rounds`` looks further (0: to the end of the hand).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import random
 from collections.abc import Callable, Collection, Sequence
 
 from games.fizzbin.computer.fast import DISCARD_BASE, action_move, rank_strength
-from games.fizzbin.computer.knowledge import KNOWLEDGE, Table, read_table
+from games.fizzbin.computer.knowledge import Table, read_table
+from games.fizzbin.computer.knowledge import world as sample_world
 from games.fizzbin.computer.thumb import Tactics, tactics_for
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
@@ -30,6 +32,8 @@ CARDS = 3
 TARGETS = 2
 #: A pile top others want this much is worth burying (pair and special ranks).
 WANTED = 1.5
+#: Rounds of turns a playout looks ahead (0: to the end of the hand); the knowledge's 1.
+ROUNDS = 1
 
 
 class FizzbinAdvice:
@@ -37,11 +41,12 @@ class FizzbinAdvice:
 
     game = "fizzbin"
 
-    def __init__(self, cards: int = CARDS, targets: int = TARGETS) -> None:
-        if cards < 1 or targets < 1:
-            raise ValueError("keep at least one card and one pile")
+    def __init__(self, cards: int = CARDS, targets: int = TARGETS, rounds: int = ROUNDS) -> None:
+        if cards < 1 or targets < 1 or rounds < 0:
+            raise ValueError("keep at least one card and one pile, and look ahead")
         self.cards = cards
         self.targets = targets
+        self.rounds = rounds
 
     def candidates(self, p: Perspective) -> Sequence[int]:
         moves = [action_move(a) for a in p.legal]
@@ -78,7 +83,10 @@ class FizzbinAdvice:
         return order[: self.targets]
 
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
-        return KNOWLEDGE.sample(p, rng)
+        world = sample_world(read_table(p), rng)
+        if self.rounds != ROUNDS:  # the knowledge's worlds end a round ahead
+            world.turns_left = self.rounds * p.players + 1 if self.rounds else 1 << 30
+        return world
 
 
 def _card(move: int) -> int:
