@@ -1,13 +1,16 @@
-"""What Fizzbin teaches the hard level's search: search only the discards worth searching.
+"""What Fizzbin teaches the hard level's search: search only the discards worth telling apart.
 
-A Fizzbin discard is a card of the hand onto any pile: some 28 moves, most of them
-alike (junk onto one pile or another) and a few plainly bad (a pair card thrown away).
-Searched all at once, the playouts' noise swamps the small differences between the
-good ones. The rules of thumb (:mod:`games.fizzbin.computer.thumb`) rank the cards
-(least useful first) and the piles (the one whose top card others would most like
-buried first); the search keeps the ``cards`` least useful cards, each onto the
-``targets`` best piles, and any card whose discard leaves the best hand one discard can
-leave, if none of those does. The draws are few (the stack, each pile) and all searched.
+A Fizzbin discard is a card of the hand onto any pile: some 28 moves. One card thrown
+onto one pile or another is nearly the same move (only the pile's top card gets
+buried), so playouts spent on telling those apart are wasted, and their noise swamps
+the real differences between cards. The search keeps each card onto the ``targets``
+piles the rules of thumb (:mod:`games.fizzbin.computer.thumb`) would choose: the one
+whose top card others would most like buried, then the others whose top others want
+most. ``cards`` can also keep only the least useful cards by the rules of thumb (and
+any card whose discard leaves the best hand one discard can leave); by default every
+card is kept, because the rules of thumb misjudge some (they keep a Three-Quarters
+card that the search would rather throw than a lone ace). The draws are few (the
+stack, each pile) and all searched.
 
 The worlds are the knowledge's (:meth:`FizzbinKnowledge.sample`), whose horizon is one
 round of turns ahead; ``rounds`` looks further (0: to the end of the hand).
@@ -25,11 +28,11 @@ from games.fizzbin.computer.thumb import Tactics, tactics_for
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
 
-#: The least useful cards whose discards are searched.
-CARDS = 3
+#: The least useful cards whose discards are searched (0: every card).
+CARDS = 0
 #: The piles each of them may go onto: the rules of thumb's burial, then the piles
 #: whose top card others want most (a pair or special rank).
-TARGETS = 2
+TARGETS = 1
 #: A pile top others want this much is worth burying (pair and special ranks).
 WANTED = 1.5
 #: Rounds of turns a playout looks ahead (0: to the end of the hand); the knowledge's 1.
@@ -42,8 +45,8 @@ class FizzbinAdvice:
     game = "fizzbin"
 
     def __init__(self, cards: int = CARDS, targets: int = TARGETS, rounds: int = ROUNDS) -> None:
-        if cards < 1 or targets < 1 or rounds < 0:
-            raise ValueError("keep at least one card and one pile, and look ahead")
+        if cards < 0 or targets < 1 or rounds < 0:
+            raise ValueError("keep one card and one pile at least, and look ahead")
         self.cards = cards
         self.targets = targets
         self.rounds = rounds
@@ -51,7 +54,7 @@ class FizzbinAdvice:
     def candidates(self, p: Perspective) -> Sequence[int]:
         moves = [action_move(a) for a in p.legal]
         discards = {m: i for i, m in enumerate(moves) if m >= DISCARD_BASE}
-        if len(discards) <= self.cards:
+        if len(discards) <= max(self.cards, self.targets):
             return range(len(p.legal))
         t = read_table(p)
         draws = [i for i, m in enumerate(moves) if m < DISCARD_BASE]
@@ -62,7 +65,7 @@ class FizzbinAdvice:
         """The discard moves worth searching, best first by the rules of thumb."""
         tactics = tactics_for(t.night)
         free = sorted({_card(m) for m in legal}, key=_by_use(tactics, t.holding))
-        cards = free[: self.cards]
+        cards = free[: self.cards] if self.cards else free
         leaves = {c: rank_strength([h for h in t.holding if h != c], t.night) for c in free}
         best = max(leaves.values())
         if all(leaves[c] < best for c in cards):

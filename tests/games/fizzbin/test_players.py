@@ -315,7 +315,10 @@ def test_the_search_keeps_every_draw_and_the_discards_the_rules_of_thumb_rank_be
         moves = [action_move(p.legal[i]) for i in kept]
         assert {a for a in p.legal if a.verb == "draw"} <= {p.legal[i] for i in kept}
         discards = [m for m in moves if m >= DISCARD_BASE]
-        assert len(discards) <= (CARDS + 1) * TARGETS
+        cards = Counter(m >> 3 for m in discards)
+        assert all(n <= TARGETS for n in cards.values())
+        if CARDS == 0:  # every card the seat may throw is searched, onto fewer piles
+            assert set(cards) == {action_move(a) >> 3 for a in p.legal if a.verb == "discard"}
         pruned += len(kept) < len(p.legal)
         t = read_table(p)
         # The rules of thumb's own move (without slips) is always searched.
@@ -331,6 +334,14 @@ def test_the_search_keeps_every_draw_and_the_discards_the_rules_of_thumb_rank_be
             best = max(leaves.values())
             assert any(leaves[(m >> 3) - (DISCARD_BASE >> 3)] == best for m in discards)
     assert pruned > 20
+
+
+def test_the_rules_of_thumb_may_also_prune_the_cards():
+    advice = FizzbinAdvice(cards=2, targets=2)
+    for p in _positions(7, 60):
+        discards = [action_move(p.legal[i]) for i in advice.candidates(p)
+                    if p.legal[i].verb == "discard"]
+        assert len({m >> 3 for m in discards}) <= 3 and len(discards) <= 6
 
 
 def test_a_longer_look_ahead_is_a_setting_of_the_advice():
