@@ -2,8 +2,9 @@
 
 Pure and typed, no Discord, no asyncio. Importing this package registers every level
 (and ``hard-2026-12``, the frozen yardstick of :mod:`games.players.frozen`) and every
-game's knowledge (``games/<game>/computer/knowledge.py`` of each registered game) and
-advice to the hard search (``advice.py`` beside it, where there is one).
+game's knowledge (``games/<game>/computer/knowledge.py`` of each registered game); a
+game's advice to the hard search (``advice.py`` beside it) is imported when first asked
+for (:func:`games.players.advice.advice_for`).
 
 >>> import random, games
 >>> from games.players import decide, perspective
@@ -35,9 +36,6 @@ def _register_all() -> None:
         # A game's computer knowledge lives in its own package: games/<game>/computer/.
         if importlib.util.find_spec(f"games.{name}.computer") is not None:
             importlib.import_module(f"games.{name}.computer.knowledge")
-            # What it adds for the hard level's search, if anything (games.players.advice).
-            if importlib.util.find_spec(f"games.{name}.computer.advice") is not None:
-                importlib.import_module(f"games.{name}.computer.advice")
 
 
 # Modules holding levels beyond random (each calls register_level on import).

@@ -11,11 +11,14 @@ also asks the game's :class:`Advice`, when it has one, for:
 
 A game without advice is searched as the knowledge alone allows: every legal move,
 worlds from :meth:`Knowledge.sample`. Advice is registered per game by
-``games/<game>/computer/advice.py``, which :mod:`games.players` imports when it exists.
+``games/<game>/computer/advice.py``, imported the first time :func:`advice_for` is
+asked about the game (not with :mod:`games.players`: the advice builds on the game's
+knowledge module, which imports :mod:`games.players` itself).
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 from typing import Protocol
@@ -39,6 +42,7 @@ class Advice(Protocol):
 
 
 _ADVICE: dict[str, Advice] = {}
+_LOOKED: set[str] = set()
 
 
 def register_advice(advice: Advice) -> Advice:
@@ -48,7 +52,14 @@ def register_advice(advice: Advice) -> Advice:
 
 
 def advice_for(game: str) -> Advice | None:
-    """The registered advice of ``game``, or ``None`` when it has none."""
+    """The advice of ``game`` (its advice module imported the first time), or ``None``."""
+    if game not in _ADVICE and game not in _LOOKED:
+        _LOOKED.add(game)
+        try:
+            importlib.import_module(f"games.{game}.computer.advice")
+        except ModuleNotFoundError as exc:
+            if not f"games.{game}.computer.advice".startswith(exc.name or "?"):
+                raise  # the module exists but something it imports does not
     return _ADVICE.get(game)
 
 
