@@ -17,6 +17,11 @@ one of them won, ties counting for every winner) with a 95 % Wilson interval, th
 share (what a player no better than the others would win, raised by ties), mean
 scores and places, decision times and the longest game, and whether each goal is met.
 A game without computer-player knowledge is reported as "not yet".
+
+With ``--json PATH``, every game is also written as it ends to ``PATH.games`` (one JSON
+line each), and a run started again with the same seed plays only the games missing:
+on a shared machine a long report is made by runs of a few minutes each (``timeout
+20m python -m bench.strength ...``, repeated until it writes the report).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +43,7 @@ import games
 from games.players import knowledge_for
 from games.players.frozen import LEVEL as FROZEN
 from games.players.hard import budget_for
-from games.players.match import GameResult, Match, play_games, summarize
+from games.players.match import GameResult, Match, play_game, summarize
 
 #: Games played per match when --games does not say: a multiple of every player count.
 DEFAULT_GAMES = 48
@@ -122,10 +128,63 @@ def matches(name: str, count: int, seed: int, *, which: Sequence[str] = tuple(MA
     return out
 
 
-def measure(measured: Measured, workers: int) -> dict[str, Any]:
-    """Play ``measured``: the ``play --json`` object, and what the report adds to it."""
-    results = list(play_games(measured.match, workers))
-    return dict(summarize(measured.match, results), **group_wins(measured, results))
+def measure(measured: Measured, workers: int, done: Mapping[int, GameResult] | None = None,
+            record: Callable[[int, GameResult], None] | None = None) -> dict[str, Any]:
+    """Play ``measured``: the ``play --json`` object, and what the report adds to it.
+
+    Games in ``done`` (by index) are not played again; ``record`` is told of every game
+    as it ends, so that a run stopped midway loses at most the games under way.
+    """
+    results = dict(done or {})
+    todo = [g for g in range(measured.match.games) if g not in results]
+    for index, result in zip(todo, _play(measured.match, todo, workers), strict=True):
+        results[index] = result
+        if record is not None:
+            record(index, result)
+    ordered = [results[g] for g in range(measured.match.games)]
+    return dict(summarize(measured.match, ordered), **group_wins(measured, ordered))
+
+
+def _play(match: Match, indices: Sequence[int], workers: int) -> Iterator[GameResult]:
+    if workers <= 1 or len(indices) <= 1:
+        for g in indices:
+            yield play_game(match, g)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_game, [match] * len(indices), indices)
+
+
+class Played:
+    """Every game played so far, one JSON line each beside the raw results (``PATH.games``),
+    so that a run cut short (a time limit per run on a shared machine) goes on from them."""
+
+    def __init__(self, saved: Path | None, seed: int) -> None:
+        self.path = saved.with_name(saved.name + ".games") if saved is not None else None
+        self.seed = seed
+        self.games: dict[str, dict[int, GameResult]] = {}
+        if self.path is None or not self.path.is_file():
+            return
+        for line in self.path.read_text().splitlines():
+            row = json.loads(line)
+            if row["seed"] == seed:
+                self.games.setdefault(row["key"], {})[row["index"]] = GameResult(
+                    tuple(row["won"]), tuple(row["places"]), tuple(row["scores"]),
+                    row["actions"], tuple((level, ms) for level, ms in row["ms"]))
+
+    def of(self, key: str) -> dict[int, GameResult]:
+        return self.games.get(key, {})
+
+    def recorder(self, key: str) -> Callable[[int, GameResult], None]:
+        def record(index: int, result: GameResult) -> None:
+            if self.path is None:
+                return
+            row = {"seed": self.seed, "key": key, "index": index, "won": result.won,
+                   "places": result.places, "scores": result.scores,
+                   "actions": result.actions,
+                   "ms": [[level, round(ms, 2)] for level, ms in result.decision_ms]}
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+        return record
 
 
 def group_wins(measured: Measured, results: Sequence[GameResult]) -> dict[str, Any]:
@@ -169,6 +228,7 @@ def run(
     interrupted run goes on where it stopped, and ``--only`` adds games to a report.
     """
     before = _load(saved, seed)
+    played = Played(saved, seed)
     # Games this run does not play keep their saved results.
     out: dict[str, Any] = {"seed": seed, "workers": workers, "machine": machine(),
                            "games": dict(before)}
@@ -196,7 +256,8 @@ def run(
                 if done and done["games"] == match.games and "group" in done:
                     continue
                 began = time.perf_counter()
-                result = measure(measured, workers)
+                tag = f"{name}:{key}:{match.games}:{match.budget}"
+                result = measure(measured, workers, played.of(tag), played.recorder(tag))
                 result["seconds"] = round(time.perf_counter() - began, 1)
                 result["options"] = dict(match.options)
                 entry[key] = result

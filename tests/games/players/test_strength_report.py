@@ -99,3 +99,22 @@ def test_the_new_and_the_old_hard_sit_alternately_and_fumblaroo_one_against_two(
     three = strength.matches("fumblaroo", 8, 1, which=["new-old"])["hard vs hard-2026-12"]
     assert three.match.seats == ("hard", "hard-2026-12", "hard-2026-12")
     assert three.match.games == 9 and three.group == (0,)
+
+
+def test_a_run_cut_short_goes_on_from_the_games_it_finished(tmp_path, monkeypatch):
+    data, notes = tmp_path / "raw.json", str(tmp_path / "none.md")
+    argv = ["--only", "fiasco", "--games", "8", "--workers", "1", "--matches",
+            "easy-random", "--json", str(data), "--notes", notes]
+    out = tmp_path / "report.md"
+    assert strength.main([*argv, "--out", str(out)]) == 0
+    first = out.read_text()
+    lines = (tmp_path / "raw.json.games").read_text().splitlines()
+    assert len(lines) == 8
+    (tmp_path / "raw.json.games").write_text("\n".join(lines[:3]) + "\n")
+    data.unlink()  # as if the run had been stopped before the match was over
+    calls = []
+    real = strength.play_game
+    monkeypatch.setattr(strength, "play_game", lambda m, g: calls.append(g) or real(m, g))
+    assert strength.main([*argv, "--out", str(out)]) == 0
+    assert calls == [3, 4, 5, 6, 7]
+    assert out.read_text().split("## Results")[1] == first.split("## Results")[1]
