@@ -1,17 +1,27 @@
-"""The strength report: hard vs easy and easy vs random in every game, from ``play --json``.
+"""The strength report: hard vs easy, hard vs the frozen hard-2026-12, easy vs random.
 
     .venv/bin/python -m bench.strength --out docs/computer-players.md [--workers 2]
-        [--games fazes=40,fiasco=80 | --games 40] [--seed 1] [--json PATH]
+        [--games fazes=400,fiasco=400 | --games 400] [--seed 1] [--json PATH]
+        [--sets default,shortest] [--matches hard-easy,new-old,easy-random]
     .venv/bin/python -m bench.strength --render PATH --out docs/computer-players.md
 
-For every registered game (at its default options, four players or the nearest
-count the game allows) it plays two matches with rotated seats and duplicate deals
-(each deal once per position): one hard player against easy ones, and one easy
-player against random ones. Each is :func:`games.players.match.play_match`, the
-object ``python -m games play --json`` prints. From them it writes the report:
-the first player's win share with a 95 % Wilson interval, mean scores and places,
-decision times and the longest game, and whether each goal is met.
+For every registered game (four players or the nearest count the game allows:
+Fumblaroo three), at its default options and/or its shortest ones (``--sets``), it
+plays up to three matches with rotated seats and duplicate deals (each deal once per
+position): one hard player against easy ones (``hard-easy``); two hard players
+against two of the frozen ``hard-2026-12`` (``new-old``; three players: one against
+two); one easy player against random ones (``easy-random``). Each is
+:func:`games.players.match.play_games`, summarized as ``python -m games play --json``
+prints it. From them it writes the report: the measured players' win share (the games
+one of them won, ties counting for every winner) with a 95 % Wilson interval, the fair
+share (what a player no better than the others would win, raised by ties), mean
+scores and places, decision times and the longest game, and whether each goal is met.
 A game without computer-player knowledge is reported as "not yet".
+
+With ``--json PATH``, every game is also written as it ends to ``PATH.games`` (one JSON
+line each), and a run started again with the same seed plays only the games missing:
+on a shared machine a long report is made by runs of a few minutes each (``timeout
+20m python -m bench.strength ...``, repeated until it writes the report).
 """
 
 from __future__ import annotations
@@ -23,23 +33,49 @@ import math
 import platform
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import games
 from games.players import knowledge_for
+from games.players.frozen import LEVEL as FROZEN
 from games.players.hard import budget_for
-from games.players.match import Match, play_match
+from games.players.match import GameResult, Match, play_game, summarize
 
 #: Games played per match when --games does not say: a multiple of every player count.
 DEFAULT_GAMES = 48
 #: Hard's goal against all-easy opponents: the 95 % lower bound of its win share.
 HARD_GOAL = {"fazes": 0.50, "fumblaroo": 0.50}
 HARD_GOAL_OTHERS = 0.40
+#: A decision's CPU time the hard level must keep: median and 99th percentile, in ms.
+TIME_GOAL = (300.0, 1000.0)
 Z95 = 1.959964
 #: Hand-written notes on the goals (what stands in the way), appended to the report.
 NOTES = Path(__file__).with_name("strength-notes.md")
+#: Each game's shortest options (one faze, one round, one hand, target 5); none where the
+#: defaults are the shortest (Fiasco's quick game is one Counting Round).
+SHORTEST: dict[str, dict[str, Any]] = {
+    "fazes": {"fazes": [1]}, "fiasco": {}, "fibonachos": {"rounds": 1},
+    "fizzbin": {"hands": 1}, "fumblaroo": {"target": 5},
+}
+SETS = ("default", "shortest")
+#: The matches: name -> (label, first seat, the others' level, how many seats measured).
+MATCHES = {
+    "hard-easy": ("hard vs easy", "hard", "easy"),
+    "new-old": (f"hard vs {FROZEN}", "hard", FROZEN),
+    "easy-random": ("easy vs random", "easy", "random"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A match of the report and which of its players (indices into its seats) it measures."""
+
+    match: Match
+    group: tuple[int, ...]
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -70,16 +106,108 @@ def round_up(count: int, multiple: int) -> int:
     return -(-count // multiple) * multiple
 
 
-def matches(name: str, count: int, seed: int) -> dict[str, Match]:
-    """The report's two matches of ``name``: hard vs easy, easy vs random."""
+def matches(name: str, count: int, seed: int, *, which: Sequence[str] = tuple(MATCHES),
+            options: Mapping[str, Any] | None = None) -> dict[str, Measured]:
+    """The report's matches of ``name`` (``which`` of :data:`MATCHES`), by label.
+
+    Against the frozen level, two new players sit against two old ones, alternately
+    (three players: one against two); elsewhere one player against the others.
+    """
     players = players_for(name)
     count = round_up(count, players)
-    return {
-        "hard vs easy": Match(name, ("hard",) + ("easy",) * (players - 1), count, seed,
-                              rotate=True, duplicate=True),
-        "easy vs random": Match(name, ("easy",) + ("random",) * (players - 1), count, seed,
-                                rotate=True, duplicate=True),
-    }
+    out = {}
+    for key in which:
+        label, first, others = MATCHES[key]
+        if key == "new-old" and players >= 4:
+            seats = tuple(first if i % 2 == 0 else others for i in range(players))
+        else:
+            seats = (first,) + (others,) * (players - 1)
+        group = tuple(i for i, level in enumerate(seats) if level == first)
+        out[label] = Measured(Match(name, seats, count, seed, rotate=True, duplicate=True,
+                                    options=dict(options or {})), group)
+    return out
+
+
+def measure(measured: Measured, workers: int, done: Mapping[int, GameResult] | None = None,
+            record: Callable[[int, GameResult], None] | None = None) -> dict[str, Any]:
+    """Play ``measured``: the ``play --json`` object, and what the report adds to it.
+
+    Games in ``done`` (by index) are not played again; ``record`` is told of every game
+    as it ends, so that a run stopped midway loses at most the games under way.
+    """
+    results = dict(done or {})
+    todo = [g for g in range(measured.match.games) if g not in results]
+    for index, result in zip(todo, _play(measured.match, todo, workers), strict=True):
+        results[index] = result
+        if record is not None:
+            record(index, result)
+    ordered = [results[g] for g in range(measured.match.games)]
+    return dict(summarize(measured.match, ordered), **group_wins(measured, ordered))
+
+
+def _play(match: Match, indices: Sequence[int], workers: int) -> Iterator[GameResult]:
+    if workers <= 1 or len(indices) <= 1:
+        for g in indices:
+            yield play_game(match, g)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_game, [match] * len(indices), indices)
+
+
+class Played:
+    """Every game played so far, one JSON line each beside the raw results (``PATH.games``),
+    so that a run cut short (a time limit per run on a shared machine) goes on from them."""
+
+    def __init__(self, saved: Path | None, seed: int) -> None:
+        self.path = saved.with_name(saved.name + ".games") if saved is not None else None
+        self.seed = seed
+        self.games: dict[str, dict[int, GameResult]] = {}
+        if self.path is None or not self.path.is_file():
+            return
+        for line in self.path.read_text().splitlines():
+            row = json.loads(line)
+            if row["seed"] == seed:
+                self.games.setdefault(row["key"], {})[row["index"]] = GameResult(
+                    tuple(row["won"]), tuple(row["places"]), tuple(row["scores"]),
+                    row["actions"], tuple((level, ms) for level, ms in row["ms"]))
+
+    def of(self, key: str) -> dict[int, GameResult]:
+        return self.games.get(key, {})
+
+    def recorder(self, key: str) -> Callable[[int, GameResult], None]:
+        def record(index: int, result: GameResult) -> None:
+            if self.path is None:
+                return
+            row = {"seed": self.seed, "key": key, "index": index, "won": result.won,
+                   "places": result.places, "scores": result.scores,
+                   "actions": result.actions,
+                   "ms": [[level, round(ms, 2)] for level, ms in result.decision_ms]}
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+        return record
+
+
+def group_wins(measured: Measured, results: Sequence[GameResult]) -> dict[str, Any]:
+    """The games one of the measured players won, and the fair share of such games.
+
+    A player no better than the others holds each seat of a game with ``k`` winners with
+    the same chance, so a group of ``m`` of the ``n`` players has one of them among the
+    winners with chance ``1 - C(n - m, k) / C(n, k)``: the fair share is its mean over
+    the games (``m / n`` when every game has one winner).
+
+    >>> m = Measured(Match("fiasco", ("hard", "easy", "easy", "easy"), 2, 1), (0,))
+    >>> won = lambda *w: GameResult(w, (1,) * 4, (0,) * 4, 1, ())
+    >>> group_wins(m, [won(True, False, False, False), won(False, True, True, False)])
+    {'group': [0], 'group_wins': 1, 'fair': 0.375}
+    """
+    n, m = measured.match.players, len(measured.group)
+    wins, fair = 0, 0.0
+    for result in results:
+        wins += any(result.won[i] for i in measured.group)
+        k = sum(result.won)
+        fair += 1 - math.comb(n - m, k) / math.comb(n, k) if k else 0.0
+    return {"group": list(measured.group), "group_wins": wins,
+            "fair": round(fair / len(results), 4) if results else 0.0}
 
 
 def run(
@@ -89,6 +217,9 @@ def run(
     budget: int | None = None,
     names: Sequence[str] | None = None,
     saved: Path | None = None,
+    *,
+    sets: Sequence[str] = ("default",),
+    which: Sequence[str] = tuple(MATCHES),
 ) -> dict[str, Any]:
     """Play every game's matches; the raw results (the ``play --json`` objects and timings).
 
@@ -97,6 +228,7 @@ def run(
     interrupted run goes on where it stopped, and ``--only`` adds games to a report.
     """
     before = _load(saved, seed)
+    played = Played(saved, seed)
     # Games this run does not play keep their saved results.
     out: dict[str, Any] = {"seed": seed, "workers": workers, "machine": machine(),
                            "games": dict(before)}
@@ -105,23 +237,34 @@ def run(
             out["games"][name] = None
             print(f"{name}: not yet (no knowledge)", file=sys.stderr)
             continue
-        entry: dict[str, Any] = {"budget": budget or budget_for(name)}
-        out["games"][name] = entry
         old = before.get(name) or {}
-        for label, match in matches(name, counts.get(name, DEFAULT_GAMES), seed).items():
-            match = dataclasses.replace(match, budget=budget)
-            done = old.get(label)
-            if old.get("budget") == entry["budget"] and done and done["games"] == match.games:
-                entry[label] = done
-                continue
-            began = time.perf_counter()
-            result = play_match(match, workers=workers)
-            result["seconds"] = round(time.perf_counter() - began, 1)
-            entry[label] = result
-            print(f"{name} {label}: wins {result['wins']} of {result['games']} "
-                  f"in {result['seconds']} s", file=sys.stderr)
-            if saved is not None:
-                saved.write_text(json.dumps(out, indent=1) + "\n")
+        entry: dict[str, Any] = {"budget": budget or budget_for(name)}
+        if old.get("budget") == entry["budget"]:
+            entry.update(old)
+        out["games"][name] = entry
+        for kind in sets:
+            if kind == "shortest" and not SHORTEST.get(name):
+                continue  # its default options are its shortest
+            options = SHORTEST[name] if kind == "shortest" else {}
+            count = counts.get(name, DEFAULT_GAMES)
+            for label, measured in matches(name, count, seed, which=which,
+                                           options=options).items():
+                key = label if kind == "default" else f"{label}, {kind} options"
+                match = dataclasses.replace(measured.match, budget=budget)
+                measured = Measured(match, measured.group)
+                done = entry.get(key)
+                if done and done["games"] == match.games and "group" in done:
+                    continue
+                began = time.perf_counter()
+                tag = f"{name}:{key}:{match.games}:{match.budget}"
+                result = measure(measured, workers, played.of(tag), played.recorder(tag))
+                result["seconds"] = round(time.perf_counter() - began, 1)
+                result["options"] = dict(match.options)
+                entry[key] = result
+                print(f"{name} {key}: wins {result['wins']} of {result['games']} "
+                      f"in {result['seconds']} s", file=sys.stderr)
+                if saved is not None:
+                    saved.write_text(json.dumps(out, indent=1) + "\n")
     return out
 
 
@@ -147,17 +290,22 @@ def machine() -> str:
 
 
 def share(result: Mapping[str, Any]) -> tuple[float, float, float]:
-    """The first player's win share and its 95 % interval."""
-    wins, n = result["wins"][0], result["games"]
+    """The measured players' win share and its 95 % interval."""
+    wins, n = result.get("group_wins", result["wins"][0]), result["games"]
     low, high = wilson(wins, n)
     return wins / n, low, high
 
 
+def fair(result: Mapping[str, Any]) -> float:
+    """The fair share (see :func:`group_wins`); 1/N for results saved without it."""
+    return float(result.get("fair", 1 / result["players"]))
+
+
 def goal_for(name: str, label: str, players: int) -> float:
-    """The lower bound the first player's win share must clear."""
-    if label == "hard vs easy":
+    """The lower bound the measured players' win share must clear (besides the fair share)."""
+    if label.startswith("hard vs easy"):
         return HARD_GOAL.get(name, HARD_GOAL_OTHERS)
-    return 1 / players  # easy clearly beats random: above a fair share
+    return 0.0  # easy clearly beats random, new hard the old one: above a fair share
 
 
 def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
@@ -171,6 +319,8 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "(determinized Monte Carlo search with successive halving: it samples deals",
         "consistent with everything its seat has seen, plays each candidate out with the",
         "easy rules and keeps the better half of the candidates after each round).",
+        f"`{FROZEN}` is the hard level as it was in December 2026, frozen as the",
+        "yardstick the hard level must beat (benchmarks only; the bot does not offer it).",
         "",
         "## How this report is made",
         "",
@@ -178,38 +328,42 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         command,
         "```",
         "",
-        "Every game at its default options, four players (Fumblaroo: three). Two matches",
-        "per game: one hard player against easy ones, one easy player against random ones.",
-        "Seats rotate (player *i* sits at position (*i* + *g*) mod *N* in game *g*) and",
-        "deals are duplicated (each deal is played once per position), so every player",
-        "holds every position's cards. *Win share* is the games the first player won",
-        "(ties count for every winner) with its 95 % Wilson interval; a fair share is",
-        "1/*N*. Mean scores are the game's own points (in a game marked *lowest wins*,",
-        "lower is better). Decision times are the CPU time of each decision of that",
-        "level, median and 99th percentile, each game on one core (the games run in",
-        "parallel worker processes).",
+        "Four players (Fumblaroo: three), at each game's default options or its shortest",
+        "(one faze, one round, one hand, target 5; Fiasco's default is its shortest). Per",
+        "game: one hard player against easy ones; two hard players against two",
+        f"`{FROZEN}` players, seated alternately (Fumblaroo: one against two); one easy",
+        "player against random ones. Seats rotate (player *i* sits at position",
+        "(*i* + *g*) mod *N* in game *g*) and deals are duplicated (each deal is played",
+        "once per position), so every player holds every position's cards. *Win share*",
+        "is the games one of the measured players (the first level named) won, ties",
+        "counting for every winner, with its 95 % Wilson interval. The *fair share* is",
+        "what players no better than the others would win at that table: 1/*N* for one",
+        "player when every game has one winner, more where ties are common (a one-hand",
+        "Fizzbin with no winner is a tie of all). Every goal asks the lower bound to",
+        "clear the fair share; hard against easy must also clear its goal. Mean scores",
+        "are the game's own points (in a game marked *lowest wins*, lower is better),",
+        "first player against the mean of the others. Decision times are the CPU time",
+        "of each decision of that level, median and 99th percentile.",
         f"Seed {raw['seed']}, {raw['workers']} worker processes; machine: {raw['machine']}.",
         "",
         "## Results",
         "",
-        "| game | match | games | win share [95 % CI] | goal (lower bound) | mean score "
-        "(first / others) | mean place (first / others) | ms per decision, median / p99 "
-        "| longest game (actions) |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| game | match | games | win share [95 % CI] | fair share | goal (lower bound) "
+        "| mean score (first / others) | mean place (first / others) "
+        "| ms per decision, median / p99 | longest game (actions) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     verdicts: list[str] = []
     for name, entry in raw["games"].items():
         if entry is None:
-            lines.append(f"| {name} | not yet: no computer-player knowledge | | | | | | | |")
+            lines.append(f"| {name} | not yet: no computer-player knowledge | | | | | | | | |")
             verdicts.append(f"- **{name}**: not yet measured (its knowledge has not landed).")
             continue
-        for label in ("hard vs easy", "easy vs random"):
-            if label not in entry:
-                lines.append(f"| {name} | {label} | not measured | | | | | | |")
-                verdicts.append(f"- {name}, {label}: not measured (the run stopped first).")
-                continue
+        labels = [key for key in entry if isinstance(entry[key], dict)]
+        for label in labels:
             lines.append(_row(name, label, entry[label]))
             verdicts.append(_verdict(name, label, entry[label]))
+        verdicts += _time_verdicts(name, entry, labels)
     lines += ["", "## Goals", "", *verdicts, ""]
     budgets = ", ".join(
         f"{name} {entry['budget']:,}" for name, entry in raw["games"].items() if entry
@@ -236,22 +390,37 @@ def _row(name: str, label: str, result: Mapping[str, Any]) -> str:
     title = f"{name} (lowest wins)" if games.get(name).lower_is_better else name
     return (
         f"| {title} | {label} | {result['games']} | {won:.0%} [{low:.0%}, {high:.0%}] "
-        f"| {goal:.0%} | {result['mean_score'][0]:.1f} / {score_others:.1f} "
-        f"| {result['mean_place'][0]:.2f} / {place_others:.2f} | {times} "
-        f"| {result['longest_game']} |"
+        f"| {fair(result):.0%} | {goal:.0%} | {result['mean_score'][0]:.1f} / "
+        f"{score_others:.1f} | {result['mean_place'][0]:.2f} / {place_others:.2f} "
+        f"| {times} | {result['longest_game']} |"
     )
 
 
 def _verdict(name: str, label: str, result: Mapping[str, Any]) -> str:
     players = result["players"]
     won, low, _ = share(result)
-    goal = goal_for(name, label, players)
-    first, rest = label.split(" vs ")
+    goal = max(goal_for(name, label, players), fair(result))
+    first, _, rest = label.partition(" vs ")
     met = "met" if low > goal else "**not met**"
     return (
         f"- {name}, {first} against {rest}: {met} (lower bound {low:.1%}, goal above "
         f"{goal:.0%}, share {won:.1%} over {result['games']} games)."
     )
+
+
+def _time_verdicts(name: str, entry: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+    """Whether hard's decisions kept :data:`TIME_GOAL`, in each match that timed them."""
+    out = []
+    for label in labels:
+        timed = entry[label]["decision_ms"].get("hard")
+        if timed is None:
+            continue
+        ok = timed["median"] <= TIME_GOAL[0] and timed["p99"] <= TIME_GOAL[1]
+        out.append(f"- {name}, hard's decision time in {label}: "
+                   f"{'met' if ok else '**not met**'} (median {timed['median']:.0f} ms, "
+                   f"p99 {timed['p99']:.0f} ms; goal at most {TIME_GOAL[0]:.0f} / "
+                   f"{TIME_GOAL[1]:.0f} ms).")
+    return out
 
 
 def parse_counts(text: str | None) -> dict[str, int]:
@@ -269,6 +438,13 @@ def parse_counts(text: str | None) -> dict[str, int]:
     return counts
 
 
+def _words(text: str, known: Sequence[str], flag: str) -> list[str]:
+    words = [w for w in text.split(",") if w]
+    if not words or not set(words) <= set(known):
+        raise ValueError(f"{flag}: a comma-separated list of {', '.join(known)}")
+    return words
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write the Markdown report here")
@@ -283,9 +459,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="hand-written notes on the goals, appended (default %(default)s)")
     parser.add_argument("--budget", type=int, help="override hard's budget (for a smoke run)")
     parser.add_argument("--only", help="these games only, comma-separated (default: all)")
+    parser.add_argument("--sets", default="default",
+                        help=f"option sets, comma-separated: {', '.join(SETS)} "
+                        "(default: default)")
+    parser.add_argument("--matches", default=",".join(MATCHES),
+                        help=f"matches, comma-separated (default: {','.join(MATCHES)})")
     args = parser.parse_args(argv)
     try:
         counts = parse_counts(args.games)
+        sets = _words(args.sets, SETS, "--sets")
+        which = _words(args.matches, list(MATCHES), "--matches")
     except ValueError as exc:
         parser.error(str(exc))
     words = ["python -m bench.strength", *(argv if argv is not None else sys.argv[1:])]
@@ -296,7 +479,8 @@ def main(argv: list[str] | None = None) -> int:
         only = args.only.split(",") if args.only else None
         if only and not set(only) <= set(games.names()):
             parser.error(f"--only: games are {', '.join(games.names())}")
-        raw = run(counts, args.seed, args.workers, args.budget, only, args.json)
+        raw = run(counts, args.seed, args.workers, args.budget, only, args.json, sets=sets,
+                  which=which)
         command = " ".join(words)
         raw["command"] = command
         if args.json:

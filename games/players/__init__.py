@@ -1,7 +1,10 @@
 """Computer players: levels (random, easy, hard) behind one protocol, and per-game knowledge.
 
 Pure and typed, no Discord, no asyncio. Importing this package registers every level
-and every game's knowledge (``games/<game>/computer/knowledge.py`` of each registered game).
+(and ``hard-2026-12``, the frozen yardstick of :mod:`games.players.frozen`) and every
+game's knowledge (``games/<game>/computer/knowledge.py`` of each registered game); a
+game's advice to the hard search (``advice.py`` beside it) is imported when first asked
+for (:func:`games.players.advice.advice_for`).
 
 >>> import random, games
 >>> from games.players import decide, perspective
@@ -36,7 +39,7 @@ def _register_all() -> None:
 
 
 # Modules holding levels beyond random (each calls register_level on import).
-_LEVEL_MODULES = frozenset({"easy", "hard"})
+_LEVEL_MODULES = frozenset({"easy", "frozen", "hard"})
 
 _register_all()
 

@@ -4,7 +4,9 @@ The game's sampler draws worlds consistent with the perspective; every candidate
 move is played out on them to the search horizon with the rollout policy (the easy
 rules of thumb), and the move with the best mean value for the seat is chosen.
 Successive halving (:mod:`games.players.search`) drops the worse half of the
-candidates after each round, so clearly bad moves get fewer playouts.
+candidates after each round, so clearly bad moves get fewer playouts. A game's
+:mod:`~games.players.advice` may narrow the candidates to those the rules of thumb
+think worth searching, and draw the worlds from a better model of the hidden cards.
 
 The budget is a fixed number of simulated moves, never a clock, so a decision is a
 pure function of the perspective and the generator. Each game may set its own
@@ -17,6 +19,7 @@ from __future__ import annotations
 import importlib
 import random
 
+from games.players.advice import Advice, KnowledgeOnly, advice_for
 from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
 from games.players.ismcts import ismcts
@@ -54,7 +57,8 @@ class HardPlayer:
     (:func:`budget_for`); ``halving=False`` spreads it evenly over every candidate
     (flat Monte Carlo), and ``per_world`` plays each candidate that many times on
     each sampled world (fewer worlds for the same budget): both for comparison
-    (``bench.allocation``).
+    (``bench.allocation``). ``advice`` replaces the game's registered
+    :class:`~games.players.advice.Advice` (for benchmarks of variants).
     """
 
     level = Level.HARD
@@ -66,6 +70,7 @@ class HardPlayer:
         halving: bool = True,
         per_world: int = 1,
         engine: str = "flat",
+        advice: Advice | None = None,
     ) -> None:
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be at least 1 simulated move, not {budget}")
@@ -77,6 +82,7 @@ class HardPlayer:
         self.halving = halving
         self.per_world = per_world
         self.engine = engine
+        self.advice = advice
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         know = knowledge_for(p.game)
@@ -87,23 +93,34 @@ class HardPlayer:
             return Decision(only, know.why(p, only) or "it is the only move you have")
         return self._search(know, p, rng)
 
+    def _advice(self, game: str) -> Advice:
+        if self.advice is not None and self.advice.game == game:
+            return self.advice
+        return advice_for(game) or KnowledgeOnly(game)
+
     def _search(self, know: Knowledge, p: Perspective, rng: random.Random) -> Decision:
         budget = self.budget if self.budget is not None else budget_for(p.game)
+        advice = self._advice(p.game)
         if self.engine == "ismcts":
-            best, worlds = ismcts(p.seat, p.legal, lambda: know.sample(p, rng), rng, budget=budget)
+            best, worlds = ismcts(p.seat, p.legal, lambda: advice.sample(p, rng), rng,
+                                  budget=budget)
             action = p.legal[best]
             return Decision(action, know.why(p, action),
                             odds=f"searched {worlds} sampled deals")
+        kept = list(advice.candidates(p))
+        if len(kept) == 1:
+            action = p.legal[kept[0]]
+            return Decision(action, know.why(p, action) or "it is the only move worth playing")
         found = search(
             p.seat,
-            p.legal,
-            lambda: know.sample(p, rng),
+            [p.legal[i] for i in kept],
+            lambda: advice.sample(p, rng),
             rng,
             budget=budget,
             halving=self.halving,
             per_world=self.per_world,
         )
-        action = p.legal[found.best]
+        action = p.legal[kept[found.best]]
         odds = f"scored {found.means[found.best]:.0%} over {found.worlds} sampled deals"
         return Decision(action, know.why(p, action), odds=odds)
 

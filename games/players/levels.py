@@ -21,6 +21,7 @@ class Level(StrEnum):
     RANDOM = "random"
     EASY = "easy"
     HARD = "hard"
+    HARD_2026_12 = "hard-2026-12"  # today's hard, frozen: a yardstick for the benchmarks only
 
 
 class Player(Protocol):

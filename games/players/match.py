@@ -25,6 +25,8 @@ from typing import Any
 
 import games
 from games.players.base import perspective
+from games.players.frozen import LEVEL as FROZEN
+from games.players.frozen import FrozenHardPlayer
 from games.players.hard import HardPlayer
 from games.players.levels import Level, Player, player
 
@@ -45,8 +47,8 @@ class Match:
 
     With ``rotate``, player ``i`` sits at position ``(i + g) % players`` in game ``g``;
     with ``duplicate`` as well, each deal is played ``players`` times in a row, so
-    every player holds every position's cards once. ``budget`` overrides the hard
-    level's per-game budget.
+    every player holds every position's cards once. ``budget`` overrides the searching
+    levels' per-game budgets.
     """
 
     game: str
@@ -106,9 +108,12 @@ def decision_rng(level: str, seed: int | None, actions: int, seat: int) -> rando
 
 
 def make_player(level: Level, budget: int | None = None) -> Player:
-    """A player of ``level``; ``budget`` applies to the hard level only."""
-    if level == Level.HARD and budget is not None:
+    """A player of ``level``; ``budget`` applies to the searching levels only (``hard`` and
+    the frozen ``hard-2026-12``)."""
+    if budget is not None and level == Level.HARD:
         return HardPlayer(budget=budget)
+    if budget is not None and level == FROZEN:
+        return FrozenHardPlayer(budget=budget)
     return player(level)
 
 

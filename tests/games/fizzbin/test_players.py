@@ -13,9 +13,19 @@ from games.core.registry import new_game
 from games.core.replay import replay
 from games.fizzbin import Fizzbin
 from games.fizzbin.cards import special_ranks
-from games.fizzbin.computer.fast import CARD_ID, DRAW, RANK, FastFizzbin
+from games.fizzbin.computer.advice import CARDS, TARGETS, FizzbinAdvice
+from games.fizzbin.computer.fast import (
+    CARD_ID,
+    DISCARD_BASE,
+    DRAW,
+    RANK,
+    FastFizzbin,
+    action_move,
+    rank_strength,
+)
 from games.fizzbin.computer.history import split_hands, turns
 from games.fizzbin.computer.knowledge import PLAYS_SAFE, read_table
+from games.fizzbin.computer.thumb import tactics_for
 from games.players import decide, knowledge_for, perspective
 from games.players.hard import HardPlayer
 
@@ -280,3 +290,61 @@ def test_a_sampled_world_looks_one_round_of_turns_ahead():
     turns_taken = [m for i, m in enumerate(movers) if i == 0 or movers[i - 1] != m]
     assert len(turns_taken) == 6  # the turn under way and one more for each of the five
     assert all(0.0 < v <= 1.0 for v in world.values())
+
+
+def _positions(seed: int, count: int):
+    """Perspectives of easy players' seats with more than one legal action."""
+    game = new_game("fizzbin", 4, {"hands": 3}, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while not game.over and len(out) < count:
+        p = perspective(game, game.to_act)  # type: ignore[arg-type]
+        if len(p.legal) > 1:
+            out.append(p)
+        game.apply(game.to_act, decide("easy", p, rng).action)  # type: ignore[arg-type]
+    return out
+
+
+def test_the_search_keeps_every_draw_and_the_discards_the_rules_of_thumb_rank_best():
+    advice = FizzbinAdvice()
+    pruned = 0
+    for p in _positions(5, 120):
+        kept = list(advice.candidates(p))
+        assert kept and len(set(kept)) == len(kept) and set(kept) <= set(range(len(p.legal)))
+        moves = [action_move(p.legal[i]) for i in kept]
+        assert {a for a in p.legal if a.verb == "draw"} <= {p.legal[i] for i in kept}
+        discards = [m for m in moves if m >= DISCARD_BASE]
+        cards = Counter(m >> 3 for m in discards)
+        assert all(n <= TARGETS for n in cards.values())
+        if CARDS == 0:  # every card the seat may throw is searched, onto fewer piles
+            assert set(cards) == {action_move(a) >> 3 for a in p.legal if a.verb == "discard"}
+        pruned += len(kept) < len(p.legal)
+        t = read_table(p)
+        # The rules of thumb's own move (without slips) is always searched.
+        plan = tactics_for(t.night).plan(t.holding, t.piles, me=t.seat, step=t.step,
+                                         taken=t.taken, pile_turn=t.pile_turn[t.seat],
+                                         stack=t.stack > 0)
+        assert plan.move in moves
+        # So is a discard that leaves the best hand any one discard can leave.
+        free = {action_move(a) >> 3 for a in p.legal if a.verb == "discard"}
+        if discards:
+            leaves = {c: rank_strength([h for h in t.holding if h != c], t.night)
+                      for c in (m - (DISCARD_BASE >> 3) for m in free)}
+            best = max(leaves.values())
+            assert any(leaves[(m >> 3) - (DISCARD_BASE >> 3)] == best for m in discards)
+    assert pruned > 20
+
+
+def test_the_rules_of_thumb_may_also_prune_the_cards():
+    advice = FizzbinAdvice(cards=2, targets=2)
+    for p in _positions(7, 60):
+        discards = [action_move(p.legal[i]) for i in advice.candidates(p)
+                    if p.legal[i].verb == "discard"]
+        assert len({m >> 3 for m in discards}) <= 3 and len(discards) <= 6
+
+
+def test_a_longer_look_ahead_is_a_setting_of_the_advice():
+    p = next(p for p in _positions(6, 40) if p.legal[0].verb == "discard")
+    assert FizzbinAdvice().sample(p, random.Random(1)).turns_left == 5
+    assert FizzbinAdvice(rounds=2).sample(p, random.Random(1)).turns_left == 9
+    assert FizzbinAdvice(rounds=0).sample(p, random.Random(1)).turns_left > 1000

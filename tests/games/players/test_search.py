@@ -6,12 +6,14 @@ Played on the toy game of ``toy.py``, whose best move is known.
 
 from __future__ import annotations
 
+import importlib
 import random
 import sys
 import types
 
 import pytest
 
+import games
 from games.core.game import View
 from games.players import base
 from games.players.hard import DEFAULT_BUDGET, HardPlayer, budget_for
@@ -92,6 +94,13 @@ def test_hard_spends_the_games_own_budget_hint(toy, monkeypatch):
     assert decision.action == CHOICES[2]
     assert decision.reason == "picks 2"  # said to the player: no figures
     assert decision.odds.startswith("scored ") and "sampled deals" in decision.odds
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_s_budget_is_read_from_its_knowledge_module(name):
+    # The reorganisation moved the knowledge modules and once lost every BUDGET (20,000).
+    module = importlib.import_module(f"games.{name}.computer.knowledge")
+    assert budget_for(name) == module.BUDGET
 
 
 def test_an_explicit_budget_wins_over_the_hint_and_no_hint_means_the_default(toy):

@@ -28,7 +28,7 @@ def test_a_goal_is_met_only_when_the_lower_bound_clears_it():
     entry = {"budget": 100, "hard vs easy": result_with(30, 48),
              "easy vs random": result_with(22, 48)}
     text = strength.render(raw(entry), "python -m bench.strength", "Notes here.")
-    assert "| fiasco | hard vs easy | 48 | 62% [48%, 75%] | 40% |" in text
+    assert "| fiasco | hard vs easy | 48 | 62% [48%, 75%] | 25% | 40% |" in text
     assert "- fiasco, hard against easy: met (lower bound 48.4%" in text
     assert "- fiasco, easy against random: met (lower bound 32.6%, goal above 25%" in text
     assert text.rstrip().endswith("Notes here.")
@@ -50,12 +50,14 @@ def test_a_game_without_knowledge_is_reported_not_yet():
 def test_one_command_plays_and_writes_the_report(tmp_path):
     out, data = tmp_path / "report.md", tmp_path / "raw.json"
     assert strength.main(["--only", "fumblaroo", "--games", "3", "--budget", "30",
+                          "--sets", "shortest", "--matches", "hard-easy,new-old",
                           "--workers", "1", "--out", str(out), "--json", str(data),
                           "--notes", str(tmp_path / "none.md")]) == 0
     text = out.read_text()
     assert text.startswith("# Computer players")
     assert "python -m bench.strength --only fumblaroo" in text
-    assert "| fumblaroo |" in text
+    assert "| fumblaroo | hard vs hard-2026-12, shortest options | 3 |" in text
+    assert "- fumblaroo, hard's decision time in hard vs easy, shortest options: met" in text
     again = tmp_path / "again.md"
     assert strength.main(["--render", str(data), "--out", str(again),
                           "--notes", str(tmp_path / "none.md")]) == 0
@@ -66,6 +68,7 @@ def test_a_run_saved_midway_goes_on_without_playing_again(tmp_path, monkeypatch)
     monkeypatch.setattr(strength, "knowledge_for", lambda name: object())  # measured now
     data, notes = tmp_path / "raw.json", str(tmp_path / "none.md")
     argv = ["--only", "fiasco", "--games", "2", "--budget", "20", "--workers", "1",
+            "--matches", "hard-easy",
             "--json", str(data), "--notes", notes]
     out = tmp_path / "report.md"
     assert strength.main([*argv, "--out", str(out)]) == 0
@@ -74,12 +77,44 @@ def test_a_run_saved_midway_goes_on_without_playing_again(tmp_path, monkeypatch)
     def no_more(*args, **kwargs):
         raise AssertionError("a saved match was played again")
 
-    monkeypatch.setattr(strength, "play_match", no_more)
+    monkeypatch.setattr(strength, "measure", no_more)
     assert strength.main([*argv, "--out", str(out)]) == 0
     assert out.read_text() == first
 
 
-def test_a_match_the_run_did_not_reach_is_not_measured():
-    entry = {"budget": 100, "hard vs easy": result_with(30, 48)}
+def test_the_fair_share_counts_ties_and_judges_the_match_against_the_old_hard():
+    entry = {"budget": 100,
+             "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=30,
+                                          fair=0.55)}
     text = strength.render(raw(entry), "cmd")
-    assert "| fiasco | easy vs random | not measured |" in text
+    assert "| 62% [48%, 75%] | 55% | 0% |" in text
+    assert "- fiasco, hard against hard-2026-12: **not met** (lower bound 48.4%, goal above " \
+           "55%" in text
+
+
+def test_the_new_and_the_old_hard_sit_alternately_and_fumblaroo_one_against_two():
+    four = strength.matches("fiasco", 8, 1, which=["new-old"])["hard vs hard-2026-12"]
+    assert four.match.seats == ("hard", "hard-2026-12", "hard", "hard-2026-12")
+    assert four.group == (0, 2)
+    three = strength.matches("fumblaroo", 8, 1, which=["new-old"])["hard vs hard-2026-12"]
+    assert three.match.seats == ("hard", "hard-2026-12", "hard-2026-12")
+    assert three.match.games == 9 and three.group == (0,)
+
+
+def test_a_run_cut_short_goes_on_from_the_games_it_finished(tmp_path, monkeypatch):
+    data, notes = tmp_path / "raw.json", str(tmp_path / "none.md")
+    argv = ["--only", "fiasco", "--games", "8", "--workers", "1", "--matches",
+            "easy-random", "--json", str(data), "--notes", notes]
+    out = tmp_path / "report.md"
+    assert strength.main([*argv, "--out", str(out)]) == 0
+    first = out.read_text()
+    lines = (tmp_path / "raw.json.games").read_text().splitlines()
+    assert len(lines) == 8
+    (tmp_path / "raw.json.games").write_text("\n".join(lines[:3]) + "\n")
+    data.unlink()  # as if the run had been stopped before the match was over
+    calls = []
+    real = strength.play_game
+    monkeypatch.setattr(strength, "play_game", lambda m, g: calls.append(g) or real(m, g))
+    assert strength.main([*argv, "--out", str(out)]) == 0
+    assert calls == [3, 4, 5, 6, 7]
+    assert out.read_text().split("## Results")[1] == first.split("## Results")[1]
