@@ -66,6 +66,7 @@ from typing import Any
 from bench.rules import Spread, machine
 from games.core import actionlog
 from tests.botdriver import enabled_choices
+from tests.botprocess import descendants
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeGuild, FakeUser
 
@@ -101,25 +102,6 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-def descendants_of(pid: int) -> list[int]:
-    """Every process below ``pid`` (the bot's computer workers sit under a forkserver)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            continue
-    found, frontier = [], [pid]
-    while frontier:
-        children = [child for child, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
-
-
 def resident_bytes(pid: int) -> int:
     with open(f"/proc/{pid}/statm") as statm:
         return int(statm.read().split()[1]) * PAGE_SIZE
@@ -140,7 +122,7 @@ class BotProcess:
         return process_cpu(self.pid)
 
     def workers_cpu(self) -> float:
-        return sum(process_cpu(child) for child in descendants_of(self.pid))
+        return sum(process_cpu(child) for child in descendants(self.pid))
 
     def check_alive(self) -> None:
         if self.proc.returncode is not None:

@@ -26,14 +26,11 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-import multiprocessing
 import random
-import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING
 
 from bot.models import ComputerLevel
@@ -43,6 +40,7 @@ from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
+from bot.workers import pool_context, start_worker
 from games.players import Decision, Level, Perspective, decide, perspective
 from games.players.hard import HardPlayer, budget_for
 
@@ -125,22 +123,6 @@ def _ready() -> None:
     """A worker's first task when the pool is warmed: nothing but starting."""
 
 
-def _quiet_worker() -> None:
-    """A worker leaves Ctrl-C to the bot, which shuts the pool down in order."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _context() -> BaseContext:
-    """Fork server where there is one: workers start from a clean process with the rules
-    preloaded, never forked from a process that runs threads (the SQLite store's, the
-    picture painter's, the event loop's)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["bot.tables.computers"])
-    return context
-
-
 class Computers:
     """The computer players' thinking, off the event loop: a pool of worker processes.
 
@@ -194,8 +176,9 @@ class Computers:
 
     def _current_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                             initializer=_quiet_worker)
+            self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                             mp_context=pool_context(),
+                                             initializer=start_worker)
         return self._pool
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.tables.computers import _context, _quiet_worker
+from bot.workers import pool_context, start_worker
 from cogs.render.pictures import Picture, picture_of
 from cogs.render.pictures.draw import render_png
 from cogs.render.pictures.scene import Scene
@@ -56,8 +56,8 @@ class Painter:
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.processes:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
-                                                 initializer=_quiet_worker)
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=pool_context(),
+                                                 initializer=start_worker)
             else:
                 self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="picture")
         return self._pool
