@@ -29,9 +29,10 @@ what comes out of it is made here.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from bot.models import (
     SERVER_CHOICES,
@@ -78,8 +79,9 @@ def iso(moment: datetime) -> str:
 
 
 def dump(value: Any) -> str:
-    """Compact JSON, as every document and action is stored."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON, as every document and action is stored (the same text as the standard
+    library's compact, non-ASCII output, made by orjson in a few times less CPU)."""
+    return orjson.dumps(value).decode()
 
 
 def check_timer(choice: str | None) -> None:
@@ -175,15 +177,15 @@ def rebuild(table_id: str, doc: str, status: str, final: str | None,
             actions: list[str]) -> StoredTable:
     """A stored head back to a whole table: its ``actions`` (JSON texts, in order) put
     back, or its result's ``final`` record for a finished game."""
-    data = json.loads(doc)
+    data = orjson.loads(doc)
     record = data.get("record")
     if record is None and final is not None and status == TableStatus.FINISHED:
-        data["record"] = json.loads(final)
+        data["record"] = orjson.loads(final)
     elif isinstance(record, dict) and isinstance(record.get("actions"), int):
         if len(actions) != record["actions"]:
             raise CorruptTableError(f"table {table_id} should have {record['actions']} actions "
                                     f"but {len(actions)} are stored")
-        record["actions"] = json.loads("[" + ",".join(actions) + "]")
+        record["actions"] = orjson.loads("[" + ",".join(actions) + "]")
     return StoredTable.model_validate(data)
 
 

@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 import discord
+import uvloop
 
-from bot.__main__ import run
+from bot.__main__ import event_loop, run
 from bot.app import create_bot, intents
 from bot.settings import Settings
 from tests.botdriver import settings_for, until
@@ -31,6 +32,14 @@ def test_a_missing_token_prints_one_line_on_how_to_get_one(tmp_path):
     assert len(lines) == 1, done.stderr
     assert "DISCORD_TOKEN" in lines[0] and "Reset Token" in lines[0]
     assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed_and_says_which_loop(monkeypatch):
+    factory, name = event_loop()
+    assert factory is uvloop.new_event_loop and name.startswith("uvloop 0."), name
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it does not install
+    factory, name = event_loop()
+    assert factory is None and name == "asyncio's standard loop (uvloop is not installed here)"
 
 
 def test_settings_come_from_the_environment(monkeypatch, tmp_path):

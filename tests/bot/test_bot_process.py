@@ -66,6 +66,7 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
         assert proc.returncode == -signal.SIGKILL
         assert any("forkserver" in line for line in commands.values()), commands
         assert len(family) >= 3, commands  # the fork server and its workers at least
+    assert "event loop: uvloop" in (tmp_path / "first.log").read_text()
 
     [saved] = await stored_tables(tmp_path)
     assert saved.status is TableStatus.PLAYING and saved.message_id == table.id
