@@ -32,6 +32,9 @@ ANSWER_BUDGET = 1.5
 """Seconds after an interaction was created by when work must be done or be deferred:
 half of Discord's 3 s, leaving room for a slow defer."""
 
+BUSY = "The table is busy; try again in a moment."
+"""The answer to a click the bot is too far behind to act on in time (nothing changed)."""
+
 log = logging.getLogger(__name__)
 
 
