@@ -14,14 +14,22 @@ bot holds open), and a daemon thread waits on it and ends the worker the moment 
 closed. Once the workers are gone the fork server sees the last holder of its alive pipe
 go and exits too, as does multiprocessing's resource tracker. An orderly shutdown is
 unchanged: the pools stop their workers themselves, while the bot is still alive.
+
+Starting a worker blocks its starter until the fork server has forked it, and the fork
+server's first fork waits for it to import the rules (seconds on a busy machine). On the
+event loop that would hold every table, and the first hand picture's click would answer
+late. :class:`WorkerPool` starts its workers in a thread instead, all at once on first use;
+the callers wait for it without holding the loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import signal
 import threading
+from concurrent.futures import ProcessPoolExecutor, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
@@ -59,4 +67,54 @@ def _exit_with(parent: BaseProcess) -> None:
     os._exit(ORPHANED)
 
 
-__all__ = ["ORPHANED", "PRELOAD", "pool_context", "start_worker"]
+def _ready() -> None:
+    """A worker's first task: nothing but having started."""
+
+
+def _start_all(pool: ProcessPoolExecutor, workers: int) -> None:
+    """Start ``workers`` processes of ``pool`` now (blocking): as many tasks at once as it has
+    workers make it start them all."""
+    wait([pool.submit(_ready) for _ in range(workers)])
+
+
+class WorkerPool:
+    """A pool of worker processes that end with the bot, started on first use off the event
+    loop, and replaced when broken (a worker killed, out of memory)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Future[ProcessPoolExecutor] | None = None
+
+    async def get(self) -> ProcessPoolExecutor:
+        """The pool, its workers started; the first callers wait while they start."""
+        if self._pool is not None:
+            return self._pool
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+        return await asyncio.shield(self._starting)  # a caller given up stops no start
+
+    async def _start(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(self.workers, mp_context=pool_context(),
+                                   initializer=start_worker)
+        try:
+            await asyncio.to_thread(_start_all, pool, self.workers)
+        finally:
+            self._starting = None
+        self._pool = pool
+        return pool
+
+    def discard(self, pool: ProcessPoolExecutor) -> None:
+        """Drop a broken ``pool`` (once, however many of its tasks noticed): the next
+        :meth:`get` starts a new one."""
+        if self._pool is pool:
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def take(self) -> ProcessPoolExecutor | None:
+        """The running pool, no longer this one's (to shut down); None if none runs."""
+        pool, self._pool = self._pool, None
+        return pool
+
+
+__all__ = ["ORPHANED", "PRELOAD", "WorkerPool", "pool_context", "start_worker"]

@@ -28,11 +28,11 @@ import copy
 import logging
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from bot.load import LOAD
 from bot.models import ComputerLevel
 from bot.settings import Settings
 from bot.tables.checks import require_game, require_seat
@@ -40,7 +40,7 @@ from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
-from bot.workers import pool_context, start_worker
+from bot.workers import WorkerPool
 from games.players import Decision, Level, Perspective, decide, perspective
 from games.players.hard import HardPlayer, budget_for
 
@@ -119,10 +119,6 @@ def _untouched(question: Question) -> Question:
     return replace(question, rng=copy.copy(question.rng))
 
 
-def _ready() -> None:
-    """A worker's first task when the pool is warmed: nothing but starting."""
-
-
 class Computers:
     """The computer players' thinking, off the event loop: a pool of worker processes.
 
@@ -135,7 +131,7 @@ class Computers:
         self.workers = workers
         self.budget = budget
         self.thinker = thinker
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools = WorkerPool(workers)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Computers:
@@ -151,41 +147,28 @@ class Computers:
         if question.level in IN_PROCESS:
             return self.thinker(_untouched(question), self.budget)
         for attempt in range(1, ATTEMPTS + 1):
-            pool = self._current_pool()
+            pool = None
             try:
+                pool = await self._pools.get()
                 return await asyncio.wrap_future(pool.submit(self.thinker, question, self.budget))
             except BrokenProcessPool:
                 log.warning("a computer worker died (attempt %d of %d); asking again",
                             attempt, ATTEMPTS)
-                self._discard(pool)
+                if pool is not None:
+                    self._pools.discard(pool)
         log.error("computer workers keep dying; thinking in the bot's own process")
         return await asyncio.to_thread(self.thinker, _untouched(question), self.budget)
 
     async def warm(self) -> None:
         """Start the workers now rather than on the first question (a worker's first start
         imports the rules, which takes a moment)."""
-        pool = self._current_pool()
-        await asyncio.gather(*(asyncio.wrap_future(pool.submit(_ready))
-                               for _ in range(self.workers)))
+        await self._pools.get()
 
     async def close(self) -> None:
         """Stop the workers, dropping questions not yet started; waits off the event loop."""
-        pool, self._pool = self._pool, None
+        pool = self._pools.take()
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-
-    def _current_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers,
-                                             mp_context=pool_context(),
-                                             initializer=start_worker)
-        return self._pool
-
-    def _discard(self, pool: ProcessPoolExecutor) -> None:
-        """Replace a broken pool (once, however many of its questions noticed)."""
-        if self._pool is pool:
-            self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: Decision) -> str:
@@ -234,6 +217,7 @@ class ComputerTurns:
                 return
             decision = await self.pool.decide(question)
             await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
+            await LOAD.calm()  # people's clicks are answered first when the bot is behind
             async with session.lock:
                 if session.version != version or session.to_act() != seat:
                     return  # the table moved on while it thought: the answer is moot

@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 
+from bot.load import LOAD
 from bot.tables.session import Session
 from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.render.hand import Menu
@@ -64,6 +65,7 @@ class HandPictures:
                       drawing: asyncio.Task[Picture | None]) -> None:
         """Add the late picture to the menu, if that menu still shows the same table."""
         picture = await drawing
+        await LOAD.calm()  # answers to clicks first
         if self._latest.get(key) is not token:
             return  # answered anew since: that answer has its own picture
         del self._latest[key]

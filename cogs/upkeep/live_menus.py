@@ -33,6 +33,7 @@ from typing import Any
 
 import discord
 
+from bot.load import LOAD
 from bot.tables.session import Session, TableListener
 from bot.tables.snapshots import MenuSnapshot, menu_for, menu_of
 from cogs.render.hand import render_hand
@@ -178,6 +179,9 @@ class LiveMenus:
         key = (session.id, user_id)
         try:
             while key in self._dirty and key not in self._held:
+                await LOAD.calm()  # answers to clicks first
+                if key in self._held:
+                    break  # a click of theirs is being answered: its answer shows the game
                 self._dirty.discard(key)
                 await self._refresh(session, user_id)
         finally:

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import discord
 from discord.utils import MISSING
 
+from bot.load import LOAD
 from bot.logs import working_on
 from bot.models import TableStatus
 from bot.tables.session import Session
@@ -158,6 +159,7 @@ class Publisher:
             while session.id in self._dirty or session.id in self._reminders:
                 if session.id in self._dirty:
                     await self._pace(session.id)
+                    await LOAD.calm()  # answers to clicks first; a later edit shows more
                     self._dirty.discard(session.id)
                     await self._edit(session)
                     await self._ping(session)
