@@ -23,7 +23,9 @@ part of the code, measured with ``rev=``.
 
 from __future__ import annotations
 
+import atexit
 import json
+import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -93,6 +95,13 @@ def extract(rev: str, into: Path) -> Path:
     return folder
 
 
+def scratch() -> Path:
+    """A temporary folder for extracted revisions, removed when the bench exits."""
+    folder = Path(tempfile.mkdtemp(prefix="fivefold-botcode-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def parse(spec: str, into: Path | None = None) -> BotCode:
     """The bot ``spec`` describes (see the module); a revision is extracted below ``into``
     (a new temporary folder if None). CodeError says what is wrong with ``spec``."""
@@ -102,7 +111,7 @@ def parse(spec: str, into: Path | None = None) -> BotCode:
     for part in filter(None, spec.split("+")):
         key, _, value = part.partition("=")
         if key == "rev" and value:
-            root = extract(value, into or Path(tempfile.mkdtemp(prefix="fivefold-botcode-")))
+            root = extract(value, into or scratch())
         elif key == "without" and value:
             for name in value.split(","):
                 if name not in LIBRARIES:
