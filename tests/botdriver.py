@@ -23,7 +23,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import Clock
 from bot.tables.session import Session
 from cogs.upkeep.live_menus import LiveMenus
-from tests.answers import deferred, updated_the_menu
+from tests.answers import updated_the_menu, updated_the_message
 from tests.custom_ids import is_action, is_move
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeUser
@@ -130,7 +130,7 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
     session = session_in(bot, channel)
     for person in people:
         answer = await fake.click(person, table_message(fake, session), "Join")
-        assert deferred(answer), answer
+        assert updated_the_message(answer), answer  # the lobby itself, showing them in it
     for _ in range(computers):
         await add_computer(fake, session, host, level)
     await wait_settled(bot, session)

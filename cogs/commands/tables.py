@@ -56,7 +56,7 @@ class Tables(commands.Cog):
                                    quiet=self.live.needs_no_ping,
                                    min_interval=bot.settings.table_edit_interval)
         self.live.lost = self.publisher.table_changed  # no menu left: the ping brings them back
-        self.clicks = Clicks(self.tables, self.live)
+        self.clicks = Clicks(self.tables, self.live, table=self.publisher)
         self.endings = Endings(self.tables)
         self._warming: asyncio.Task[None] | None = None
 

@@ -35,7 +35,7 @@ import discord
 
 from bot.load import LOAD
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, menu_for, menu_of
+from bot.tables.snapshots import MenuSnapshot, menu_for
 from cogs.render.hand import render_hand
 from cogs.ui import settled
 
@@ -119,9 +119,11 @@ class LiveMenus:
             if key in self._dirty:
                 self._start(session, user_id)
 
-    def keep(self, session: Session, seat: int, interaction: Interaction, *,
+    def keep(self, session: Session, menu: MenuSnapshot, interaction: Interaction, *,
              page: int = 0) -> None:
-        """``interaction`` has just shown ``seat``'s menu as the game is now: keep it."""
+        """``interaction`` has just shown ``menu``: keep it. What it shows is the snapshot's
+        state, not the table's now (rendering no second snapshot, and a table that moved on
+        while the answer went out still gets its edit)."""
         user_id = interaction.user.id
         key = (session.id, user_id)
         if not session.in_play:
@@ -130,7 +132,7 @@ class LiveMenus:
         self._used.setdefault(session.id, {})[user_id] = self.clock()
         issued = self.clock() - token_age(interaction)
         self._menus.setdefault(session.id, {})[user_id] = LiveMenu(
-            interaction, issued, page, menu_state(menu_of(session, seat)))
+            interaction, issued, page, menu_state(menu))
         if key in self._running:
             # An edit through the older token is in flight: follow it with the state now.
             self._dirty.add(key)

@@ -13,6 +13,12 @@ carries the drawing of its cards (:mod:`cogs.render.pictures`, drawn in the pain
 never on the event loop), replaced on every edit; if
 Discord refuses the edit with the picture, the text alone goes out.
 
+A click on the table message itself (Join, Start, ...) is answered with the table as
+it then is (:meth:`Publisher.answer`: Discord's UPDATE_MESSAGE, one call instead of an
+acknowledgement and an edit), and the edit the change asked for is then skipped. An
+edit is skipped whenever the message already shows the table's version: a change that
+only asks the pings to be looked at again renders nothing.
+
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
@@ -29,8 +35,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.utils import MISSING
@@ -40,13 +47,14 @@ from bot.logs import working_on
 from bot.models import TableStatus
 from bot.tables.session import Session
 from bot.tables.timers import countdown
-from cogs.render.export import record_file
+from cogs.render.export import is_final, record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures import TABLE_FILE, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
 from cogs.ui import settled
 from cogs.upkeep.ending import announce
+from cogs.upkeep.hand_pictures import PICTURE_WAIT
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +138,8 @@ class Publisher:
         self._pings: dict[str, Ping] = {}
         self.retry_delay = RETRY_DELAY  # tests shorten it
         self._reminders: dict[str, int] = {}  # table -> the person to remind
+        self._shown: dict[str, tuple[int, int]] = {}  # table -> (message, version) it shows
+        self._held: set[str] = set()  # tables whose message a click is answering
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
         """The table's channel, with its server: links to it then name the server, as a
@@ -146,9 +156,21 @@ class Publisher:
         self._reminders[session.id] = user_id
         self._start(session)
 
+    @contextlib.contextmanager
+    def answering(self, session: Session) -> Iterator[None]:
+        """Hold the table's edits while a click on its message is answered: the answer may
+        show the change itself (:meth:`answer`), and no edit races it."""
+        self._held.add(session.id)
+        try:
+            yield
+        finally:
+            self._held.discard(session.id)
+            if session.id in self._dirty or session.id in self._reminders:
+                self._start(session)
+
     def _start(self, session: Session) -> None:
-        """Run the table's edits and pings, unless they are running already."""
-        if session.id not in self._running:
+        """Run the table's edits and pings, unless they are running already or held."""
+        if session.id not in self._running and session.id not in self._held:
             task = asyncio.get_running_loop().create_task(
                 self._run(session), name=f"publish-{session.id}")
             self._running[session.id] = task
@@ -156,12 +178,15 @@ class Publisher:
     async def _run(self, session: Session) -> None:
         working_on(session.id)  # this task's lines (discord.py's too) name the table
         try:
-            while session.id in self._dirty or session.id in self._reminders:
+            while (session.id in self._dirty or session.id in self._reminders) and \
+                    session.id not in self._held:
                 if session.id in self._dirty:
-                    await self._pace(session.id)
-                    await LOAD.calm()  # answers to clicks first; a later edit shows more
+                    if not self._is_shown(session):
+                        await self._pace(session.id)
+                        await LOAD.calm()  # answers to clicks first; a later edit shows more
                     self._dirty.discard(session.id)
-                    await self._edit(session)
+                    if not self._is_shown(session):
+                        await self._edit(session)
                     await self._ping(session)
                     if session.ending is not None:  # the game has just finished: say so
                         await announce(self._channel(session), session)
@@ -170,6 +195,36 @@ class Publisher:
                     await self._ping(session, reminder=True)
         finally:
             self._running.pop(session.id, None)
+            if not session.is_open:
+                self._shown.pop(session.id, None)
+
+    def _is_shown(self, session: Session) -> bool:
+        """Whether the table message shows the table's version already (no edit needed)."""
+        message_id = session.table.message_id
+        return message_id is not None and self._shown.get(session.id) == (message_id,
+                                                                           session.version)
+
+    async def answer(self, interaction: discord.Interaction[Any], session: Session) -> bool:
+        """Answer a click on the table message with the table as it is now, in place of
+        the edit (one call, UPDATE_MESSAGE); False, having sent nothing, when the click was
+        on another message, the record is to be attached, or the picture is not drawn
+        within :data:`PICTURE_WAIT`: the publisher's edit then shows the change."""
+        message = interaction.message
+        if (message is None or message.id != session.table.message_id or is_final(session)
+                or interaction.response.is_done()):
+            return False
+        version, shown = session.version, render(session)
+        if shown.scene is not None:
+            picture, drawing = await PAINTER.within(shown.scene, TABLE_FILE, PICTURE_WAIT)
+            if drawing is not None or picture is None:
+                return False  # the drawing goes on into the cache: the edit will be quick
+            shown.with_picture(picture)
+        files = shown.files()
+        await interaction.response.edit_message(
+            content=shown.content, embed=shown.embed, view=shown.view,
+            allowed_mentions=shown.mentions, attachments=files if files else MISSING)
+        self._shown[session.id] = (message.id, version)
+        return True
 
     async def _pace(self, table_id: str) -> None:
         """Wait until ``min_interval`` has passed since this table's last edit began."""
@@ -191,9 +246,11 @@ class Publisher:
         message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
+        version = session.version
         try:
             await self._send_retrying(session, lambda: self._send_edit(
                 message, session, shown, with_record=with_record))
+            self._shown[session.id] = (message_id, version)
             self._forbidden.discard(session.id)
             self._unarchived.discard(session.id)
             return

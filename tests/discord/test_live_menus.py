@@ -68,7 +68,7 @@ async def test_a_burst_of_changes_is_one_edit_in_flight_then_one_with_the_latest
     session, clock = two_player_fiasco(), Clock()
     live = LiveMenus(clock=clock)
     ben = FakeInteraction(11)
-    live.keep(session, 1, ben)  # ben's menu, drawn while ana claims first
+    live.keep(session, menu_of(session, 1), ben)  # ben's menu, drawn while ana claims first
     ben.gate = asyncio.Event()
     move(session)  # ana claims: the turn reaches ben
     live.table_changed(session)
@@ -93,7 +93,7 @@ async def test_nothing_is_edited_when_nothing_changed_for_that_player():
     session = two_player_fiasco()
     live = LiveMenus(clock=Clock())
     ana = FakeInteraction(10)
-    live.keep(session, 0, ana)
+    live.keep(session, menu_of(session, 0), ana)
     live.table_changed(session)
     await live.idle()
     assert ana.edits == []
@@ -104,23 +104,37 @@ async def test_a_menu_being_answered_is_held_and_not_edited_behind_the_answer():
     session = two_player_fiasco()
     live = LiveMenus(clock=Clock())
     old = FakeInteraction(10)
-    live.keep(session, 0, old)
+    live.keep(session, menu_of(session, 0), old)
     click = FakeInteraction(10)
     with live.answering(session, 10):
         move(session)  # ana's own click applies her move...
         live.table_changed(session)
         await asyncio.sleep(0)
         assert old.edits == [] and not live.busy()  # ...and no edit races her answer
-        live.keep(session, 0, click)  # the answer showed the new state
+        live.keep(session, menu_of(session, 0), click)  # the answer showed the new state
     await live.idle()
     assert old.edits == [] and click.edits == []
+
+
+async def test_a_menu_follows_from_what_its_answer_showed_not_from_the_table_now():
+    """The answer went out with a snapshot; the table moved on before it was kept: the
+    menu shows the older state, so the change must still reach it."""
+    session = two_player_fiasco()
+    live = LiveMenus(clock=Clock())
+    ben = FakeInteraction(11)
+    answered = menu_of(session, 1)  # ben's answer, rendered from this snapshot
+    move(session)  # ana claims meanwhile: the turn reaches ben
+    live.keep(session, answered, ben)
+    live.table_changed(session)
+    await live.idle()
+    assert ben.edits == [live_render(session, 1)]
 
 
 async def test_a_menu_is_never_edited_once_its_time_is_up():
     session, clock = two_player_fiasco(), Clock()
     live = LiveMenus(clock=clock)
     ben = FakeInteraction(11)
-    live.keep(session, 1, ben)
+    live.keep(session, menu_of(session, 1), ben)
     assert live.is_live(session, 11)
     clock.now += LIFETIME  # Discord allows a minute more; the bot does not use it
     move(session)
@@ -135,7 +149,7 @@ async def test_a_refused_edit_forgets_the_menu_and_says_so(status):
     told: list[Session] = []
     live = LiveMenus(clock=Clock(), lost=told.append)
     ben = FakeInteraction(11, fail=status)
-    live.keep(session, 1, ben)
+    live.keep(session, menu_of(session, 1), ben)
     move(session)
     live.table_changed(session)
     await live.idle()
@@ -150,7 +164,7 @@ async def test_someone_who_just_used_a_menu_needs_no_ping_for_a_few_seconds():
     session, clock = two_player_fiasco(), Clock()
     live = LiveMenus(clock=clock)
     live.lifetime = 0  # no menu follows the game
-    live.keep(session, 1, FakeInteraction(11))
+    live.keep(session, menu_of(session, 1), FakeInteraction(11))
     assert live.needs_no_ping(session, 11) and not live.needs_no_ping(session, 10)
     clock.now += live.active_for
     assert not live.needs_no_ping(session, 11)
