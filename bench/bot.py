@@ -58,7 +58,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +84,8 @@ TURN = re.compile(r"^<@(\d+)>'s turn")
 START_TIMEOUT = 60.0
 OPENAPI_SAMPLE = 50  # one request in 50 checked against the schema (all with --quick)
 STALL = 15.0  # a table whose message does not change for this long is counted as stalled
+BUSY_PAUSE = (0.5, 1.5)  # seconds a person waits before clicking again after "busy"
+BUSY_TRIES = 20  # clicks on one button before giving up (the table then stalls)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
@@ -276,16 +278,25 @@ class People:
 
     async def click(self, user: FakeUser, message: StoredMessage, button: str,
                     ) -> InteractionResult:
-        result = await self.fake.click(user, message, button)
-        self.tally.add(self.fake, result)
+        """``user`` clicks ``button``; answered "busy", they click again a moment later, as
+        the answer asks (each try counts as an interaction)."""
+        return await self.until_not_busy(lambda: self.fake.click(user, message, button))
+
+    async def until_not_busy(self, send: Callable[[], Awaitable[InteractionResult]]
+                             ) -> InteractionResult:
+        for _ in range(BUSY_TRIES):
+            result = await send()
+            self.tally.add(self.fake, result)
+            if not result.text.startswith(BUSY):
+                break
+            await asyncio.sleep(self.rng.uniform(*BUSY_PAUSE))
         return result
 
     async def open_game(self, table: Table) -> None:
         """``/play``, Join by the others, the computer added, Start; until the game shows."""
         fake = self.fake
-        opened = await fake.slash(table.host, table.channel, f"play {table.game}",
-                                  {"pictures": self.pictures})
-        self.tally.add(fake, opened)
+        opened = await self.until_not_busy(lambda: fake.slash(
+            table.host, table.channel, f"play {table.game}", {"pictures": self.pictures}))
         message = opened.message
         if message is None or opened.ephemeral:
             raise BenchError(f"/play in {table.channel.name} was refused: {opened.text}")

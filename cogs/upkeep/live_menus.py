@@ -35,7 +35,7 @@ import discord
 
 from bot.load import LOAD
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, menu_for
+from bot.tables.snapshots import MenuKey, MenuSnapshot, menu_key, menu_of
 from cogs.render.hand import render_hand
 from cogs.ui import settled
 
@@ -49,7 +49,7 @@ ACTIVE_FOR = 5.0
 RECENT_IN_NOTE = 2
 """How many of the latest events an edited menu quotes above the hand."""
 
-MenuState = tuple[object, ...]
+MenuState = MenuKey
 Key = tuple[str, int]  # (table id, user id)
 
 
@@ -60,12 +60,10 @@ def menu_state(menu: MenuSnapshot) -> MenuState:
     menu shows them: Fumblaroo's trump moves them), how many tricks and rounds are
     done, whether the game or the table ended. Not the other players' cards as they
     fall: a menu that waits is refreshed by its ``Refresh`` button, or when the turn
-    or the trick comes round.
+    or the trick comes round. :func:`bot.tables.snapshots.menu_key` reads the same from
+    the game without a snapshot, as each change asks of every kept menu at its table.
     """
-    return (menu.status, menu.over, menu.to_act == menu.seat,
-            tuple(str(a) for a in menu.legal),
-            tuple(card.text for card in menu.hand + menu.face_up),
-            menu.tricks, menu.rounds)
+    return menu.key
 
 
 def token_age(interaction: Interaction) -> float:
@@ -194,13 +192,14 @@ class LiveMenus:
         menu = self._menus.get(session.id, {}).get(user_id)
         if menu is None:
             return
-        now = menu_for(session, user_id) if self._fresh(menu) else None
-        if now is None:
+        seat = session.seat_of(user_id)
+        if seat is None or session.game is None or not self._fresh(menu):
             self.forget(session, user_id)  # seat handed over, or token too old: never edit
             return
-        state = menu_state(now)
+        state = menu_key(session, seat)
         if state == menu.shown:
-            return
+            return  # nothing changed for them: no snapshot, no render
+        now = menu_of(session, seat)
         recent = list(session.recent)[-RECENT_IN_NOTE:]
         shown = await render_hand(now, page=menu.page,
                                   note="; ".join(recent) or None).painted()

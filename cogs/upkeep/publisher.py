@@ -49,7 +49,7 @@ from bot.tables.session import Session
 from bot.tables.timers import countdown
 from cogs.render.export import is_final, record_file
 from cogs.render.lobby import render_lobby
-from cogs.render.pictures import TABLE_FILE, table_scene_for
+from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
 from cogs.ui import settled
@@ -82,6 +82,9 @@ async def painted(shown: Rendered) -> Rendered:
     return shown
 
 
+TABLE_PICTURE_WAIT = 1.0
+"""Seconds a table edit waits for its picture: a later picture (the workers still starting,
+or busy) follows in an edit of its own, after the text."""
 PING_MARK = "it is your turn in"
 TOO_MANY_EDITS = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
@@ -242,15 +245,20 @@ class Publisher:
         message_id = session.table.message_id
         if message_id is None:
             return
-        shown = await painted(render(session))
+        version = session.version
+        shown, drawing = await self._painted_in_time(session)
+        whole = drawing is None
         message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = record_file(session) is not None
-        version = session.version
         try:
             await self._send_retrying(session, lambda: self._send_edit(
-                message, session, shown, with_record=with_record))
-            self._shown[session.id] = (message_id, version)
+                message, session, shown, with_record=with_record, replace=not whole))
+            if drawing is None:
+                self._shown[session.id] = (message_id, version)
+            else:  # the picture's own edit follows, once it is drawn
+                await asyncio.wait({drawing})
+                self._dirty.add(session.id)
             self._forbidden.discard(session.id)
             self._unarchived.discard(session.id)
             return
@@ -292,6 +300,19 @@ class Publisher:
             except discord.HTTPException as exc:
                 refusal = exc
         self._refused(session, refusal)
+
+    async def _painted_in_time(self, session: Session
+                               ) -> tuple[Rendered, asyncio.Task[Picture | None] | None]:
+        """The table with its picture if drawn within :data:`TABLE_PICTURE_WAIT`; else the
+        text alone (the old picture taken down) and the drawing, which goes on: the edit
+        that follows it finds it drawn."""
+        shown = render(session)
+        if shown.scene is None:
+            return shown, None
+        picture, drawing = await PAINTER.within(shown.scene, TABLE_FILE, TABLE_PICTURE_WAIT)
+        if drawing is None:
+            return shown.with_picture(picture), None
+        return render(session, pictures=False), drawing
 
     async def _send_retrying(self, session: Session,
                              send: Callable[[], Awaitable[None]]) -> None:
