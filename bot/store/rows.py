@@ -29,6 +29,7 @@ what comes out of it is made here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -45,6 +46,7 @@ from bot.models import (
 )
 from bot.store.api import StaleTable
 from bot.store.ratings import display_rating
+from games.core.actionlog import ActionLog
 
 NO_GUILD = 0
 """The ``guild_id`` stored in key columns for "no guild" (Discord never issues snowflake 0),
@@ -112,10 +114,11 @@ def result_record(result: GameResult, table: StoredTable | None) -> str:
     return dump(result.model_dump(mode="json")["record"])
 
 
-def _actions(table: StoredTable) -> list[Any] | None:
-    """The record's list of actions, or None when there is no record or no list."""
+def _actions(table: StoredTable) -> Sequence[Any] | None:
+    """The record's actions (a list, or a game's ActionLog in memory), or None when there
+    is no record or no such sequence."""
     actions = table.record.get("actions") if table.record is not None else None
-    return actions if isinstance(actions, list) else None
+    return actions if isinstance(actions, list | ActionLog) else None
 
 
 def head_doc(table: StoredTable, *, record_in_results: bool = False) -> tuple[str, int]:

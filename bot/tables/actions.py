@@ -44,6 +44,7 @@ from games.core.cards import Card
 from games.core.errors import GameError
 from games.core.events import Event
 from games.core.game import Game
+from games.core.records import copy_json
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,26 @@ def resolve(game: Game[Any], seat: int, choice: Choice) -> Action | Card:
     raise NotAllowed(reason or f"you cannot use {card.text} now; choose one of the other buttons")
 
 
+def followed(record: dict[str, Any] | None, game: Game[Any]) -> dict[str, Any]:
+    """The stored table's record brought up to ``game``, one action on, without copying it.
+
+    Its ``"actions"`` are the game's own :class:`~games.core.actionlog.ActionLog` (four
+    bytes an action, shared: the game is never changed once it is a table's, the next
+    action applying to a clone), not a list of its strings (eight bytes more an action,
+    and the whole list built again at every action); its deals are the ones it had and
+    a copy of any new one. What the store writes is the same (:mod:`bot.store.rows`).
+    """
+    previous = record or {}
+    deals = previous.get("deals")
+    played = game.deals_played
+    if not isinstance(deals, list) or len(deals) > len(played):
+        return {**game.record().model_dump(), "actions": game.history,
+                "meta": previous.get("meta", {})}
+    if len(deals) < len(played):
+        deals = deals + copy_json(played[len(deals):])
+    return {**previous, "deals": deals, "actions": game.history}
+
+
 def advanced(table: StoredTable, game: Game[Any], seat: int, *,
              person: bool = False) -> StoredTable:
     """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
@@ -101,7 +122,7 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     version = table.version + 1
     seats = list(table.seats)
     seats[seat] = seats[seat].model_copy(update={"acted_version": version})
-    record = {**game.record().model_dump(), "meta": (table.record or {}).get("meta", {})}
+    record = followed(table.record, game)
     stamp = utc_now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
                               "updated_at": stamp}
