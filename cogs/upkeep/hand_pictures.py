@@ -25,6 +25,7 @@ from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.render.hand import Menu
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
+from cogs.ui import edit_original
 
 Interaction = discord.Interaction[Any]
 PICTURE_WAIT = 0.25
@@ -72,7 +73,7 @@ class HandPictures:
         if picture is None or session.version != version:
             return
         with contextlib.suppress(discord.HTTPException):  # the menu is gone: nothing lost
-            await interaction.edit_original_response(attachments=[as_file(picture)])
+            await edit_original(interaction, attachments=[as_file(picture)])
 
     async def idle(self) -> None:
         """Wait until every late picture has been sent (shutdown and tests)."""

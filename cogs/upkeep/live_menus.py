@@ -27,7 +27,7 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +37,7 @@ from bot.load import LOAD
 from bot.tables.session import Session, TableListener
 from bot.tables.snapshots import MenuKey, MenuSnapshot, menu_key, menu_of
 from cogs.render.hand import render_hand
-from cogs.ui import settled
+from cogs.ui import edit_original, settled
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -50,6 +50,7 @@ RECENT_IN_NOTE = 2
 """How many of the latest events an edited menu quotes above the hand."""
 
 MenuState = MenuKey
+Edit = Callable[..., Awaitable[None]]
 Key = tuple[str, int]  # (table id, user id)
 
 
@@ -86,9 +87,11 @@ class LiveMenus:
     """Every kept hand menu of this bot, by table and person."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic,
-                 lost: Callable[[Session], None] | None = None) -> None:
+                 lost: Callable[[Session], None] | None = None,
+                 edit: Edit = edit_original) -> None:
         # The clock token lifetimes are measured on; tests move it (the fake Discord's).
         self.clock = clock
+        self.edit = edit  # edits a kept menu through its token (tests: a stand-in's)
         self.lifetime = LIFETIME
         self.active_for = ACTIVE_FOR
         # Told when a menu could not be edited: the player may need the ping again.
@@ -129,6 +132,9 @@ class LiveMenus:
             return
         self._used.setdefault(session.id, {})[user_id] = self.clock()
         issued = self.clock() - token_age(interaction)
+        # Its token is all a kept menu needs: the message clicked (a table with its embed and
+        # buttons, or the menu itself) would be held for 14 minutes per person for nothing.
+        interaction.message = None
         self._menus.setdefault(session.id, {})[user_id] = LiveMenu(
             interaction, issued, page, menu_state(menu))
         if key in self._running:
@@ -204,9 +210,8 @@ class LiveMenus:
         shown = await render_hand(now, page=menu.page,
                                   note="; ".join(recent) or None).painted()
         try:
-            await menu.interaction.edit_original_response(content=shown.content,
-                                                          view=shown.view,
-                                                          attachments=shown.files())
+            await self.edit(menu.interaction, content=shown.content, view=shown.view,
+                            attachments=shown.files())
         except discord.HTTPException as exc:
             log.info("table %s: a hand menu could not be edited (%s %s); forgetting it",
                      session.id, exc.status, exc.code)
