@@ -149,6 +149,17 @@ async def add_computer(fake: FakeDiscord, session: Session, user: FakeUser,
     return added
 
 
+async def hand_to_act(fake: FakeDiscord, session: Session, people: list[FakeUser]
+                      ) -> tuple[FakeUser, StoredMessage]:
+    """The person of ``people`` whose turn it is, and the hand menu they just opened."""
+    assert session.game is not None and session.game.to_act is not None
+    player = session.seats[session.game.to_act].user_id
+    person = next(u for u in people if u.id == player)
+    shown = await fake.click(person, table_message(fake, session), "Show my hand")
+    assert shown.message is not None and shown.ephemeral, shown
+    return person, shown.message
+
+
 def enabled_choices(menu: StoredMessage) -> list[str]:
     """The custom ids of a hand menu's enabled buttons that make a move."""
     return [b.custom_id for b in menu.buttons if not b.disabled and is_move(b.custom_id)]

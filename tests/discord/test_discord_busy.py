@@ -24,6 +24,7 @@ from cogs.clicks.deadline import BUSY, SHED_AFTER
 from tests.answers import answered_privately, updated_the_menu
 from tests.botdriver import (
     enabled_choices,
+    hand_to_act,
     open_table,
     running_bot,
     table_message,
@@ -42,12 +43,7 @@ async def test_a_click_too_late_to_act_on_is_answered_busy_and_changes_nothing(
     async with running_bot(fake, tmp_path) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
-        assert session.game is not None and session.game.to_act is not None
-        player = session.seats[session.game.to_act].user_id
-        person = next(u for u in (world.alice, world.bob) if u.id == player)
-        shown = await fake.click(person, table_message(fake, session), "Show my hand")
-        menu = shown.message
-        assert menu is not None and shown.ephemeral
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
         card, before = enabled_choices(menu)[0], menu.text
         version, stored = session.version, await bot.store.get_table(session.id)
         requests = len(fake.requests)
