@@ -44,7 +44,6 @@ from games.core.cards import Card
 from games.core.errors import GameError
 from games.core.events import Event
 from games.core.game import Game
-from games.core.records import copy_json
 
 log = logging.getLogger(__name__)
 
@@ -92,23 +91,19 @@ def resolve(game: Game[Any], seat: int, choice: Choice) -> Action | Card:
 
 
 def followed(record: dict[str, Any] | None, game: Game[Any]) -> dict[str, Any]:
-    """The stored table's record brought up to ``game``, one action on, without copying it.
+    """The stored table's record brought up to ``game``, one action on, sharing the game's
+    own parts instead of copying them.
 
-    Its ``"actions"`` are the game's own :class:`~games.core.actionlog.ActionLog` (four
-    bytes an action, shared: the game is never changed once it is a table's, the next
-    action applying to a clone), not a list of its strings (eight bytes more an action,
-    and the whole list built again at every action); its deals are the ones it had and
-    a copy of any new one. What the store writes is the same (:mod:`bot.store.rows`).
+    Its ``"actions"`` are the game's :class:`~games.core.actionlog.ActionLog` (four bytes
+    an action) and its ``"deals"`` the game's deals (each JSON once per table), not a list
+    of action strings and a copy of every deal, built again at every action (eight bytes
+    more an action, and the deals twice). Sharing is safe: a game is never changed once it
+    is a table's (the next action applies to a clone, which copies only the lists), and
+    nothing changes a record. What the store writes is the same (:mod:`bot.store.rows`).
     """
-    previous = record or {}
-    deals = previous.get("deals")
-    played = game.deals_played
-    if not isinstance(deals, list) or len(deals) > len(played):
-        return {**game.record().model_dump(), "actions": game.history,
-                "meta": previous.get("meta", {})}
-    if len(deals) < len(played):
-        deals = deals + copy_json(played[len(deals):])
-    return {**previous, "deals": deals, "actions": game.history}
+    if record is None:
+        record = {**game.record().model_dump(), "meta": {}}
+    return {**record, "deals": list(game.deals_played), "actions": game.history}
 
 
 def advanced(table: StoredTable, game: Game[Any], seat: int, *,
