@@ -58,14 +58,18 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.botcode import THIS, BotCode, CodeError
+from bench.botcode import parse as parse_code
 from bench.rules import Spread, machine
+from cogs.clicks.deadline import BUSY
 from games.core import actionlog
 from tests.botdriver import enabled_choices
+from tests.botprocess import descendants
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeGuild, FakeUser
 
@@ -80,6 +84,8 @@ TURN = re.compile(r"^<@(\d+)>'s turn")
 START_TIMEOUT = 60.0
 OPENAPI_SAMPLE = 50  # one request in 50 checked against the schema (all with --quick)
 STALL = 15.0  # a table whose message does not change for this long is counted as stalled
+BUSY_PAUSE = (0.5, 1.5)  # seconds a person waits before clicking again after "busy"
+BUSY_TRIES = 20  # clicks on one button before giving up (the table then stalls)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
@@ -99,25 +105,6 @@ def process_cpu(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def descendants_of(pid: int) -> list[int]:
-    """Every process below ``pid`` (the bot's computer workers sit under a forkserver)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except OSError:
-            continue
-    found, frontier = [], [pid]
-    while frontier:
-        children = [child for child, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
 
 
 def resident_bytes(pid: int) -> int:
@@ -140,7 +127,7 @@ class BotProcess:
         return process_cpu(self.pid)
 
     def workers_cpu(self) -> float:
-        return sum(process_cpu(child) for child in descendants_of(self.pid))
+        return sum(process_cpu(child) for child in descendants(self.pid))
 
     def check_alive(self) -> None:
         if self.proc.returncode is not None:
@@ -149,19 +136,20 @@ class BotProcess:
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, where: Path, *, tables: int,
-                      budget: float) -> AsyncIterator[BotProcess]:
-    """The bot connected to ``fake`` and ready (every server received, commands synced)."""
+async def bot_process(fake: FakeDiscord, where: Path, *, tables: int, budget: float,
+                      code: BotCode = THIS) -> AsyncIterator[BotProcess]:
+    """The bot (``code``) connected to ``fake`` and ready (every server received, commands
+    synced)."""
     env = {**os.environ, "DISCORD_TOKEN": fake.token,
            "DATABASE_PATH": str(where / "fivefold.db"), "COMPUTER_DELAY": "0",
            "COMPUTER_BUDGET": str(budget), "DEV_GUILD_ID": "",
            "LOG_LEVEL": "INFO", "COMMANDS_PER_MINUTE": "0",
            "MAX_TABLES_PER_HOST": str(tables), "MAX_TABLES_PER_SERVER": str(tables),
-           "PYTHONPATH": str(ROOT)}
+           **code.env()}
     log = where / "bot.log"
     with open(log, "wb") as out:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.run_bot_against_fake", str(fake.port), cwd=where,
+            *code.command(sys.executable, fake.port), cwd=where,
             env=env, stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out)
     bot = BotProcess(proc, log)
     try:
@@ -193,6 +181,8 @@ class Answer:
     sent: float
     seconds: float
     acknowledged: bool
+    shed: bool = False
+    """Answered "the table is busy, try again": refused on time rather than answered late."""
 
 
 @dataclass
@@ -211,7 +201,7 @@ class Tally:
         record = result.record
         answered = record.responded_at if record.responded_at is not None else fake.clock.now()
         self.answers.append(Answer(record.dispatched_at, answered - record.dispatched_at,
-                                   record.acknowledged))
+                                   record.acknowledged, result.text.startswith(BUSY)))
 
 
 class Watcher:
@@ -288,16 +278,25 @@ class People:
 
     async def click(self, user: FakeUser, message: StoredMessage, button: str,
                     ) -> InteractionResult:
-        result = await self.fake.click(user, message, button)
-        self.tally.add(self.fake, result)
+        """``user`` clicks ``button``; answered "busy", they click again a moment later, as
+        the answer asks (each try counts as an interaction)."""
+        return await self.until_not_busy(lambda: self.fake.click(user, message, button))
+
+    async def until_not_busy(self, send: Callable[[], Awaitable[InteractionResult]]
+                             ) -> InteractionResult:
+        for _ in range(BUSY_TRIES):
+            result = await send()
+            self.tally.add(self.fake, result)
+            if not result.text.startswith(BUSY):
+                break
+            await asyncio.sleep(self.rng.uniform(*BUSY_PAUSE))
         return result
 
     async def open_game(self, table: Table) -> None:
         """``/play``, Join by the others, the computer added, Start; until the game shows."""
         fake = self.fake
-        opened = await fake.slash(table.host, table.channel, f"play {table.game}",
-                                  {"pictures": self.pictures})
-        self.tally.add(fake, opened)
+        opened = await self.until_not_busy(lambda: fake.slash(
+            table.host, table.channel, f"play {table.game}", {"pictures": self.pictures}))
         message = opened.message
         if message is None or opened.ephemeral:
             raise BenchError(f"/play in {table.channel.name} was refused: {opened.text}")
@@ -430,6 +429,7 @@ class Round:
     p99_ms: float
     max_ms: float
     late: int
+    shed: int
     bot_cpu_ms_per_interaction: float
     bot_cpu_share: float
     workers_cpu_share: float
@@ -455,11 +455,12 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
     answers = [a for a in people.tally.answers if first <= a.sent + a.seconds < last]
     times = [a.seconds * 1000 for a in answers] or [0.0]
     late = sum(1 for a in answers if not a.acknowledged or a.seconds > DEADLINE)
+    shed = sum(1 for a in answers if a.shed and a.acknowledged and a.seconds <= DEADLINE)
     count = len(answers)
     return Round(
         mode=mode, seconds=round(wall, 2), interactions=count, per_s=count / wall,
         p50_ms=percentile(times, 0.5), p99_ms=percentile(times, 0.99), max_ms=max(times),
-        late=late, bot_cpu_ms_per_interaction=cpu * 1000 / count if count else 0.0,
+        late=late, shed=shed, bot_cpu_ms_per_interaction=cpu * 1000 / count if count else 0.0,
         bot_cpu_share=cpu / wall, workers_cpu_share=workers / wall, fake_cpu_share=fake / wall,
         memory_per_table_kb=(resident_bytes(bot.pid) - baseline_rss) / 1024
         / len(people.tables),
@@ -470,8 +471,9 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                      modes: Sequence[str], budget: float, seed: int,
                      pictures: bool, openapi_every: int, settle: float,
                      say: Callable[[str], None],
-                     profile: Path | None = None) -> dict[str, Any]:
-    """Open ``count`` tables on a fresh bot, then measure ``rounds`` rounds of each mode.
+                     profile: Path | None = None, code: BotCode = THIS) -> dict[str, Any]:
+    """Open ``count`` tables on a fresh bot (``code``), then measure ``rounds`` rounds of
+    each mode.
 
     A pause round starts ``settle`` seconds (the longest pause) after the mode began,
     once every table's people have paused once.
@@ -481,7 +483,8 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
             fake.answer_timeout = 60.0  # measure slow answers rather than give up on them
             sample_openapi_checks(fake, openapi_every)
             tables = build_tables(fake, count)
-            async with bot_process(fake, Path(where), tables=count, budget=budget) as bot:
+            async with bot_process(fake, Path(where), tables=count, budget=budget,
+                                   code=code) as bot:
                 baseline = resident_bytes(bot.pid)
                 people = People(fake, tables, seed, pictures=pictures)
                 opened = time.monotonic()
@@ -591,9 +594,9 @@ async def gather_limited(jobs: list[Any], limit: int) -> None:
     await asyncio.gather(*(one(job) for job in jobs))
 
 
-FIGURES = ("per_s", "p50_ms", "p99_ms", "max_ms", "late", "bot_cpu_ms_per_interaction",
-           "bot_cpu_share", "workers_cpu_share", "fake_cpu_share", "memory_per_table_kb",
-           "load_average")
+FIGURES = ("per_s", "p50_ms", "p99_ms", "max_ms", "late", "shed",
+           "bot_cpu_ms_per_interaction", "bot_cpu_share", "workers_cpu_share",
+           "fake_cpu_share", "memory_per_table_kb", "load_average")
 
 
 def summary(rounds: list[Round]) -> dict[str, Any]:
@@ -605,6 +608,7 @@ def summary(rounds: list[Round]) -> dict[str, Any]:
 def round_line(count: int, r: Round) -> str:
     return (f"{count:>5} {r.mode:<10} {r.per_s:8.0f}/s  p50 {r.p50_ms:6.1f} ms  "
             f"p99 {r.p99_ms:7.1f} ms  max {r.max_ms:7.1f} ms  late {r.late:4d}  "
+            f"shed {r.shed:4d}  "
             f"bot {r.bot_cpu_ms_per_interaction:5.2f} ms/int ({r.bot_cpu_share:4.0%})  "
             f"fake {r.fake_cpu_share:4.0%}  {r.memory_per_table_kb:6.1f} KB/table  "
             f"load {r.load_average:.1f}")
@@ -619,10 +623,12 @@ def limit_of(mode: dict[str, Any]) -> str:
 
 
 def print_table(result: dict[str, Any]) -> None:
+    if not result["runs"]:
+        return
     print(f"\nmachine: {result['machine']['cpu']}, {result['machine']['cpus']} CPUs, Python "
           f"{result['machine']['python']}; {result['settings']['rounds']} rounds of "
           f"{result['settings']['seconds']} s, median (min-max)")
-    head = ("tables", "mode", "interactions/s", "p50 ms", "p99 ms", "max ms", "late",
+    head = ("tables", "mode", "interactions/s", "p50 ms", "p99 ms", "max ms", "late", "shed",
             "bot CPU ms/int", "bot CPU", "fake CPU", "KB/table", "limit", "load")
     print(" | ".join(head))
     for run in result["runs"]:
@@ -630,7 +636,7 @@ def print_table(result: dict[str, Any]) -> None:
             def f(name: str, fmt: str = ",.1f", fig: dict[str, Any] = fig) -> str:
                 return Spread(**fig[name]).text(fmt)
             print(" | ".join([str(run["tables"]), mode, f("per_s", ",.0f"), f("p50_ms"),
-                              f("p99_ms"), f("max_ms"), f("late", ",.0f"),
+                              f("p99_ms"), f("max_ms"), f("late", ",.0f"), f("shed", ",.0f"),
                               f("bot_cpu_ms_per_interaction", ".2f"),
                               f("bot_cpu_share", ".0%"), f("fake_cpu_share", ".0%"),
                               f("memory_per_table_kb"), limit_of(fig),
@@ -676,6 +682,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "file (a speedscope JSON; pip install py-spy)")
     parser.add_argument("--quick", action="store_true",
                         help="a few seconds: 10 tables, one 1 s round of each mode")
+    parser.add_argument("--this", metavar="SPEC", default="",
+                        help="with --versus: the bot set against the reference, as a spec "
+                             "too (default: this tree as it is)")
+    parser.add_argument("--versus", metavar="SPEC",
+                        help="also run the reference SPEC (rev=REV, without=speed|uvloop, or "
+                             "both joined by +: bench/botcode.py) and give each figure's "
+                             "ratio this / reference, round by round, the two interleaved; "
+                             "implies --no-memory")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.rounds, args.seconds, args.warmup = "10", 1, 1.0, 0.5
@@ -694,6 +708,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"--modes takes pause and/or saturation, not {args.modes!r}")
     if not 0 < args.budget <= 10:
         parser.error("--budget must be above 0 and at most 10")
+    if args.versus is not None:
+        try:
+            args.versus, args.this = parse_code(args.versus), parse_code(args.this)
+        except CodeError as exc:
+            parser.error(f"--versus: {exc}")
+        args.memory = False
     return args
 
 
@@ -852,6 +872,87 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             signal.signal(signal.SIGTERM, previous)
 
 
+def table_options(args: argparse.Namespace, count: int) -> dict[str, Any]:
+    """:func:`run_tables`' arguments from the command line's, for ``count`` tables."""
+    return {"rounds": args.rounds, "seconds": args.seconds, "warmup": args.warmup,
+            "modes": args.mode_list, "budget": args.budget, "seed": args.seed,
+            "pictures": args.pictures == "on",
+            "openapi_every": 1 if args.quick else OPENAPI_SAMPLE,
+            "settle": 0.0 if args.quick else PAUSE[1],
+            "say": lambda line: print(line, flush=True),
+            "profile": args.profile if count == args.counts[0] else None}
+
+
+# --------------------------------------------------------------------------- versus a reference
+
+
+VERSUS_FIGURES = ("per_s", "p99_ms", "late", "shed", "bot_cpu_ms_per_interaction",
+                  "workers_cpu_share", "memory_per_table_kb")
+"""The figures a ``--versus`` run sets side by side, each with its ratio round by round."""
+
+
+async def run_versus(count: int, args: argparse.Namespace) -> dict[str, Any]:
+    """``count`` tables on this tree's bot and on the reference's (``args.versus``), one
+    fresh bot per side per round, in alternating order; each side's figures and the ratio
+    this / reference of every figure, round by round."""
+    sides: dict[str, list[dict[str, Any]]] = {"this": [], "ref": []}
+    options = {**table_options(args, count), "rounds": 1, "profile": None}
+    for number in range(args.rounds):
+        order = ("this", "ref") if number % 2 == 0 else ("ref", "this")
+        for side in order:
+            code = args.this if side == "this" else args.versus
+            print(f"{count} tables, round {number + 1}, {code.label}:", flush=True)
+            sides[side].append(await run_tables(count, code=code, **options))
+    return {"tables": count, **{side: versus_side(runs) for side, runs in sides.items()},
+            "ratios": {mode: versus_ratios(sides, mode) for mode in args.mode_list}}
+
+
+def versus_side(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One side's figures over its rounds (medians with the spread), by mode."""
+    rounds = [Round(**r) for run in runs for r in run["rounds"]]
+    modes = {r.mode for r in rounds}
+    return {"summary": {mode: summary([r for r in rounds if r.mode == mode]) for mode in modes},
+            "rest_calls_per_interaction": asdict(Spread.of(
+                [run["rest_calls_per_interaction"] for run in runs])),
+            "gc_longest_ms": asdict(Spread.of(
+                [run["gc"]["longest_ms"] or 0.0 for run in runs]))}
+
+
+def versus_ratios(sides: dict[str, list[dict[str, Any]]], mode: str) -> dict[str, Any]:
+    """This / reference of each figure in ``mode``, round by round (None where the
+    reference's figure is 0 in a round, as late answers mostly are)."""
+    def figure(run: dict[str, Any], name: str) -> float:
+        return float(next(r[name] for r in run["rounds"] if r["mode"] == mode))
+
+    out: dict[str, Any] = {}
+    for name in VERSUS_FIGURES:
+        pairs = [(figure(this, name), figure(ref, name))
+                 for this, ref in zip(sides["this"], sides["ref"], strict=True)]
+        ratios = [a / b for a, b in pairs if b]
+        out[name] = asdict(Spread.of(ratios)) if ratios else None
+    return out
+
+
+def print_versus(versus: dict[str, Any]) -> None:
+    print(f"\n{versus['this']} against {versus['ref']}: median (min-max) over the rounds; the "
+          "ratio this / reference is taken round by round")
+    print("| tables | mode | figure | this | reference | this / reference |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for run in versus["runs"]:
+        for mode, ratios in run["ratios"].items():
+            for name in VERSUS_FIGURES:
+                this, ref = (run[side]["summary"][mode][name] for side in ("this", "ref"))
+                ratio = ratios[name]
+                print(f"| {run['tables']} | {mode} | {name} | {Spread(**this).text(',.2f')} | "
+                      f"{Spread(**ref).text(',.2f')} | "
+                      f"{Spread(**ratio).text('.2f') if ratio else '-'} |")
+        print(f"  {run['tables']} tables: REST calls per interaction "
+              f"{Spread(**run['this']['rest_calls_per_interaction']).text('.2f')} against "
+              f"{Spread(**run['ref']['rest_calls_per_interaction']).text('.2f')}; longest GC "
+              f"{Spread(**run['this']['gc_longest_ms']).text(',.0f')} ms against "
+              f"{Spread(**run['ref']['gc_longest_ms']).text(',.0f')} ms")
+
+
 def measure_all(args: argparse.Namespace) -> dict[str, Any]:
     """Every table count of ``args`` in turn; the result, printed and (if asked) saved."""
     result: dict[str, Any] = {
@@ -868,15 +969,13 @@ def measure_all(args: argparse.Namespace) -> dict[str, Any]:
                                      30 if args.quick else MAX_ACTIONS, players=players,
                                      options=options))
             for game, players, options in memory_setups(longest=not args.quick)]
-    for count in [] if args.memory_only else args.counts:
+    if args.versus is not None:
+        result["versus"] = {"this": args.this.label, "ref": args.versus.label, "runs": [
+            asyncio.run(run_versus(count, args)) for count in args.counts]}
+        print_versus(result["versus"])
+    for count in [] if args.memory_only or args.versus else args.counts:
         print(f"{count} tables:", flush=True)
-        result["runs"].append(asyncio.run(run_tables(
-            count, rounds=args.rounds, seconds=args.seconds, warmup=args.warmup,
-            modes=args.mode_list, budget=args.budget, seed=args.seed,
-            pictures=args.pictures == "on", openapi_every=1 if args.quick else OPENAPI_SAMPLE,
-            settle=0.0 if args.quick else PAUSE[1],
-            say=lambda line: print(line, flush=True),
-            profile=args.profile if count == args.counts[0] else None)))
+        result["runs"].append(asyncio.run(run_tables(count, **table_options(args, count))))
     print_table(result)
     if args.memory:
         print_memory(result["table_memory"])

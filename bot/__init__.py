@@ -1,5 +1,6 @@
-"""The application: the process (start-up, settings, logs, shards, health) and the domain
-models (``models``: a table, a seat, a result) that the table service and the store share.
+"""The application: the process (start-up, settings, logs, shards, health, the worker
+processes that end with it) and the domain models (``models``: a table, a seat, a result)
+that the table service and the store share.
 
 ``tables/`` is the table service, ``store/`` where tables, results and settings are kept.
 ``bot`` may import the rules library (``games``) and ``discord`` only in its start-up

@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot import health
+from bot.load import LOAD
 from bot.settings import Settings
 from bot.store.api import Store
 from bot.store.connect import open_store
@@ -109,6 +110,7 @@ class FivefoldBot(commands.AutoShardedBot):
         return self._ledger
 
     async def setup_hook(self) -> None:
+        LOAD.start()  # how far behind the loop is: background work waits when it is
         if self.store is None:
             self.store = await open_store(self.settings.store_url)
         self._sessions = Tables(self.store, self.settings, seed_source=self._seed_source,
@@ -185,6 +187,7 @@ class FivefoldBot(commands.AutoShardedBot):
         if self.store is not None and self._given_store is None:
             await self.store.close()
             self.store = None
+        LOAD.stop()
 
 
 def create_bot(settings: Settings, *, store: Store | None = None,

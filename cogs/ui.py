@@ -9,10 +9,13 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from games.core.words import plural as plural  # counted words: one helper for every layer
 
@@ -65,6 +68,23 @@ async def settled(running: Mapping[Any, asyncio.Task[None]]) -> None:
     may start others before they do (the publisher's and the live menus' edits)."""
     while running:
         await asyncio.gather(*running.values(), return_exceptions=True)
+
+
+async def edit_original(interaction: discord.Interaction[Any], *, content: str | None = MISSING,
+                        view: discord.ui.View | None = MISSING,
+                        attachments: Sequence[discord.File] = MISSING,
+                        allowed_mentions: discord.AllowedMentions | None = MISSING) -> None:
+    """``interaction.edit_original_response(...)`` without the edited message built back
+    from Discord's answer: the bot never reads it, and a hand menu of 25 buttons costs more
+    to parse than to send. Views here are static (:func:`static_view`): none is stored."""
+    state = interaction._state
+    with handle_message_parameters(content=content, view=view, attachments=attachments,
+                                   allowed_mentions=allowed_mentions,
+                                   previous_allowed_mentions=state.allowed_mentions) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id, interaction.token, session=interaction._session,
+            proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files)
 
 
 def static_view(buttons: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:

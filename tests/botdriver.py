@@ -23,7 +23,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import Clock
 from bot.tables.session import Session
 from cogs.upkeep.live_menus import LiveMenus
-from tests.answers import deferred, updated_the_menu
+from tests.answers import updated_the_menu, updated_the_message
 from tests.custom_ids import is_action, is_move
 from tests.fakediscord import FakeDiscord, InteractionResult, StoredMessage
 from tests.fakediscord.world import FakeChannel, FakeUser
@@ -130,7 +130,7 @@ async def open_table(fake: FakeDiscord, bot: FivefoldBot, host: FakeUser, channe
     session = session_in(bot, channel)
     for person in people:
         answer = await fake.click(person, table_message(fake, session), "Join")
-        assert deferred(answer), answer
+        assert updated_the_message(answer), answer  # the lobby itself, showing them in it
     for _ in range(computers):
         await add_computer(fake, session, host, level)
     await wait_settled(bot, session)
@@ -147,6 +147,17 @@ async def add_computer(fake: FakeDiscord, session: Session, user: FakeUser,
     added = await fake.click(user, chooser.message, level)
     assert updated_the_menu(added), added
     return added
+
+
+async def hand_to_act(fake: FakeDiscord, session: Session, people: list[FakeUser]
+                      ) -> tuple[FakeUser, StoredMessage]:
+    """The person of ``people`` whose turn it is, and the hand menu they just opened."""
+    assert session.game is not None and session.game.to_act is not None
+    player = session.seats[session.game.to_act].user_id
+    person = next(u for u in people if u.id == player)
+    shown = await fake.click(person, table_message(fake, session), "Show my hand")
+    assert shown.message is not None and shown.ephemeral, shown
+    return person, shown.message
 
 
 def enabled_choices(menu: StoredMessage) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -83,6 +84,58 @@ async def bot_process(fake: FakeDiscord, tmp_path: Path, name: str, *,
             await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now: its fork server and resource tracker, and the
+    computer and picture workers under the fork server."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue  # ended while we looked
+            parents[int(entry)] = int(stat.rpartition(")")[2].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not ended (a zombie has: only its exit status
+    waits for whoever adopted it)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def command(pid: int) -> str:
+    """``pid``'s command line, shortened ("" once it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:160].decode()
+    except OSError:
+        return ""
+
+
+async def kill_leaving_nothing(fake: FakeDiscord, proc: asyncio.subprocess.Process) -> set[int]:
+    """SIGKILL the bot ``proc``, then wait until every process it had started has ended
+    too (AssertionError naming those left behind); the processes it had, bot aside."""
+    family = descendants(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
+    try:
+        await fake.wait_for(lambda: not any(running(pid) for pid in family), STOP_TIMEOUT,
+                            poll=0.05)
+    except TimeoutError:
+        left = {pid: command(pid) for pid in family if running(pid)}
+        raise AssertionError(f"the killed bot left processes behind: {left}") from None
+    return family
+
+
 async def until_enabled(fake: FakeDiscord, message: StoredMessage, label: str) -> None:
     def enabled() -> bool:
         return any(b.label == label and not b.disabled for b in message.buttons)
@@ -118,5 +171,5 @@ async def move(fake: FakeDiscord, table: StoredMessage,
     return moved
 
 
-__all__ = ["STOP_TIMEOUT", "bot_env", "bot_process", "move", "shard_ready",
-           "try_move", "until_enabled"]
+__all__ = ["STOP_TIMEOUT", "bot_env", "bot_process", "descendants", "kill_leaving_nothing",
+           "move", "running", "shard_ready", "try_move", "until_enabled"]

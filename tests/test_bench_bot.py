@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bench import bot as bench_bot
+from bench import botcode
 
 SPREAD = {"median", "min", "max"}
 
@@ -51,3 +52,24 @@ def test_bad_arguments_are_refused_with_a_clear_message(argv, message, capsys):
     with pytest.raises(SystemExit):
         bench_bot.main(argv)
     assert message in capsys.readouterr().err
+
+
+def test_a_reference_is_a_revision_of_the_bot_with_libraries_hidden(tmp_path):
+    code = botcode.parse("rev=HEAD+without=speed,uvloop", tmp_path)
+    assert (code.root / "bot" / "__main__.py").is_file()
+    assert (code.root / "tests" / "run_bot_against_fake.py").is_file()
+    assert set(code.always) == {"aiodns", "brotli", "zstandard", "uvloop"}
+    assert code.while_discord == ("orjson",)  # the store's own orjson is the code's
+    command = code.command("python", 1234)
+    assert command[:2] == ["python", "-c"] and command[-1] == "1234"
+    assert botcode.parse("") is botcode.THIS
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("without=numpy", "the libraries are speed, uvloop"),
+    ("tree=main", "a reference is rev=REV, without=NAME"),
+    ("rev=no-such-revision", "cannot read revision"),
+])
+def test_a_reference_that_names_no_bot_is_refused_with_the_reason(spec, message, tmp_path):
+    with pytest.raises(botcode.CodeError, match=message):
+        botcode.parse(spec, tmp_path)

@@ -29,9 +29,11 @@ what comes out of it is made here.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from bot.models import (
     SERVER_CHOICES,
@@ -46,6 +48,7 @@ from bot.models import (
 )
 from bot.store.api import StaleTable
 from bot.store.ratings import display_rating
+from games.core.actionlog import ActionLog
 
 NO_GUILD = 0
 """The ``guild_id`` stored in key columns for "no guild" (Discord never issues snowflake 0),
@@ -80,8 +83,9 @@ def iso(moment: datetime) -> str:
 
 
 def dump(value: Any) -> str:
-    """Compact JSON, as every document and action is stored."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON, as every document and action is stored (the same text as the standard
+    library's compact, non-ASCII output, made by orjson in a few times less CPU)."""
+    return orjson.dumps(value).decode()
 
 
 def check_timer(choice: str | None) -> None:
@@ -112,10 +116,11 @@ def result_record(result: GameResult, table: StoredTable | None) -> str:
     return dump(result.model_dump(mode="json")["record"])
 
 
-def _actions(table: StoredTable) -> list[Any] | None:
-    """The record's list of actions, or None when there is no record or no list."""
+def _actions(table: StoredTable) -> Sequence[Any] | None:
+    """The record's actions (a list, or a game's ActionLog in memory), or None when there
+    is no record or no such sequence."""
     actions = table.record.get("actions") if table.record is not None else None
-    return actions if isinstance(actions, list) else None
+    return actions if isinstance(actions, list | ActionLog) else None
 
 
 def head_doc(table: StoredTable, *, record_in_results: bool = False) -> tuple[str, int]:
@@ -177,15 +182,15 @@ def rebuild(table_id: str, doc: str, status: str, final: str | None,
             actions: list[str]) -> StoredTable:
     """A stored head back to a whole table: its ``actions`` (JSON texts, in order) put
     back, or its result's ``final`` record for a finished game."""
-    data = json.loads(doc)
+    data = orjson.loads(doc)
     record = data.get("record")
     if record is None and final is not None and status == TableStatus.FINISHED:
-        data["record"] = json.loads(final)
+        data["record"] = orjson.loads(final)
     elif isinstance(record, dict) and isinstance(record.get("actions"), int):
         if len(actions) != record["actions"]:
             raise CorruptTableError(f"table {table_id} should have {record['actions']} actions "
                                     f"but {len(actions)} are stored")
-        record["actions"] = json.loads("[" + ",".join(actions) + "]")
+        record["actions"] = orjson.loads("[" + ",".join(actions) + "]")
     return StoredTable.model_validate(data)
 
 

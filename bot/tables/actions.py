@@ -92,6 +92,22 @@ def resolve(game: Game[Any], seat: int, choice: Choice) -> Action | Card:
                      "other buttons")
 
 
+def followed(record: dict[str, Any] | None, game: Game[Any]) -> dict[str, Any]:
+    """The stored table's record brought up to ``game``, one action on, sharing the game's
+    own parts instead of copying them.
+
+    Its ``"actions"`` are the game's :class:`~games.core.actionlog.ActionLog` (four bytes
+    an action) and its ``"deals"`` the game's deals (each JSON once per table), not a list
+    of action strings and a copy of every deal, built again at every action (eight bytes
+    more an action, and the deals twice). Sharing is safe: a game is never changed once it
+    is a table's (the next action applies to a clone, which copies only the lists), and
+    nothing changes a record. What the store writes is the same (:mod:`bot.store.rows`).
+    """
+    if record is None:
+        record = {**game.record().model_dump(), "meta": {}}
+    return {**record, "deals": list(game.deals_played), "actions": game.history}
+
+
 def advanced(table: StoredTable, game: Game[Any], seat: int, *,
              person: bool = False) -> StoredTable:
     """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
@@ -107,7 +123,7 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     held = seats[seat]
     seats[seat] = held.model_copy(update={"acted_version": version, "moves": held.moves + 1,
                                           "own_moves": held.own_moves + person})
-    record = {**game.record().model_dump(), "meta": (table.record or {}).get("meta", {})}
+    record = followed(table.record, game)
     stamp = utc_now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
                               "updated_at": stamp}

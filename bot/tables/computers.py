@@ -30,17 +30,14 @@ import asyncio
 import contextlib
 import copy
 import logging
-import multiprocessing
 import random
-import signal
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING
 
+from bot.load import LOAD
 from bot.models import ComputerLevel
 from bot.settings import Settings
 from bot.tables.checks import require_game, require_holder, require_seat
@@ -48,6 +45,7 @@ from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
+from bot.workers import WorkerPool
 from games.players import Decision, Level, Perspective, decide, perspective
 from games.players.base import hint_words
 from games.players.hard import HardPlayer, budget_for
@@ -127,72 +125,45 @@ def _untouched(question: Question) -> Question:
     return replace(question, rng=copy.copy(question.rng))
 
 
-def _ready() -> None:
-    """A worker's first task when the pool is warmed: nothing but starting."""
-
-
-def _quiet_worker() -> None:
-    """A worker leaves Ctrl-C to the bot, which shuts the pool down in order."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _context() -> BaseContext:
-    """Fork server where there is one: workers start from a clean process with the rules
-    preloaded, never forked from a process that runs threads (the SQLite store's, the
-    picture painter's, the event loop's)."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["bot.tables.computers"])
-    return context
-
-
 HINT_PATIENCE = 2.0
 """Seconds a hint waits at most for the computers' workers to have nothing queued before it
 starts anyway (in its own worker: it never holds a computer up)."""
 
 
 class _Lane:
-    """A pool of worker processes that answers questions, replaced if a worker dies.
-
-    The pool starts on the first question and, after :meth:`close`, again if asked.
-    """
+    """Worker processes that answer questions (a :class:`~bot.workers.WorkerPool`: they
+    start off the event loop and end with the bot), replaced if a worker dies."""
 
     def __init__(self, workers: int, thinker: Thinker, budget: float) -> None:
         self.workers = workers
         self.thinker = thinker
         self.budget = budget
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools = WorkerPool(workers)
 
     async def ask(self, question: Question) -> Decision:
         """The answer to ``question``; a worker dying under it only means asking again."""
         for attempt in range(1, ATTEMPTS + 1):
-            pool = self.current()
+            pool = None
             try:
+                pool = await self._pools.get()
                 return await asyncio.wrap_future(pool.submit(self.thinker, question, self.budget))
             except BrokenProcessPool:
                 log.warning("a computer worker died (attempt %d of %d); asking again",
                             attempt, ATTEMPTS)
-                self._discard(pool)
+                if pool is not None:
+                    self._pools.discard(pool)
         log.error("computer workers keep dying; thinking in the bot's own process")
         return await asyncio.to_thread(self.thinker, _untouched(question), self.budget)
 
-    def current(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                             initializer=_quiet_worker)
-        return self._pool
+    async def warm(self) -> None:
+        """Start the workers now rather than on the first question."""
+        await self._pools.get()
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
+        """Stop the workers, dropping questions not yet started; waits off the event loop."""
+        pool = self._pools.take()
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
-
-    def _discard(self, pool: ProcessPoolExecutor) -> None:
-        """Replace a broken pool (once, however many of its questions noticed)."""
-        if self._pool is pool:
-            self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
 
 
 class Computers:
@@ -256,9 +227,7 @@ class Computers:
     async def warm(self) -> None:
         """Start the workers now rather than on the first question (a worker's first start
         imports the rules, which takes a moment)."""
-        pool = self._lane.current()
-        await asyncio.gather(*(asyncio.wrap_future(pool.submit(_ready))
-                               for _ in range(self.workers)))
+        await self._lane.warm()
 
     async def close(self) -> None:
         """Stop the workers, dropping questions not yet started; waits off the event loop."""
@@ -334,6 +303,7 @@ class ComputerTurns:
                 return
             decision = await self.pool.decide(question)
             await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
+            await LOAD.calm()  # people's clicks are answered first when the bot is behind
             async with session.lock:
                 if session.turn() != turn:
                     return  # the game moved on while it thought: the answer is moot

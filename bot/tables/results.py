@@ -112,6 +112,7 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
     assert game.outcome is not None
     stamp = utc_now()
     record = dict(table.record or game.record().model_dump())
+    record["actions"] = list(record.get("actions", ()))  # the result's own, as JSON has it
     record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
     final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,
                                      "record": record})

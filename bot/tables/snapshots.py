@@ -15,7 +15,7 @@ they are, never copies of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -81,17 +81,48 @@ class MenuSnapshot:
     def card_name(self, card: Card) -> str:
         return self.card_names.get(card, card.text)
 
+    @property
+    def key(self) -> MenuKey:
+        """What, when it changes, is worth editing this menu for (:func:`menu_key`)."""
+        return _key(self.status, self.over, self.to_act == self.seat, self.legal,
+                    self.hand + self.face_up, self.tricks, self.rounds)
+
 
 def own_cards(game: Game[Any], seat: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """The cards ``seat`` holds as that player sees them: the hand sorted as the game orders
     it (suit, then rank; Fumblaroo's trump first), then their own face-up cards: exactly
-    the cards of the menu's buttons (a test replays whole games against it)."""
-    view = game.view_for(seat)
-    held = [c for z in view.zones if z.kind is ZoneKind.HAND and z.owner == seat
-            and z.cards is not None for c in z.cards]
-    up = tuple(c for z in view.zones if z.kind is ZoneKind.FACE_UP and z.owner == seat
-               and z.cards is not None for c in z.cards)
-    return tuple(game.sorted_hand(held)), up
+    the cards of the menu's buttons (a test replays whole games against it). Read from the
+    zones the seat may see, without building its whole view."""
+    held: list[Card] = []
+    up: list[Card] = []
+    for zone in game.zones():
+        if zone.owner == seat and zone.visible_to(seat):
+            if zone.kind is ZoneKind.HAND:
+                held += zone.cards
+            elif zone.kind is ZoneKind.FACE_UP:
+                up += zone.cards
+    return tuple(game.sorted_hand(held)), tuple(up)
+
+
+MenuKey = tuple[object, ...]
+
+
+def menu_key(session: Session, seat: int) -> MenuKey:
+    """What, when it changes, is worth editing ``seat``'s kept menu for: the same as
+    :attr:`MenuSnapshot.key` of :func:`menu_of`, read from the game at a fraction of the
+    cost (no view, no words), so that a change at a table costs its waiting menus this
+    comparison and not a snapshot each (its game must be started)."""
+    game = session.game
+    assert game is not None
+    hand, up = own_cards(game, seat)
+    return _key(session.table.status, game.over, game.to_act == seat,
+                game.legal_actions(seat), hand + up, len(game.tricks), len(game.rounds))
+
+
+def _key(status: TableStatus, over: bool, my_turn: bool, legal: Sequence[Action],
+         cards: tuple[Card, ...], tricks: int, rounds: int) -> MenuKey:
+    return (status, over, my_turn, tuple(str(a) for a in legal),
+            tuple(card.text for card in cards), tricks, rounds)
 
 
 def menu_of(session: Session, seat: int) -> MenuSnapshot:
@@ -207,5 +238,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_of", "table_for",
-           "table_of"]
+__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_key",
+           "menu_of", "own_cards", "table_for", "table_of"]

@@ -1,5 +1,14 @@
 """Answering every interaction within Discord's 3 s deadline, whatever the load.
 
+A click or command that reaches its handler :data:`SHED_AFTER` seconds after Discord
+created it has waited behind the process's backlog: acting on it would answer late, and
+the work would deepen the backlog for the clicks behind it. :func:`shed` refuses it at
+once with :data:`BUSY`, privately, changing nothing (one REST call, no table touched); the
+person clicks again a moment later. Shedding costs a fraction of acting, so a bot past its
+capacity drains its backlog instead of answering ever later, and every answer it gives
+still arrives in time (``bench.bot`` counts shed clicks apart from late ones). Meanwhile
+the work that answers nobody waits for the loop (:func:`bot.load.LoopLoad.calm`).
+
 A click that acts waits for the session's lock and for its action to be durable
 (:meth:`bot.tables.actions.Actions.act`) before the menu can show the result. Usually that is a
 few milliseconds and the menu is the answer itself (one REST call). Under load the
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -28,11 +38,63 @@ from discord.utils import MISSING
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
 
+DEADLINE = 3.0
+"""Discord's: an interaction not acknowledged by then has failed."""
+SHED_AFTER = 1.0
+"""Seconds after an interaction was created from which its handler refuses it as busy:
+the work of a click answers within about a second more even on a loaded bot, and a busy
+answer goes out in a few milliseconds."""
 ANSWER_BUDGET = 1.5
 """Seconds after an interaction was created by when work must be done or be deferred:
 half of Discord's 3 s, leaving room for a slow defer."""
 
+BUSY = "The table is busy; try again in a moment."
+"""The answer to a click the bot is too far behind to act on in time (nothing changed)."""
+
 log = logging.getLogger(__name__)
+
+
+class Shedding:
+    """Counts shed interactions and says so in the log, once in a while (a busy bot sheds
+    in bursts, and a line per click would cost what shedding saves)."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        self.every = every
+        self.count = 0
+        self._said = 0
+        self._last: float | None = None
+
+    def note(self, old: float) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self._last is None or now - self._last >= self.every:
+            log.warning("the bot is behind: %d interaction(s) answered busy since the last "
+                        "note, the latest %.1f s old", self.count - self._said, old)
+            self._said, self._last = self.count, now
+
+
+SHEDDING = Shedding()
+
+
+async def shed(interaction: Interaction) -> bool:
+    """Whether ``interaction`` came too late to be acted on in time; if so it has been
+    answered :data:`BUSY` (or, already past Discord's deadline, not at all: Discord would
+    refuse the answer) and must be left alone."""
+    old = age(interaction)
+    if old < SHED_AFTER:
+        return False
+    SHEDDING.note(old)
+    if old < DEADLINE and not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(BUSY, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("a busy answer was refused (%.1f s old): %s", age(interaction), exc)
+    return True
+
+
+async def not_shed(interaction: Interaction) -> bool:
+    """The command tree's check: a slash command too late to run in time is shed too."""
+    return not await shed(interaction)
 
 
 def age(interaction: Interaction) -> float:

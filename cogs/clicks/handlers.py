@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord.utils import MISSING
@@ -53,6 +53,15 @@ THROTTLED = frozenset({"join", "leave"})
 UNANSWERED_KEPT = 1000
 """Moves whose answer Discord refused, remembered until their player next opens a hand."""
 Answer = Callable[[Interaction, Session], Awaitable[None]]
+
+
+class TableMessage(Protocol):
+    """The table message's keeper (:class:`cogs.upkeep.publisher.Publisher`), as a lobby
+    click uses it: held while the click is answered, and answering it with the table."""
+
+    def answering(self, session: Session) -> contextlib.AbstractContextManager[None]: ...
+
+    async def answer(self, interaction: Interaction, session: Session) -> bool: ...
 
 
 def display_name(interaction: Interaction) -> str:
@@ -102,7 +111,8 @@ class Clicks:
     """The handlers behind every button of the lobby, table and hand menus, and the
     commands that do what a button does."""
 
-    def __init__(self, tables: Tables, live: LiveMenus | None = None, *,
+    def __init__(self, tables: Tables, live: LiveMenus | None = None,
+                 table: TableMessage | None = None, *,
                  seating: Throttle | None = None) -> None:
         self.pictures = HandPictures()  # hand pictures: in time, or after the text
         self.tables = tables
@@ -112,8 +122,10 @@ class Clicks:
         self.live = live
         # (table, seat) -> what was played, for moves Discord showed as failed.
         self._unanswered: dict[tuple[str, int], str] = {}
-        # How a lobby button is answered once its verb is done, when not by acknowledging.
+        # How a lobby button is answered once its verb is done, when not by the table.
         self._lobby_answers: dict[str, Answer] = {"cpu": self._computer_chooser}
+        # The table message's keeper: a click on it is answered with the table itself.
+        self.table = table
 
     def _answering(self, session: Session, interaction: Interaction
                    ) -> contextlib.AbstractContextManager[None]:
@@ -122,11 +134,11 @@ class Clicks:
             return contextlib.nullcontext()
         return self.live.answering(session, interaction.user.id)
 
-    def _kept(self, session: Session, seat: int, interaction: Interaction, *,
+    def _kept(self, session: Session, menu: MenuSnapshot, interaction: Interaction, *,
               page: int = 0) -> None:
-        """The clicker's menu was just answered: it is the one that follows the game now."""
+        """The clicker's menu was just answered with ``menu``: it follows the game now."""
         if self.live is not None:
-            self.live.keep(session, seat, interaction, page=page)
+            self.live.keep(session, menu, interaction, page=page)
 
     def _remember_unanswered(self, session: Session, seat: int, words: str) -> None:
         """A move was applied but its answer never reached the player: say so next time."""
@@ -195,11 +207,17 @@ class Clicks:
             if typed:  # a command is answered once done, never deferred: its answer is private
                 await say(interaction, sentence(await work))
                 return
-            await in_time(interaction, work)
-            await self._lobby_answers.get(verb, self._acknowledge)(interaction, session)
+            held = self.table.answering(session) if self.table is not None \
+                else contextlib.nullcontext()
+            with held:
+                await in_time(interaction, work)
+                await self._lobby_answers.get(verb, self._show_table)(interaction, session)
 
-    async def _acknowledge(self, interaction: Interaction, session: Session) -> None:
-        await defer(interaction)
+    async def _show_table(self, interaction: Interaction, session: Session) -> None:
+        """The clicked table message, showing the change: one call. Acknowledged only (the
+        publisher's edit shows it) when already deferred or when that cannot be."""
+        if self.table is None or not await self.table.answer(interaction, session):
+            await defer(interaction)
 
     async def _computer_chooser(self, interaction: Interaction, session: Session) -> None:
         content, view = render_computer_chooser(session)
@@ -240,7 +258,7 @@ class Clicks:
                                                             files=menu.files(), ephemeral=True)
 
                 await self.pictures.answer(interaction, session, shown.seat, menu, send)
-                self._kept(session, shown.seat, interaction)
+                self._kept(session, shown, interaction)
 
     async def take_back(self, interaction: Interaction, table_id: str) -> None:
         """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
@@ -334,7 +352,7 @@ class Clicks:
                     await interaction.edit_original_response(content=menu.content,
                                                              view=menu.view,
                                                              attachments=menu.files())
-                    self._kept(session, hinted.menu.seat, interaction)
+                    self._kept(session, hinted.menu, interaction)
                 else:
                     await interaction.followup.send(menu.content, view=menu.view,
                                                     files=menu.files(), ephemeral=True)
@@ -357,7 +375,7 @@ class Clicks:
             async def send(menu: Menu) -> None:
                 await send_menu(interaction, menu.content, view=menu.view, files=menu.files())
         await self.pictures.answer(interaction, session, shown.seat, menu, send)
-        self._kept(session, shown.seat, interaction, page=page)
+        self._kept(session, shown, interaction, page=page)
 
     # --- anything else ------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from cogs import ids
+from cogs.clicks.deadline import shed
 from cogs.clicks.handlers import Clicks
 from cogs.commands.rules import show_rules
 from cogs.ui import is_ephemeral
@@ -48,6 +49,8 @@ class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
         return cls(str(getattr(item, "custom_id", "")), match.groupdict())
 
     async def callback(self, interaction: Interaction) -> None:
+        if await shed(interaction):
+            return  # too late to act on in time: answered "busy", nothing changed
         clicks = clicks_of(interaction)
         if clicks is None:
             await interaction.response.send_message("The tables are restarting; try again.",

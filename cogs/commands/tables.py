@@ -24,6 +24,7 @@ from bot.tables.lobby import validate_options
 from bot.tables.service import Tables as TableService
 from bot.tables.session import Session
 from cogs.clicks import router
+from cogs.clicks.deadline import not_shed
 from cogs.clicks.handlers import Clicks, display_name, sentence
 from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
@@ -62,17 +63,25 @@ class Tables(commands.Cog):
         # seats (Join, Leave) count against COMMANDS_PER_MINUTE a person, each its own.
         self.opening = Throttle(bot.settings.commands_per_minute)
         self.seating = Throttle(bot.settings.commands_per_minute)
-        self.clicks = Clicks(self.tables, self.live, seating=self.seating)
+        self.clicks = Clicks(self.tables, self.live, table=self.publisher, seating=self.seating)
         self.endings = Endings(self.tables, opening=self.opening)
         self._reposting: set[str] = set()  # tables being posted anew by /table
         self._reposted: dict[str, float] = {}  # when /table last posted each table
+        self._warming: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.tables.listener = FollowingListener(self.live, self.publisher)
         self.bot.add_dynamic_items(*router.ITEMS)
         self.bot.tree.add_command(PLAY)
+        self._warming = asyncio.create_task(PAINTER.warm(), name="picture-workers")
+        # A slash command too late to run in time is answered "busy" (cogs.clicks.deadline),
+        # as clicks are; discord.py asks the tree's interaction_check before every command.
+        self.bot.tree.interaction_check = not_shed  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
+        vars(self.bot.tree).pop("interaction_check", None)  # the tree's own check again
+        if self._warming is not None:
+            self._warming.cancel()
         self.bot.tree.remove_command(PLAY.name)
         self.bot.remove_dynamic_items(*router.ITEMS)
         await self.tables.shutdown()

@@ -16,6 +16,7 @@ import discord
 
 from bot.models import StoredTable
 from bot.tables.snapshots import TableSnapshot
+from games.core.actionlog import ActionLog
 
 # Written one deal and one action per line: readable in a text editor, and still JSON.
 _LISTED = ("deals", "actions")
@@ -32,7 +33,7 @@ def record_text(record: dict[str, Any]) -> str:
 
     lines = []
     for key, value in record.items():
-        if key in _LISTED and isinstance(value, list) and value:
+        if key in _LISTED and isinstance(value, list | ActionLog) and value:
             items = ",\n".join(f"    {compact(item)}" for item in value)
             lines.append(f"  {compact(key)}: [\n{items}\n  ]")
         else:

@@ -19,12 +19,14 @@ from typing import Any
 
 import discord
 
+from bot.load import LOAD
 from bot.tables.checks import require_holder
 from bot.tables.session import Session
 from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.render.hand import Menu
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
+from cogs.ui import edit_original
 
 Interaction = discord.Interaction[Any]
 PICTURE_WAIT = 0.25
@@ -66,13 +68,14 @@ class HandPictures:
                       drawing: asyncio.Task[Picture | None]) -> None:
         """Add the late picture to the menu, if that menu still shows the same table."""
         picture = await drawing
+        await LOAD.calm()  # answers to clicks first
         if self._latest.get(key) is not token:
             return  # answered anew since: that answer has its own picture
         del self._latest[key]
         if picture is None or session.version != version:
             return
         with contextlib.suppress(discord.HTTPException):  # the menu is gone: nothing lost
-            await interaction.edit_original_response(attachments=[as_file(picture)])
+            await edit_original(interaction, attachments=[as_file(picture)])
 
     async def idle(self) -> None:
         """Wait until every late picture has been sent (shutdown and tests)."""

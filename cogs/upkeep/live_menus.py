@@ -33,24 +33,18 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.load import LOAD
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import (
-    MenuSnapshot,
-    TableSnapshot,
-    menu_for,
-    menu_of,
-    table_for,
-    table_of,
-)
+from bot.tables.snapshots import MenuKey, MenuSnapshot, TableSnapshot, menu_key, menu_of, table_of
 from cogs.render.hand import Menu, render_hand
 from cogs.render.watch import render_watch
-from cogs.ui import NO_MENTIONS, settled
+from cogs.ui import NO_MENTIONS, edit_original, settled
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -62,7 +56,8 @@ ACTIVE_FOR = 5.0
 RECENT_IN_NOTE = 2
 """How many of the latest events an edited menu quotes above the hand."""
 
-MenuState = tuple[object, ...]
+MenuState = MenuKey
+Edit = Callable[..., Awaitable[None]]
 Key = tuple[str, int]  # (table id, user id)
 
 
@@ -73,18 +68,21 @@ def menu_state(menu: MenuSnapshot) -> MenuState:
     menu shows them: Fumblaroo's trump moves them), how many tricks and rounds are
     done, whether the game or the table ended. Not the other players' cards as they
     fall: a menu that waits is refreshed by its ``Refresh`` button, or when the turn
-    or the trick comes round.
+    or the trick comes round. :func:`bot.tables.snapshots.menu_key` reads the same from
+    the game without a snapshot, as each change asks of every kept menu at its table.
     """
-    return (menu.status, menu.over, menu.to_act == menu.seat,
-            tuple(str(a) for a in menu.legal),
-            tuple(card.text for card in menu.hand + menu.face_up),
-            menu.tricks, menu.rounds)
+    return menu.key
 
 
 def watch_state(shown: TableSnapshot) -> MenuState:
     """What, when it changes, is worth editing a watcher's view for: any move (the version),
-    the table closing."""
+    the table closing. :func:`watch_key` reads the same from the table without a snapshot."""
     return (shown.status, shown.version)
+
+
+def watch_key(session: Session) -> MenuState:
+    """:func:`watch_state` of ``session`` as it is now, read without a snapshot."""
+    return (session.table.status, session.table.version)
 
 
 def token_age(interaction: Interaction) -> float:
@@ -108,9 +106,11 @@ class LiveMenus:
     """Every kept hand menu of this bot, by table and person."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic,
-                 lost: Callable[[Session], None] | None = None) -> None:
+                 lost: Callable[[Session], None] | None = None,
+                 edit: Edit = edit_original) -> None:
         # The clock token lifetimes are measured on; tests move it (the fake Discord's).
         self.clock = clock
+        self.edit = edit  # edits a kept menu through its token (tests: a stand-in's)
         self.lifetime = LIFETIME
         self.active_for = ACTIVE_FOR
         # Told when a menu could not be edited: the player may need the ping again.
@@ -139,15 +139,17 @@ class LiveMenus:
             if key in self._dirty:
                 self._start(session, user_id)
 
-    def keep(self, session: Session, seat: int, interaction: Interaction, *,
+    def keep(self, session: Session, menu: MenuSnapshot, interaction: Interaction, *,
              page: int = 0) -> None:
-        """``interaction`` has just shown ``seat``'s menu as the game is now: keep it."""
+        """``interaction`` has just shown ``menu``: keep it. What it shows is the snapshot's
+        state, not the table's now (rendering no second snapshot, and a table that moved on
+        while the answer went out still gets its edit)."""
         if not session.in_play:
             self.forget(session, interaction.user.id)  # nothing left to follow
             return
         self._used.setdefault(session.id, {})[interaction.user.id] = self.clock()
         self._keep(session, interaction, LiveMenu(
-            interaction, self._issued(interaction), page, menu_state(menu_of(session, seat))))
+            interaction, self._issued(interaction), page, menu_state(menu)))
 
     def keep_watching(self, session: Session, interaction: Interaction) -> None:
         """``interaction`` has just shown its person's view of the game they watch: keep it."""
@@ -155,14 +157,16 @@ class LiveMenus:
             self.forget(session, interaction.user.id)
             return
         self._keep(session, interaction, LiveMenu(
-            interaction, self._issued(interaction), 0, watch_state(table_of(session)),
-            watching=True))
+            interaction, self._issued(interaction), 0, watch_key(session), watching=True))
 
     def _issued(self, interaction: Interaction) -> float:
         return self.clock() - token_age(interaction)
 
     def _keep(self, session: Session, interaction: Interaction, menu: LiveMenu) -> None:
         user_id = interaction.user.id
+        # Its token is all a kept menu needs: the message clicked (a table with its embed and
+        # buttons, or the menu itself) would be held for 14 minutes per person for nothing.
+        interaction.message = None
         self._menus.setdefault(session.id, {})[user_id] = menu
         if (session.id, user_id) in self._running:
             # An edit through the older token is in flight: follow it with the state now.
@@ -212,6 +216,9 @@ class LiveMenus:
         key = (session.id, user_id)
         try:
             while key in self._dirty and key not in self._held:
+                await LOAD.calm()  # answers to clicks first
+                if key in self._held:
+                    break  # a click of theirs is being answered: its answer shows the game
                 self._dirty.discard(key)
                 await self._refresh(session, user_id)
         finally:
@@ -228,7 +235,7 @@ class LiveMenus:
             return
         state, draw, seat = now
         if state == menu.shown:
-            return
+            return  # nothing changed for them: no snapshot, no render
         shown = await draw().painted()
         if (user_id not in session.watchers if menu.watching
                 else session.seat_of(user_id) != seat):
@@ -237,9 +244,8 @@ class LiveMenus:
             self.forget(session, user_id)
             return
         try:
-            await menu.interaction.edit_original_response(
-                content=shown.content, view=shown.view, attachments=shown.files(),
-                allowed_mentions=NO_MENTIONS)
+            await self.edit(menu.interaction, content=shown.content, view=shown.view,
+                            attachments=shown.files(), allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
             log.info("table %s: a hand menu could not be edited (%s %s); forgetting it",
                      session.id, exc.status, exc.code)
@@ -253,20 +259,21 @@ class LiveMenus:
 
     def _now(self, session: Session, user_id: int, menu: LiveMenu
              ) -> tuple[MenuState, Callable[[], Menu], int | None] | None:
-        """What ``menu`` would show now (its state, how to draw it, and the seat it is of:
-        None for a watcher's view); None when it has nothing left to follow (the seat or
-        the watching ended)."""
+        """What ``menu`` would show now: its state (read cheaply, no snapshot), how to draw
+        it, and the seat it is of (None for a watcher's view); None when it has nothing
+        left to follow (the seat or the watching ended)."""
+        if session.game is None:
+            return None
         if menu.watching:
-            public = table_for(session) if user_id in session.watchers else None
-            if public is None:
+            if user_id not in session.watchers:
                 return None
-            return watch_state(public), lambda: render_watch(public), None
-        hand = menu_for(session, user_id)
-        if hand is None:
+            return watch_key(session), lambda: render_watch(table_of(session)), None
+        seat = session.seat_of(user_id)
+        if seat is None:
             return None
         recent = list(session.recent)[-RECENT_IN_NOTE:]
-        return menu_state(hand), lambda: render_hand(hand, page=menu.page,
-                                                     note="; ".join(recent) or None), hand.seat
+        return menu_key(session, seat), lambda: render_hand(
+            menu_of(session, seat), page=menu.page, note="; ".join(recent) or None), seat
 
     # --- shutdown and tests ----------------------------------------------------------------
 

@@ -13,6 +13,12 @@ carries the drawing of its cards (:mod:`cogs.render.pictures`, drawn in the pain
 never on the event loop), replaced on every edit; if
 Discord refuses the edit with the picture, the text alone goes out.
 
+A click on the table message itself (Join, Start, ...) is answered with the table as
+it then is (:meth:`Publisher.answer`: Discord's UPDATE_MESSAGE, one call instead of an
+acknowledgement and an edit), and the edit the change asked for is then skipped. An
+edit is skipped whenever the message already shows the table's version: a change that
+only asks the pings to be looked at again renders nothing.
+
 Editing a message never notifies anyone, so when the turn passes to another
 person the publisher also posts a short ping that mentions them alone, and
 deletes the previous one: one ping in the channel at a time, gone when the
@@ -29,13 +35,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.utils import MISSING
 
 import games
+from bot.load import LOAD
 from bot.logs import working_on
 from bot.models import TableStatus
 from bot.tables.session import Session
@@ -43,11 +51,12 @@ from bot.tables.snapshots import table_for
 from bot.tables.timers import countdown
 from cogs.render.export import record_file
 from cogs.render.lobby import render_lobby
-from cogs.render.pictures import TABLE_FILE, table_scene_for
+from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
 from cogs.ui import settled
 from cogs.upkeep.ending import announce
+from cogs.upkeep.hand_pictures import PICTURE_WAIT
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +87,9 @@ async def painted(shown: Rendered) -> Rendered:
     return shown
 
 
+TABLE_PICTURE_WAIT = 1.0
+"""Seconds a table edit waits for its picture: a later picture (the workers still starting,
+or busy) follows in an edit of its own, after the text."""
 PING_MARK = "it is your turn in"
 TOO_MANY_EDITS = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached"."""
@@ -135,6 +147,8 @@ class Publisher:
         self._pings: dict[str, Ping] = {}
         self.retry_delay = RETRY_DELAY  # tests shorten it
         self._reminders: dict[str, int] = {}  # table -> the person to remind
+        self._shown: dict[str, tuple[int, int]] = {}  # table -> (message, version) it shows
+        self._held: set[str] = set()  # tables whose message a click is answering
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
         """The table's channel, with its server: links to it then name the server, as a
@@ -153,9 +167,21 @@ class Publisher:
         self._reminders[session.id] = user_id
         self._start(session)
 
+    @contextlib.contextmanager
+    def answering(self, session: Session) -> Iterator[None]:
+        """Hold the table's edits while a click on its message is answered: the answer may
+        show the change itself (:meth:`answer`), and no edit races it."""
+        self._held.add(session.id)
+        try:
+            yield
+        finally:
+            self._held.discard(session.id)
+            if session.id in self._dirty or session.id in self._reminders:
+                self._start(session)
+
     def _start(self, session: Session) -> None:
-        """Run the table's edits and pings, unless they are running already."""
-        if session.id not in self._running:
+        """Run the table's edits and pings, unless they are running already or held."""
+        if session.id not in self._running and session.id not in self._held:
             task = asyncio.get_running_loop().create_task(
                 self._run(session), name=f"publish-{session.id}")
             self._running[session.id] = task
@@ -163,11 +189,15 @@ class Publisher:
     async def _run(self, session: Session) -> None:
         working_on(session.id)  # this task's lines (discord.py's too) name the table
         try:
-            while session.id in self._dirty or session.id in self._reminders:
+            while (session.id in self._dirty or session.id in self._reminders) and \
+                    session.id not in self._held:
                 if session.id in self._dirty:
-                    await self._pace(session.id)
+                    if not self._is_shown(session):
+                        await self._pace(session.id)
+                        await LOAD.calm()  # answers to clicks first; a later edit shows more
                     self._dirty.discard(session.id)
-                    await self._edit(session)
+                    if not self._is_shown(session):
+                        await self._edit(session)
                     await self._ping(session)
                     if session.ending is not None:  # the game has just finished: say so
                         await announce(self._channel(session), session)
@@ -176,6 +206,38 @@ class Publisher:
                     await self._ping(session, reminder=True)
         finally:
             self._running.pop(session.id, None)
+            if not session.is_open:
+                self._shown.pop(session.id, None)
+
+    def _is_shown(self, session: Session) -> bool:
+        """Whether the table message shows the table's version already (no edit needed)."""
+        message_id = session.table.message_id
+        return message_id is not None and self._shown.get(session.id) == (message_id,
+                                                                           session.version)
+
+    async def answer(self, interaction: discord.Interaction[Any], session: Session) -> bool:
+        """Answer a click on the table message with the table as it is now, in place of
+        the edit (one call, UPDATE_MESSAGE); False, having sent nothing, when the click was
+        on another message, the record is to be attached, or the picture is not drawn
+        within :data:`PICTURE_WAIT`: the publisher's edit then shows the change."""
+        message = interaction.message
+        if (message is None or message.id != session.table.message_id
+                or interaction.response.is_done()):
+            return False
+        version, shown = session.version, render(session)
+        if shown.table is not None and shown.table.record is not None:
+            return False  # the game is over: its edit attaches the record
+        if shown.scene is not None:
+            picture, drawing = await PAINTER.within(shown.scene, TABLE_FILE, PICTURE_WAIT)
+            if drawing is not None or picture is None:
+                return False  # the drawing goes on into the cache: the edit will be quick
+            shown.with_picture(picture)
+        files = shown.files()
+        await interaction.response.edit_message(
+            content=shown.content, embed=shown.embed, view=shown.view,
+            allowed_mentions=shown.mentions, attachments=files if files else MISSING)
+        self._shown[session.id] = (message.id, version)
+        return True
 
     async def _pace(self, table_id: str) -> None:
         """Wait until ``min_interval`` has passed since this table's last edit began."""
@@ -193,13 +255,20 @@ class Publisher:
         message_id = session.table.message_id
         if message_id is None:
             return
-        shown = await painted(render(session))
+        version = session.version
+        shown, drawing = await self._painted_in_time(session)
+        whole = drawing is None
         message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = shown.table is not None and shown.table.record is not None
         try:
             await self._send_retrying(session, lambda: self._send_edit(
-                message, shown, with_record=with_record))
+                message, shown, with_record=with_record, replace=not whole))
+            if drawing is None:
+                self._shown[session.id] = (message_id, version)
+            else:  # the picture's own edit follows, once it is drawn
+                await asyncio.wait({drawing})
+                self._dirty.add(session.id)
             self._forbidden.discard(session.id)
             self._unarchived.discard(session.id)
             return
@@ -244,6 +313,19 @@ class Publisher:
             except discord.HTTPException as exc:
                 refusal = exc
         self._refused(session, refusal)
+
+    async def _painted_in_time(self, session: Session
+                               ) -> tuple[Rendered, asyncio.Task[Picture | None] | None]:
+        """The table with its picture if drawn within :data:`TABLE_PICTURE_WAIT`; else the
+        text alone (the old picture taken down) and the drawing, which goes on: the edit
+        that follows it finds it drawn."""
+        shown = render(session)
+        if shown.scene is None:
+            return shown, None
+        picture, drawing = await PAINTER.within(shown.scene, TABLE_FILE, TABLE_PICTURE_WAIT)
+        if drawing is None:
+            return shown.with_picture(picture), None
+        return render(session, pictures=False), drawing
 
     async def _send_retrying(self, session: Session,
                              send: Callable[[], Awaitable[None]]) -> None:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import discord
 import pytest
+import uvloop
 
-from bot.__main__ import run
+from bot.__main__ import event_loop, run
 from bot.app import create_bot, intents
 from bot.settings import Settings
 from tests.botdriver import settings_for, until
@@ -40,6 +41,14 @@ def test_help_says_what_the_bot_does_and_starts_nothing(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: python -m bot") and "migrate-db" in out
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed_and_says_which_loop(monkeypatch):
+    factory, name = event_loop()
+    assert factory is uvloop.new_event_loop and name.startswith("uvloop 0."), name
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it does not install
+    factory, name = event_loop()
+    assert factory is None and name == "asyncio's standard loop (uvloop is not installed here)"
 
 
 def test_settings_come_from_the_environment(monkeypatch, tmp_path):

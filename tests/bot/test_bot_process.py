@@ -3,7 +3,8 @@
 The fake runs in this test process; the bot runs in a subprocess through
 ``tests.run_bot_against_fake``, which points discord.py at the fake and then calls
 ``bot.__main__.main()``. An action whose interaction the fake saw acknowledged
-is in the database even when the process is killed right after; a new process
+is in the database even when the process is killed right after, and the killed bot's
+worker processes end with it; a new process
 on the same database resumes the table; SIGTERM stops the bot promptly with
 exit status 0 and a sound database.
 """
@@ -19,7 +20,15 @@ from pathlib import Path
 
 from bot.models import StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
-from tests.botprocess import STOP_TIMEOUT, bot_process, move, until_enabled
+from tests.botprocess import (
+    STOP_TIMEOUT,
+    bot_process,
+    command,
+    descendants,
+    kill_leaving_nothing,
+    move,
+    until_enabled,
+)
 from tests.custom_ids import move_words
 from tests.fakediscord.fixtures import FakeWorld
 
@@ -49,10 +58,15 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
         await until_enabled(fake, table, "Show my hand")
         for _ in range(2):
             await move(fake, table, people)
+        commands = {pid: command(pid) for pid in descendants(proc.pid)}
         who, clicked = await move(fake, table, people)
-        proc.send_signal(signal.SIGKILL)  # at once: the acknowledged action must be saved
-        await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
+        # At once: the acknowledged action must be saved, and the picture workers drawing
+        # the hands (under their fork server) must end with the bot, not stay as orphans.
+        family = await kill_leaving_nothing(fake, proc)
         assert proc.returncode == -signal.SIGKILL
+        assert any("forkserver" in line for line in commands.values()), commands
+        assert len(family) >= 3, commands  # the fork server and its workers at least
+    assert "event loop: uvloop" in (tmp_path / "first.log").read_text()
 
     [saved] = await stored_tables(tmp_path)
     assert saved.status is TableStatus.PLAYING and saved.message_id == table.id

@@ -23,7 +23,7 @@ import pytest_asyncio
 from bot.models import StoredTable, TableStatus
 from bot.store.api import Store
 from bot.store.connect import open_store
-from tests.botprocess import STOP_TIMEOUT, bot_process, try_move, until_enabled
+from tests.botprocess import bot_process, kill_leaving_nothing, try_move, until_enabled
 from tests.custom_ids import move_words
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, StoredMessage
 from tests.stores import Backend
@@ -124,8 +124,8 @@ async def test_two_shard_processes_share_one_database_and_a_killed_ones_tables_f
 
         async def kill_shard_zero_mid_game() -> None:
             await play(world, zero, MOVES_BEFORE_KILL)
-            first.send_signal(signal.SIGKILL)  # at once: the acknowledged moves must be saved
-            await asyncio.wait_for(first.wait(), STOP_TIMEOUT)
+            # At once: the acknowledged moves must be saved, and its workers end with it.
+            await kill_leaving_nothing(fake, first)
 
         # Shard 1's table plays on throughout: while shard 0 is played, killed and gone.
         await asyncio.gather(kill_shard_zero_mid_game(), play(world, one, 2 * MOVES_BEFORE_KILL))

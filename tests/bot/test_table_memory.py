@@ -8,14 +8,19 @@ old buttons are answered from the store. The byte figures are in ``docs/performa
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import games
 from bot.models import TableStatus
+from bot.store.sqlite.store import SqliteStore
+from bot.tables.service import Tables
 from games.core import actionlog
 from games.core.actionlog import ActionLog
 from games.core.game import Game
@@ -26,6 +31,7 @@ from tests.botdriver import (
     open_table,
     play_to_the_end,
     running_bot,
+    settings_for,
     table_message,
 )
 from tests.fakediscord.fixtures import FakeWorld
@@ -107,3 +113,41 @@ async def test_a_finished_table_leaves_memory_and_its_old_buttons_still_answer(
             b.label == "Record" for b in m.buttons))
         got = await fake.click(world.bob, result, "Record")
         assert got.ephemeral and got.message is not None and got.message.attachments
+
+
+@pytest.mark.parametrize("game", games.names())
+async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str,
+                                                                       tmp_path: Path) -> None:
+    """At every action the stored table's record is the game's record, its actions the
+    game's own log (not a list of their texts), and the store has the same."""
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    try:
+        manager = Tables(store, settings_for(tmp_path), seed_source=itertools.count(3).__next__)
+        cls = games.get(game)
+        players = max(cls.min_players, min(3, cls.max_players))
+        session = await manager.open(guild_id=1, channel_id=10, host_id=1, host_name="p1",
+                                     game=game, options={})
+        for user in range(2, players + 1):
+            await manager.join(session, user, f"p{user}")
+        await manager.start(session, 1)
+        rng = random.Random(3)
+        for _ in range(120):
+            running = session.game
+            if not session.is_open or running is None or running.to_act is None:
+                break
+            user = session.seats[running.to_act].user_id
+            assert user is not None
+            action = rng.choice(running.legal_actions(running.to_act))
+            await manager.act(session, user, action, version=session.version)
+            record = session.table.record
+            assert record is not None and session.game is not None
+            if session.is_open:  # a finished game's result has its own list, as JSON does
+                assert record["actions"] is session.game.history
+            assert {k: v for k, v in record.items() if k != "meta"} == \
+                session.game.record().model_dump()
+        stored = await store.get_table(session.id)
+        assert stored is not None and stored.record is not None
+        assert stored.record["actions"] == list(session.game.history)
+        assert stored.record["deals"] == session.game.record().model_dump()["deals"]
+    finally:
+        await store.close()

@@ -16,7 +16,13 @@ import pytest
 
 from cogs.clicks import deadline
 from tests.answers import deferred, updated_the_menu
-from tests.botdriver import enabled_choices, open_table, running_bot, table_message
+from tests.botdriver import (
+    enabled_choices,
+    hand_to_act,
+    open_table,
+    running_bot,
+    table_message,
+)
 from tests.fakediscord.fixtures import FakeWorld
 
 SLOW_SAVE = 0.4
@@ -36,12 +42,7 @@ async def test_a_click_whose_save_is_slow_is_deferred_then_shows_its_result(
             return await save(*args, **kwargs)
 
         monkeypatch.setattr(bot.store, "append_action", slow_save)
-        assert session.game is not None and session.game.to_act is not None
-        player = session.seats[session.game.to_act].user_id
-        person = next(u for u in (world.alice, world.bob) if u.id == player)
-        shown = await fake.click(person, table_message(fake, session), "Show my hand")
-        menu = shown.message
-        assert menu is not None and shown.ephemeral
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
         actions = len(session.game.record().actions)
 
         clicked = await fake.click(person, menu, enabled_choices(menu)[0])
@@ -62,14 +63,10 @@ async def test_a_quick_click_is_answered_with_the_menu_itself(fake_world: FakeWo
     async with running_bot(fake, tmp_path) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
-        assert session.game is not None and session.game.to_act is not None
-        player = session.seats[session.game.to_act].user_id
-        person = next(u for u in (world.alice, world.bob) if u.id == player)
-        shown = await fake.click(person, table_message(fake, session), "Show my hand")
-        assert shown.message is not None
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
         requests = len(fake.requests)
 
-        clicked = await fake.click(person, shown.message, enabled_choices(shown.message)[0])
+        clicked = await fake.click(person, menu, enabled_choices(menu)[0])
 
         assert updated_the_menu(clicked), clicked
 
@@ -88,15 +85,11 @@ async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu
     async with running_bot(fake, tmp_path) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
-        assert session.game is not None and session.game.to_act is not None
-        player = session.seats[session.game.to_act].user_id
-        person = next(u for u in (world.alice, world.bob) if u.id == player)
-        shown = await fake.click(person, table_message(fake, session), "Show my hand")
-        assert shown.message is not None
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
         actions = len(session.game.record().actions)
 
         fake.response_deadline = 0.0  # Discord gives up on this click before the bot answers
-        late = await fake.click(person, shown.message, enabled_choices(shown.message)[0])
+        late = await fake.click(person, menu, enabled_choices(menu)[0])
         fake.response_deadline = 3.0
         assert late.response_type is None and late.error_codes == [10062], late
         assert [v.kind for v in fake.take_violations("late_response")] == ["late_response"]

@@ -11,6 +11,7 @@ answer must then come with the text alone, and the picture follow by an edit.
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,7 +21,14 @@ import pytest
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.scene import Scene
 from cogs.upkeep.hand_pictures import HandPictures
-from tests.botdriver import open_table, running_bot, table_message, until, wait_settled
+from tests.botdriver import (
+    open_table,
+    running_bot,
+    table_message,
+    take_turn,
+    until,
+    wait_settled,
+)
 from tests.discord.test_discord_pictures import QUICK, pictures_of
 from tests.fakediscord.fixtures import FakeWorld
 
@@ -41,11 +49,15 @@ class Drawing:
         self.on_loop: list[bool] = []
         self.hands = threading.Event()
         self.hands.set()
+        self.tables = threading.Event()
+        self.tables.set()
 
     def __call__(self, scene: Scene) -> bytes:
         self.on_loop.append(on_event_loop())
         if scene.title == "Your hand":
             assert self.hands.wait(10), "the test never let the hand picture through"
+        else:
+            assert self.tables.wait(10), "the test never let the table picture through"
         return self.real(scene)
 
 
@@ -115,3 +127,28 @@ async def test_only_a_seats_latest_menu_gets_its_late_picture(fake_world: FakeWo
         await until(lambda: pictures_of(second.message) == ["hand.png"], what="the picture")
         await hand_pictures(bot).idle()
         assert pictures_of(first.message) == []  # the older menu's picture was dropped
+
+
+async def test_a_late_table_picture_follows_the_text(fake_world: FakeWorld, tmp_path: Path,
+                                                     drawing: Drawing) -> None:
+    """The table's edit waits for its picture a moment only (the workers starting, or busy):
+    the move shows at once as text, the old picture taken down, and the picture follows."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fumblaroo",
+                                   people=[world.bob], computers=1, options=QUICK)
+        table = table_message(fake, session)
+        assert pictures_of(table) == ["table.png"]
+        people = {world.alice.id: world.alice, world.bob.id: world.bob}
+        await until(lambda: session.seats[session.to_act() or 0].user_id in people,
+                    what="a person's turn")
+        await wait_settled(bot, session)
+        drawing.tables.clear()  # every table picture now waits for the test
+        before = table.text
+        person = people[session.seats[session.to_act() or 0].user_id or 0]
+        await take_turn(fake, session, person, random.Random(2))  # the table's cards change
+        await until(lambda: table.text != before, what="the text edit")
+        assert pictures_of(table) == []  # the old picture is not left showing an old table
+        drawing.tables.set()
+        await until(lambda: pictures_of(table) == ["table.png"], what="the picture")
+        await wait_settled(bot, session)

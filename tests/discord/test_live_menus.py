@@ -51,6 +51,11 @@ class FakeInteraction:
         self.edits.append(content)
 
 
+async def edit(interaction: FakeInteraction, **changes: object) -> None:
+    """How LiveMenus edits a kept menu, on the stand-in."""
+    await interaction.edit_original_response(**changes)  # type: ignore[arg-type]
+
+
 def two_player_fiasco() -> Session:
     now = dt.datetime.now(dt.UTC)
     table = StoredTable(id="live1", guild_id=1, channel_id=2, host_id=10, game="fiasco",
@@ -67,9 +72,9 @@ def move(session: Session) -> None:
 
 async def test_a_burst_of_changes_is_one_edit_in_flight_then_one_with_the_latest_state():
     session, clock = two_player_fiasco(), Clock()
-    live = LiveMenus(clock=clock)
+    live = LiveMenus(clock=clock, edit=edit)
     ben = FakeInteraction(11)
-    live.keep(session, 1, ben)  # ben's menu, drawn while ana claims first
+    live.keep(session, menu_of(session, 1), ben)  # ben's menu, drawn while ana claims first
     ben.gate = asyncio.Event()
     move(session)  # ana claims: the turn reaches ben
     live.table_changed(session)
@@ -92,9 +97,9 @@ def live_render(session: Session, seat: int) -> str:
 
 async def test_nothing_is_edited_when_nothing_changed_for_that_player():
     session = two_player_fiasco()
-    live = LiveMenus(clock=Clock())
+    live = LiveMenus(clock=Clock(), edit=edit)
     ana = FakeInteraction(10)
-    live.keep(session, 0, ana)
+    live.keep(session, menu_of(session, 0), ana)
     live.table_changed(session)
     await live.idle()
     assert ana.edits == []
@@ -103,25 +108,39 @@ async def test_nothing_is_edited_when_nothing_changed_for_that_player():
 
 async def test_a_menu_being_answered_is_held_and_not_edited_behind_the_answer():
     session = two_player_fiasco()
-    live = LiveMenus(clock=Clock())
+    live = LiveMenus(clock=Clock(), edit=edit)
     old = FakeInteraction(10)
-    live.keep(session, 0, old)
+    live.keep(session, menu_of(session, 0), old)
     click = FakeInteraction(10)
     with live.answering(session, 10):
         move(session)  # ana's own click applies her move...
         live.table_changed(session)
         await asyncio.sleep(0)
         assert old.edits == [] and not live.busy()  # ...and no edit races her answer
-        live.keep(session, 0, click)  # the answer showed the new state
+        live.keep(session, menu_of(session, 0), click)  # the answer showed the new state
     await live.idle()
     assert old.edits == [] and click.edits == []
 
 
+async def test_a_menu_follows_from_what_its_answer_showed_not_from_the_table_now():
+    """The answer went out with a snapshot; the table moved on before it was kept: the
+    menu shows the older state, so the change must still reach it."""
+    session = two_player_fiasco()
+    live = LiveMenus(clock=Clock(), edit=edit)
+    ben = FakeInteraction(11)
+    answered = menu_of(session, 1)  # ben's answer, rendered from this snapshot
+    move(session)  # ana claims meanwhile: the turn reaches ben
+    live.keep(session, answered, ben)
+    live.table_changed(session)
+    await live.idle()
+    assert ben.edits == [live_render(session, 1)]
+
+
 async def test_a_menu_is_never_edited_once_its_time_is_up():
     session, clock = two_player_fiasco(), Clock()
-    live = LiveMenus(clock=clock)
+    live = LiveMenus(clock=clock, edit=edit)
     ben = FakeInteraction(11)
-    live.keep(session, 1, ben)
+    live.keep(session, menu_of(session, 1), ben)
     assert live.is_live(session, 11)
     clock.now += LIFETIME  # Discord allows a minute more; the bot does not use it
     move(session)
@@ -134,9 +153,9 @@ async def test_a_menu_is_never_edited_once_its_time_is_up():
 async def test_a_refused_edit_forgets_the_menu_and_says_so(status):
     session = two_player_fiasco()
     told: list[Session] = []
-    live = LiveMenus(clock=Clock(), lost=told.append)
+    live = LiveMenus(clock=Clock(), lost=told.append, edit=edit)
     ben = FakeInteraction(11, fail=status)
-    live.keep(session, 1, ben)
+    live.keep(session, menu_of(session, 1), ben)
     move(session)
     live.table_changed(session)
     await live.idle()
@@ -149,9 +168,9 @@ async def test_a_refused_edit_forgets_the_menu_and_says_so(status):
 
 async def test_someone_who_just_used_a_menu_needs_no_ping_for_a_few_seconds():
     session, clock = two_player_fiasco(), Clock()
-    live = LiveMenus(clock=clock)
+    live = LiveMenus(clock=clock, edit=edit)
     live.lifetime = 0  # no menu follows the game
-    live.keep(session, 1, FakeInteraction(11))
+    live.keep(session, menu_of(session, 1), FakeInteraction(11))
     assert live.needs_no_ping(session, 11) and not live.needs_no_ping(session, 10)
     clock.now += live.active_for
     assert not live.needs_no_ping(session, 11)

@@ -81,6 +81,10 @@ class FakeDiscord:
         spec_path: Path = DEFAULT_SPEC_PATH,
     ) -> None:
         self._ids = SnowflakeFactory()
+        self.delivery_delay = 0.0
+        """Seconds between Discord creating an interaction and the bot receiving it (a
+        backlogged bot, a slow link): its id is minted, and its 3 s counted, from that
+        long before it is sent."""
         self.token = token
         self.application_id: int = self._ids.next()
         self.application_flags: int = 0
@@ -989,13 +993,13 @@ class FakeDiscord:
     ) -> InteractionRecord:
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
         record = InteractionRecord(
-            id=self.next_id(),
+            id=self._ids.next(ago=self.delivery_delay),
             token=f"aW50ZXJhY3Rpb24.{secrets.token_urlsafe(48)}",
             type=itype,
             user=user,
             channel=channel,
             guild=guild,
-            dispatched_at=self.clock.now(),
+            dispatched_at=self.clock.now() - self.delivery_delay,
             **extra,
         )
         self.interactions[record.id] = record
@@ -1073,7 +1077,7 @@ class FakeDiscord:
     ) -> InteractionResult:
         if not self.connected_to(record.guild):
             raise RuntimeError("the bot is not connected to the fake gateway for this guild")
-        record.dispatched_at = self.clock.now()
+        record.dispatched_at = self.clock.now() - self.delivery_delay
         await self.dispatch("INTERACTION_CREATE", self.interaction_payload(record, data, message))
         result = InteractionResult(self, record)
         if wait:

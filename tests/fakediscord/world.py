@@ -74,8 +74,9 @@ class SnowflakeFactory:
     def __init__(self) -> None:
         self._counter = itertools.count(1)
 
-    def next(self) -> int:
-        now_ms = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+    def next(self, ago: float = 0.0) -> int:
+        """A new id, its time ``ago`` seconds in the past."""
+        now_ms = int((dt.datetime.now(dt.UTC).timestamp() - ago) * 1000)
         return ((now_ms - DISCORD_EPOCH_MS) << 22) | (next(self._counter) & 0x3FFFFF)
 
 

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.tables.computers import _context, _quiet_worker
+from bot.workers import WorkerPool
 from cogs.render.pictures import Picture, picture_of
 from cogs.render.pictures.draw import render_png
 from cogs.render.pictures.scene import Scene
@@ -50,17 +50,25 @@ class Painter:
         self.workers = workers
         self.processes = processes
         self.draw = draw
-        self._pool: Executor | None = None
+        self._processes = WorkerPool(workers)
+        self._threads: ThreadPoolExecutor | None = None
         self._kept: OrderedDict[tuple[Scene, str], Picture | None] = OrderedDict()
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            if self.processes:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context(),
-                                                 initializer=_quiet_worker)
-            else:
-                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="picture")
-        return self._pool
+    async def _executor(self) -> Executor:
+        """The workers, started off the event loop on first use."""
+        if self.processes:
+            return await self._processes.get()
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="picture")
+        return self._threads
+
+    async def warm(self) -> None:
+        """Start the workers now, not with the first picture: their fork server's first start
+        imports the rules, seconds on a busy machine that the first table would wait."""
+        try:
+            await self._executor()
+        except Exception:  # the first picture will try again, or draw in a thread
+            log.exception("the picture workers could not be started")
 
     async def picture(self, scene: Scene, filename: str) -> Picture | None:
         """``scene`` drawn off the event loop (None if too large to send)."""
@@ -76,14 +84,14 @@ class Painter:
 
     async def _drawn(self, scene: Scene, filename: str) -> Picture | None:
         loop = asyncio.get_running_loop()
-        pool = self._executor()
+        pool = None
         try:
+            pool = await self._executor()
             return await loop.run_in_executor(pool, picture_of, scene, filename, self.draw)
         except BrokenProcessPool:
             log.warning("a picture worker died; drawing in a thread, the pool started anew")
-            if self._pool is pool:
-                self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
+            if isinstance(pool, ProcessPoolExecutor):
+                self._processes.discard(pool)
             return await asyncio.to_thread(picture_of, scene, filename, self.draw)
 
     def start(self, scene: Scene, filename: str) -> asyncio.Task[Picture | None]:
@@ -108,9 +116,10 @@ class Painter:
     def close(self) -> None:
         """Stop the workers, dropping drawings not yet started (shutdown; the pool starts
         again if asked, as when the Tables cog is reloaded)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._processes.take(), self._threads):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._threads = None
         self._kept.clear()
 
 

@@ -1,0 +1,128 @@
+"""Which bot a bench runs: this tree's, another revision's, or either with libraries hidden.
+
+A change is measured beside what it replaced *in the same run* (``bench.bot --versus``,
+``bench.shards --versus``), rounds interleaved, so that a machine that gets busier
+mid-run moves both sides alike. The reference is described by a spec:
+
+``rev=REV``
+    the bot's code (``bot``, ``cogs``, ``games`` and the test runner) as it was at the
+    git revision ``REV``, extracted into a temporary folder;
+``without=NAME[,NAME...]``
+    libraries hidden from the bot process as if they were not installed: ``speed`` (what
+    ``discord.py[speed]`` adds: orjson for discord.py's payloads, aiodns, Brotli,
+    zstandard) and ``uvloop``;
+``rev=REV+without=NAME``
+    both.
+
+The bot runs as ``python -c RUNNER HIDDEN PORT``: :data:`RUNNER` hides the libraries
+(``sys.modules[name] = None``, so ``import name`` fails as for a missing package), then
+runs ``tests.run_bot_against_fake`` from the code's folder. orjson is hidden only while
+discord.py and aiohttp import (they choose their JSON then): the store's own use of it is
+part of the code, measured with ``rev=``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE = ("bot", "cogs", "games", "tests/__init__.py", "tests/run_bot_against_fake.py")
+"""What a revision's bot needs from its tree."""
+
+LIBRARIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # name: (modules hidden for good, modules hidden while discord.py imports)
+    "speed": (("aiodns", "brotli", "zstandard"), ("orjson",)),
+    "uvloop": (("uvloop",), ()),
+}
+
+RUNNER = """\
+import json, runpy, sys
+hidden = json.loads(sys.argv.pop(1))
+for name in hidden["always"] + hidden["while_discord"]:
+    sys.modules[name] = None
+import discord  # noqa: E402, F401 (its speed-ups are chosen as it imports)
+for name in hidden["while_discord"]:
+    del sys.modules[name]
+runpy.run_module("tests.run_bot_against_fake", run_name="__main__", alter_sys=True)
+"""
+
+
+class CodeError(ValueError):
+    """A spec that names no bot this bench can run."""
+
+
+@dataclass(frozen=True)
+class BotCode:
+    """A bot to run: the folder its code is in, and the libraries hidden from it."""
+
+    label: str
+    root: Path = ROOT
+    always: tuple[str, ...] = ()
+    while_discord: tuple[str, ...] = ()
+
+    def command(self, python: str, port: int) -> list[str]:
+        """The command line of this bot against the fake Discord on ``port``."""
+        hidden = {"always": list(self.always), "while_discord": list(self.while_discord)}
+        return [python, "-c", RUNNER, json.dumps(hidden), str(port)]
+
+    def env(self) -> dict[str, str]:
+        """What the bot process's environment adds: where its code is."""
+        return {"PYTHONPATH": str(self.root)}
+
+
+THIS = BotCode("this tree")
+"""The bot as this tree has it, with every library installed."""
+
+
+def extract(rev: str, into: Path) -> Path:
+    """The bot's code at git revision ``rev``, written below ``into``; its folder."""
+    folder = into / f"rev-{rev.replace('/', '-')}"
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *CODE],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True,
+                       capture_output=True)
+    except subprocess.CalledProcessError as exc:
+        raise CodeError(f"cannot read revision {rev!r} from git: "
+                        f"{exc.stderr.decode(errors='replace').strip()}") from None
+    return folder
+
+
+def scratch() -> Path:
+    """A temporary folder for extracted revisions, removed when the bench exits."""
+    folder = Path(tempfile.mkdtemp(prefix="fivefold-botcode-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def parse(spec: str, into: Path | None = None) -> BotCode:
+    """The bot ``spec`` describes (see the module); a revision is extracted below ``into``
+    (a new temporary folder if None). CodeError says what is wrong with ``spec``."""
+    if not spec:
+        return THIS
+    root, always, during = ROOT, [], []
+    for part in filter(None, spec.split("+")):
+        key, _, value = part.partition("=")
+        if key == "rev" and value:
+            root = extract(value, into or scratch())
+        elif key == "without" and value:
+            for name in value.split(","):
+                if name not in LIBRARIES:
+                    raise CodeError(f"without={name}: the libraries are "
+                                    f"{', '.join(LIBRARIES)}")
+                always += LIBRARIES[name][0]
+                during += LIBRARIES[name][1]
+        else:
+            raise CodeError(f"{part!r}: a reference is rev=REV, without=NAME, or both "
+                            "joined by +")
+    return BotCode(spec, root, tuple(always), tuple(during))
+
+
+__all__ = ["LIBRARIES", "RUNNER", "THIS", "BotCode", "CodeError", "extract", "parse"]

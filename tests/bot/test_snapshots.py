@@ -1,0 +1,46 @@
+"""A kept menu's cheap key is the snapshot's key, at every step of every game.
+
+Every change at a table asks each kept hand menu there whether it changed for its
+player; :func:`bot.tables.snapshots.menu_key` answers from the game without taking a
+snapshot. It must say exactly what the snapshot's :attr:`MenuSnapshot.key` says, or a
+menu would be edited for nothing or, worse, not edited when the game changed for them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+import games
+from bot.models import Seat, StoredTable, TableStatus
+from bot.tables.session import Session
+from bot.tables.snapshots import menu_key, menu_of
+
+
+def session_of(game: str, players: int, seed: int) -> Session:
+    now = dt.datetime.now(dt.UTC)
+    table = StoredTable(id="keys", guild_id=1, channel_id=2, host_id=10, game=game,
+                        status=TableStatus.PLAYING, version=1, created_at=now, updated_at=now,
+                        seats=[Seat(user_id=10 + n, name=f"p{n}") for n in range(players)])
+    return Session(table, games.new_game(game, players, seed=seed))
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_the_cheap_key_is_the_snapshots_key_through_a_whole_game(game: str) -> None:
+    cls = games.get(game)
+    players = max(cls.min_players, min(4, cls.max_players))
+    session = session_of(game, players, seed=7)
+    running, rng = session.game, random.Random(7)
+    assert running is not None
+    steps = 0
+    while not running.over and steps < 400:
+        for seat in range(players):
+            assert menu_key(session, seat) == menu_of(session, seat).key, (game, steps, seat)
+        actor = running.to_act
+        assert actor is not None
+        running.apply(actor, rng.choice(running.legal_actions(actor)))
+        steps += 1
+    for seat in range(players):
+        assert menu_key(session, seat) == menu_of(session, seat).key

@@ -1,0 +1,143 @@
+"""A bot past its capacity sheds clicks explicitly instead of answering them late.
+
+A click that reaches the bot :data:`cogs.clicks.deadline.SHED_AFTER` seconds after Discord
+created it (the fake's ``delivery_delay`` makes it so, as a backlog would) is answered at
+once, privately, "the table is busy", and nothing changes: no action, no save, no edit.
+The same click a moment later, on time, plays. Commands are shed the same way. And while
+the event loop is behind, work that answers nobody waits for it
+(:class:`bot.load.LoopLoad`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sys
+import time
+
+import pytest
+
+from bot.load import LOAD, LoopLoad
+from cogs.clicks import deadline
+from cogs.clicks.deadline import BUSY, SHED_AFTER
+from tests.answers import answered_privately, updated_the_menu
+from tests.botdriver import (
+    enabled_choices,
+    hand_to_act,
+    open_table,
+    running_bot,
+    table_message,
+    take_turn,
+    until,
+    wait_settled,
+)
+from tests.fakediscord.fixtures import FakeWorld
+
+
+async def test_a_click_too_late_to_act_on_is_answered_busy_and_changes_nothing(
+        fake_world: FakeWorld, tmp_path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch):
+    world, fake = fake_world, fake_world.fake
+    monkeypatch.setattr(deadline, "SHEDDING", deadline.Shedding())  # says its first at once
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+        card, before = enabled_choices(menu)[0], menu.text
+        version, stored = session.version, await bot.store.get_table(session.id)
+        requests = len(fake.requests)
+
+        fake.delivery_delay = SHED_AFTER + 0.2  # Discord made it this long before
+        late = await fake.click(person, menu, card)
+        fake.delivery_delay = 0.0
+
+        assert answered_privately(late) and late.text == BUSY, late
+        assert late.record.responded_at - late.record.dispatched_at < deadline.DEADLINE
+        assert len(fake.requests) == requests + 1  # the busy answer alone: no edit, no ping
+        assert session.version == version and menu.text == before
+        assert await bot.store.get_table(session.id) == stored
+        [said] = [r for r in caplog.records if "answered busy" in r.getMessage()]
+        assert said.levelno == logging.WARNING  # the operator is told the bot is behind
+
+        played = await fake.click(person, menu, card)  # on time: it plays
+        assert updated_the_menu(played), played
+        assert session.version > version
+
+
+async def test_a_command_too_late_to_run_is_answered_busy(fake_world: FakeWorld, tmp_path):
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path):
+        fake.delivery_delay = SHED_AFTER + 0.2
+        late = await fake.slash(world.alice, world.table, "play fiasco")
+        fake.delivery_delay = 0.0
+        assert answered_privately(late) and late.text == BUSY, late
+        assert not fake.public_messages(world.table)  # no lobby was opened
+
+        opened = await fake.slash(world.alice, world.table, "play fiasco")
+        assert opened.message is not None and not opened.ephemeral, opened
+
+
+async def test_background_work_waits_while_the_loop_is_behind_and_goes_once_it_is_not():
+    load = LoopLoad(interval=0.01, behind=0.1)
+    assert not load.behind  # not watching: nothing ever waits
+    await load.calm()
+    backlog = True
+
+    async def saturate() -> None:
+        """Holds the loop 0.15 s at a time, giving it back only between: a saturated bot."""
+        while backlog:
+            time.sleep(0.15)
+            await asyncio.sleep(0)
+
+    load.start()
+    holding = asyncio.create_task(saturate())
+    try:
+        await until(lambda: load.behind, 10, "the watcher sees the loop behind")
+        edit = asyncio.create_task(load.calm(at_most=60.0))  # a table edit, say
+        await until(lambda: load.waits == 1, 10, "the edit waits")
+        seen = load.samples
+        await until(lambda: load.samples >= seen + 3, 10, "three more looks at the loop")
+        assert not edit.done()  # still held back while the loop stays behind
+        backlog = False
+        await holding
+        await asyncio.wait_for(edit, 10)  # the loop caught up: the edit goes
+        assert load.peak >= 0.1
+    finally:
+        backlog = False
+        load.stop()
+    assert not load.behind  # stopped: nothing waits any more
+
+
+async def test_while_the_loop_is_behind_the_click_is_answered_and_the_rest_waits(
+        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """The priority lane: a click's answer goes at once; the table's edit and the computer's
+    move wait for the loop (here, until the test says it caught up)."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, computer_delay=0) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco", computers=1)
+        alice = next(i for i, s in enumerate(session.seats) if s.user_id == world.alice.id)
+        await until(lambda: session.to_act() == alice, 20, "alice's turn")
+        await wait_settled(bot, session)
+        caught_up, waiting = asyncio.Event(), []
+
+        async def behind(at_most: float = 0.0) -> None:
+            waiting.append(sys._getframe(1).f_code.co_qualname)  # who waits
+            await caught_up.wait()
+
+        monkeypatch.setattr(LOAD, "calm", behind)
+        table = table_message(fake, session)
+        shown, version = table.text, session.version
+
+        answer = await take_turn(fake, session, world.alice, random.Random(1))
+
+        assert updated_the_menu(answer), answer  # answered at once, with the move made
+        moved = session.version
+        assert moved > version and session.to_act() != alice
+        await until(lambda: {"Publisher._run", "ComputerTurns.play"} <= set(waiting), 20,
+                    "the table's edit and the computer's move wait")
+        assert table.text == shown  # the table message waits for the loop
+        assert session.version == moved  # and so does the computer, its move thought of
+        caught_up.set()
+        await until(lambda: session.version > moved, 20, "the computer's move")
+        await until(lambda: table.text != shown, 10, "the table's edit")
