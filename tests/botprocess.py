@@ -26,6 +26,9 @@ from tests.fakediscord.world import FakeUser
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 20.0
 STOP_TIMEOUT = 10.0
+CHANGE_TIMEOUT = 30.0
+"""How long a message may take to show a change: the bots run in processes of their own,
+which a busy machine (CI shares its cores) can hold up for seconds."""
 
 
 def bot_env(fake: FakeDiscord, tmp_path: Path, extra: Mapping[str, str] = {}) -> dict[str, str]:
@@ -139,7 +142,7 @@ async def kill_leaving_nothing(fake: FakeDiscord, proc: asyncio.subprocess.Proce
 async def until_enabled(fake: FakeDiscord, message: StoredMessage, label: str) -> None:
     def enabled() -> bool:
         return any(b.label == label and not b.disabled for b in message.buttons)
-    await fake.wait_for(enabled, 5)
+    await fake.wait_for(enabled, CHANGE_TIMEOUT)
 
 
 async def try_move(fake: FakeDiscord, table: StoredMessage,
