@@ -90,6 +90,11 @@ class Session:
         return self.table.status in (TableStatus.LOBBY, TableStatus.PLAYING)
 
     @property
+    def started(self) -> bool:
+        """Whether its game has been dealt (it may be over since, or the table ended)."""
+        return self.game is not None
+
+    @property
     def in_play(self) -> bool:
         """Whether a game is under way here: started, not over, the table not ended."""
         return self.game is not None and not self.game.over and self.is_open

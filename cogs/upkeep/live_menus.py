@@ -262,7 +262,7 @@ class LiveMenus:
         """What ``menu`` would show now: its state (read cheaply, no snapshot), how to draw
         it, and the seat it is of (None for a watcher's view); None when it has nothing
         left to follow (the seat or the watching ended)."""
-        if session.game is None:
+        if not session.started:
             return None
         if menu.watching:
             if user_id not in session.watchers:

@@ -80,6 +80,12 @@ def render(session: Session, *, pictures: bool = True) -> Rendered:
     return render_closed_lobby(session)
 
 
+def shown_key(session: Session, message_id: int) -> tuple[int, int, int]:
+    """What the table message ``message_id`` shows of ``session`` now: its version, and
+    how many watch it (said in its title; watching saves no new version)."""
+    return message_id, session.version, len(session.watchers) if session.in_play else 0
+
+
 async def painted(shown: Rendered) -> Rendered:
     """``shown`` with its picture drawn in the painter's threads (the event loop goes on)."""
     if shown.scene is not None:
@@ -147,7 +153,8 @@ class Publisher:
         self._pings: dict[str, Ping] = {}
         self.retry_delay = RETRY_DELAY  # tests shorten it
         self._reminders: dict[str, int] = {}  # table -> the person to remind
-        self._shown: dict[str, tuple[int, int]] = {}  # table -> (message, version) it shows
+        # table -> what its message shows: (message, version, how many watch)
+        self._shown: dict[str, tuple[int, int, int]] = {}
         self._held: set[str] = set()  # tables whose message a click is answering
 
     def _channel(self, session: Session) -> discord.PartialMessageable:
@@ -210,10 +217,10 @@ class Publisher:
                 self._shown.pop(session.id, None)
 
     def _is_shown(self, session: Session) -> bool:
-        """Whether the table message shows the table's version already (no edit needed)."""
+        """Whether the table message shows the table as it is already (no edit needed)."""
         message_id = session.table.message_id
-        return message_id is not None and self._shown.get(session.id) == (message_id,
-                                                                           session.version)
+        return message_id is not None and self._shown.get(session.id) == shown_key(
+            session, message_id)
 
     async def answer(self, interaction: discord.Interaction[Any], session: Session) -> bool:
         """Answer a click on the table message with the table as it is now, in place of
@@ -224,7 +231,7 @@ class Publisher:
         if (message is None or message.id != session.table.message_id
                 or interaction.response.is_done()):
             return False
-        version, shown = session.version, render(session)
+        key, shown = shown_key(session, message.id), render(session)
         if shown.table is not None and shown.table.record is not None:
             return False  # the game is over: its edit attaches the record
         if shown.scene is not None:
@@ -236,15 +243,21 @@ class Publisher:
         await interaction.response.edit_message(
             content=shown.content, embed=shown.embed, view=shown.view,
             allowed_mentions=shown.mentions, attachments=files if files else MISSING)
-        self._shown[session.id] = (message.id, version)
+        self._shown[session.id] = key
         return True
 
     async def _pace(self, table_id: str) -> None:
-        """Wait until ``min_interval`` has passed since this table's last edit began."""
+        """Wait until ``min_interval`` has passed since this table's last edit was sent."""
         loop = asyncio.get_running_loop()
         last = self._last_edit.get(table_id)
         if last is not None and (wait := last + self.min_interval - loop.time()) > 0:
             await asyncio.sleep(wait)
+
+    def _sending(self, table_id: str) -> None:
+        """An edit of this table goes out now: the next waits ``min_interval`` from here,
+        not from when this one began to be drawn (a picture drawn slowly would otherwise
+        bring two edits closer than the interval)."""
+        loop = asyncio.get_running_loop()
         self._last_edit[table_id] = loop.time()
         if len(self._last_edit) > 2 * len(self._running) + 1024:
             # Only tables edited within the interval still need their time.
@@ -255,17 +268,18 @@ class Publisher:
         message_id = session.table.message_id
         if message_id is None:
             return
-        version = session.version
+        key = shown_key(session, message_id)
         shown, drawing = await self._painted_in_time(session)
         whole = drawing is None
         message = self._channel(session).get_partial_message(message_id)
         # The record (every hand) only once the game is over; replaced, not added, on a re-edit.
         with_record = shown.table is not None and shown.table.record is not None
+        self._sending(session.id)
         try:
             await self._send_retrying(session, lambda: self._send_edit(
                 message, shown, with_record=with_record, replace=not whole))
             if drawing is None:
-                self._shown[session.id] = (message_id, version)
+                self._shown[session.id] = key
             else:  # the picture's own edit follows, once it is drawn
                 await asyncio.wait({drawing})
                 self._dirty.add(session.id)

@@ -7,7 +7,12 @@ import random
 from bot.models import TableStatus
 from bot.tables.fixed import NO_NEW_SEAT, ONLY_ITS_PLAYERS
 from cogs import ids
-from tests.answers import answered_privately, answered_publicly, deferred, updated_the_menu
+from tests.answers import (
+    answered_privately,
+    answered_publicly,
+    updated_the_menu,
+    updated_the_message,
+)
 from tests.botdriver import (
     open_table,
     play_to_the_end,
@@ -78,7 +83,8 @@ async def test_same_cards_deals_the_finished_game_again_to_the_same_seats_unrate
         # Alice takes her own seat; leaving saves it for her again; joining takes it back.
         for expected in ("alice", "alice (computer)", "alice"):
             verb = "Leave" if expected.endswith("(computer)") else "Join"
-            assert deferred(await fake.click(world.alice, table_message(fake, lobby), verb))
+            clicked = await fake.click(world.alice, table_message(fake, lobby), verb)
+            assert updated_the_message(clicked)  # the lobby itself is the answer
             await wait_settled(bot, lobby)
             assert lobby.seats[0].name == expected
         assert [s.user_id for s in lobby.seats] == [s.user_id for s in first.seats]

@@ -25,6 +25,7 @@ from games.fiasco.computer.fast import PLAYING, FiascoState
 from games.fiasco.computer.inference import weight
 from games.fiasco.computer.knowledge import KNOWLEDGE, Worlds, claims_of
 from games.fiasco.computer.thumb import choose
+from games.fiasco.game import FiascoVerb
 from games.fiasco.options import FiascoOptions
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
@@ -46,12 +47,12 @@ class FiascoAdvice:
         self._worlds: Worlds | None = None
 
     def candidates(self, p: Perspective) -> Sequence[int]:
-        if p.legal[0].verb == "choose" and cast(FiascoOptions, p.options).suits != "four":
+        if p.legal[0].verb == FiascoVerb.CHOOSE and cast(FiascoOptions, p.options).suits != "four":
             return [0]
         return range(len(p.legal))
 
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
-        if p.view.over or p.view.to_act is None or p.legal[0].verb == "choose":
+        if p.view.over or p.view.to_act is None or p.legal[0].verb == FiascoVerb.CHOOSE:
             return KNOWLEDGE.sample(p, rng)
         if self._worlds is None or self._worlds.p is not p:
             self._worlds = Pool(p, claims_of(p), self.pool)
