@@ -363,6 +363,28 @@ async def test_play_again_counts_with_play_and_pings_a_person_once_a_minute(
         assert [int(u) for u in his.message.allowed_mentions["users"]] == [world.alice.id]
 
 
+async def test_same_cards_counts_with_play_again_and_pings_as_it_does(
+    fake_world: FakeWorld, tmp_path: Path
+) -> None:
+    """Same cards opens a table too: Play again then Same cards in a loop would otherwise
+    dodge the limit, and ping the others every round."""
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path, commands_per_minute=3) as bot:
+        result = await finished_pair(fake, bot, world)  # Alice's /play: her first use
+        pinged = []
+        for button in ("Play again", "Same cards"):
+            again = await fake.click(world.alice, result, button)
+            assert again.message is not None and not again.ephemeral, again
+            pinged.append([int(u) for u in again.message.allowed_mentions["users"]])
+            lobby = bot.sessions.in_channel(world.table.id)
+            assert lobby is not None
+            await fake.click(world.alice, table_message(fake, lobby), "Cancel")
+        assert pinged == [[world.bob.id], []]  # one rematch ping a minute, whichever button
+        fourth = await fake.click(world.alice, result, "Same cards")
+        assert answered_privately(fourth) and "Not so fast" in fourth.text
+        assert bot.sessions.in_channel(world.table.id) is None
+
+
 async def test_join_and_leave_are_throttled(fake_world: FakeWorld, tmp_path: Path) -> None:
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path, commands_per_minute=2) as bot:
