@@ -41,7 +41,7 @@ import discord
 
 from bot.load import LOAD
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuKey, MenuSnapshot, TableSnapshot, menu_key, menu_of, table_of
+from bot.tables.snapshots import MenuKey, MenuSnapshot, menu_key, menu_of, table_of
 from cogs.render.hand import Menu, render_hand
 from cogs.render.watch import render_watch
 from cogs.ui import NO_MENTIONS, edit_original, settled
@@ -74,14 +74,9 @@ def menu_state(menu: MenuSnapshot) -> MenuState:
     return menu.key
 
 
-def watch_state(shown: TableSnapshot) -> MenuState:
-    """What, when it changes, is worth editing a watcher's view for: any move (the version),
-    the table closing. :func:`watch_key` reads the same from the table without a snapshot."""
-    return (shown.status, shown.version)
-
-
 def watch_key(session: Session) -> MenuState:
-    """:func:`watch_state` of ``session`` as it is now, read without a snapshot."""
+    """What, when it changes, is worth editing a watcher's view for: any move (the version),
+    the table closing; read from the table, without a snapshot."""
     return (session.table.status, session.table.version)
 
 
@@ -307,4 +302,4 @@ class FollowingListener:
 
 
 __all__ = ["ACTIVE_FOR", "LIFETIME", "FollowingListener", "LiveMenu", "LiveMenus", "menu_state",
-           "watch_state"]
+           "watch_key"]
