@@ -757,21 +757,26 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
                        ) -> dict[str, Any]:
     """What one table of ``game`` holds in the bot's memory, from its start to its end.
 
-    ``tables`` tables play through the real table service (:class:`Tables`, the SQLite
-    store in a temporary directory, no Discord), ``players``
-    people each at ``options``, random legal moves. ``tracemalloc`` counts the bytes
-    Python keeps alive for them (the session, its game, record, recent lines, the table
-    model), measured before the first table opens and then every 25 moves of each table,
-    after a garbage collection; each figure is per table. *mid* is the measure halfway
-    through, *end* the last before the games finished, *finished* what a table keeps
-    once its game is over (its old buttons are answered from the store). The action
-    texts every table shares (:mod:`games.core.actionlog`) are counted too, divided among
-    the tables. ``max_actions`` rounds cut a game short (``--quick``).
+    ``tables`` tables play at once through the real table service (:class:`Tables`, the
+    SQLite store in a temporary directory, no Discord), ``players`` people each at
+    ``options``, random legal moves. First one whole game of the same set-up (another
+    seed) is played and let go: what every table of the process shares and keeps once
+    (the rules' caches, most action texts) is then in place, as in a bot that has played
+    for a while. ``tracemalloc`` counts the bytes Python keeps alive (the sessions, their
+    games, records, recent lines, table models), before the tables open and then every
+    25 moves of each table, after a garbage collection; each figure is per table. A
+    finished table leaves the bot (the bench lets go of it too) but for the little its
+    Details keep (*finished*, a bounded cache). The action texts first seen while the
+    tables play, kept once for the whole process (:mod:`games.core.actionlog`, bounded
+    by the actions a game can have), are counted apart (*shared texts*, per table) and
+    left out of every other figure. *mid* is the measure halfway through, *end* the last
+    before the games finished. ``max_actions`` rounds cut a game short (``--quick``).
     """
     import tracemalloc
 
     from bot.store.sqlite.store import SqliteStore
     from bot.tables.service import Tables
+    from bot.tables.session import Session
     from tests.botdriver import settings_for
 
     rng = random.Random(seed)
@@ -779,57 +784,80 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
                                   dir="/dev/shm" if os.path.isdir("/dev/shm") else None))
     store = await SqliteStore.open(where / "fivefold.db")
     try:
-        settings = settings_for(where, max_tables_per_host=tables, max_tables_per_server=tables)
+        settings = settings_for(where, max_tables_per_host=tables + 1,
+                                max_tables_per_server=tables + 1)
         manager = Tables(store, settings, seed_source=itertools.count(seed).__next__)
-        texts_before = actionlog.distinct_texts()
-        tracemalloc.start()
-        base = live_bytes(0)
-        sessions = []
-        for number in range(tables):
-            session = await manager.open(guild_id=1, channel_id=10 + number, host_id=1,
+        lengths: list[int] = []
+
+        async def opened(channel: int) -> Session:
+            session = await manager.open(guild_id=1, channel_id=channel, host_id=1,
                                          host_name=NAMES[0], game=game, options=options or {})
             for user in range(2, players + 1):
                 await manager.join(session, user, NAMES[user - 1])
             await manager.start(session, 1)
-            sessions.append(session)
-        samples = [live_bytes(base) / tables]
-        played = 0
-        while played < max_actions and any(s.is_open for s in sessions):
+            return session
+
+        async def one_round(sessions: list[Session]) -> list[Session]:
+            """A move at each table; the tables still in play after it (the others'
+            lengths noted, and let go)."""
             for session in sessions:
                 running = session.game
-                if not session.is_open or running is None or running.to_act is None:
-                    continue
-                seat = running.to_act
-                user = session.seats[seat].user_id
-                assert user is not None
-                action = rng.choice(running.legal_actions(seat))
-                await manager.act(session, user, action, version=session.version)
+                assert running is not None and running.to_act is not None
+                person = session.seats[running.to_act].user_id
+                assert person is not None
+                action = rng.choice(running.legal_actions(running.to_act))
+                await manager.act(session, person, action, version=session.version)
+            lengths.extend(len(s.game.history) for s in sessions
+                           if not s.is_open and s.game is not None)
+            return [s for s in sessions if s.is_open]
+
+        warm = [await opened(9)]
+        while warm:
+            warm = await one_round(warm)
+        lengths.clear()
+        texts_before, index_before = actionlog.distinct_texts(), actionlog.index_bytes()
+        tracemalloc.start()
+        base = live_bytes(0)
+
+        def per_table() -> float:
+            """Bytes per table, the action texts first seen since the start apart."""
+            shared = actionlog.shared_bytes(texts_before, index_before)
+            return (live_bytes(base) - shared) / tables
+
+        sessions = [await opened(10 + number) for number in range(tables)]
+        samples = [per_table()]
+        played = 0
+        while played < max_actions and sessions:
+            sessions = await one_round(sessions)
             played += 1
-            if played % 25 == 0:
-                samples.append(live_bytes(base) / tables)
-        lengths = [len(s.game.history) for s in sessions if s.game]
+            if played % 25 == 0 and sessions:
+                samples.append(per_table())
+        lengths += [len(s.game.history) for s in sessions if s.game]  # cut short
         sessions.clear()  # the bench's own references: what stays is what the bot keeps
-        session = running = None  # type: ignore[assignment]
-        finished = live_bytes(base) / tables
+        finished = per_table()
         tracemalloc.stop()
-        shared = actionlog.shared_bytes(texts_before)
+        shared = actionlog.shared_bytes(texts_before, index_before)
     finally:
         await store.close()
         for leftover in where.iterdir():
             leftover.unlink()
         where.rmdir()
     step = max(1, len(samples) // MEMORY_POINTS)
+
+    def kb(value: float) -> float:
+        return round(value / 1024, 1)
+
     return {"game": game, "players": players, "options": options or {}, "tables": tables,
             "actions": statistics_median(lengths),
-            "start_kb": round(samples[0] / 1024, 1),
-            "mid_kb": round(samples[len(samples) // 2] / 1024, 1),
-            "end_kb": round(samples[-1] / 1024, 1),
-            "peak_kb": round(max(samples) / 1024, 1),
-            "through_game_kb": [round(v / 1024, 1) for v in samples[::step]],
-            "finished_kb": round(finished / 1024, 1),
-            # Of those figures, the action texts first seen in this run, kept once for every
-            # table of the process (counted here among ``tables``; with many, close to 0).
-            "shared_texts_kb": round(shared / tables / 1024, 1)}
+            "start_kb": kb(samples[0]),
+            "mid_kb": kb(samples[len(samples) // 2]),
+            "end_kb": kb(samples[-1]),
+            "peak_kb": kb(max(samples)),
+            "through_game_kb": [kb(v) for v in samples[::step]],
+            "finished_kb": kb(finished),
+            # Apart from those figures: the action texts first seen while the tables
+            # played, kept once for every table of the process (per table here).
+            "shared_texts_kb": kb(shared / tables)}
 
 
 def gc_collect() -> None:
@@ -838,7 +866,7 @@ def gc_collect() -> None:
     gc.collect()
 
 
-def statistics_median(values: list[int]) -> float:
+def statistics_median(values: Sequence[float]) -> float:
     ordered = sorted(values)
     return float(ordered[len(ordered) // 2]) if ordered else 0.0
 

@@ -49,6 +49,7 @@ from bot.models import (
 from bot.store.api import StaleTable
 from bot.store.ratings import display_rating
 from games.core.actionlog import ActionLog
+from games.core.deallog import DealLog
 
 NO_GUILD = 0
 """The ``guild_id`` stored in key columns for "no guild" (Discord never issues snowflake 0),
@@ -131,11 +132,21 @@ def head_doc(table: StoredTable, *, record_in_results: bool = False) -> tuple[st
     """
     record = None if record_in_results else table.record
     actions = None if record is None else _actions(table)
-    if record is not None and actions is not None:
-        record = {**record, "actions": len(actions)}
+    count = 0 if actions is None else len(actions)
+    deals = None
+    if record is not None:
+        deals = record.get("deals")
+        if actions is not None or isinstance(deals, DealLog):
+            record = {**record, "actions": count} if actions is not None else {**record}
     head = table.model_copy(update={"created_at": utc(table.created_at),
                                     "updated_at": utc(table.updated_at), "record": record})
-    return head.model_dump_json(), 0 if actions is None else len(actions)
+    if record is None or not isinstance(deals, DealLog):
+        return head.model_dump_json(), count
+    # A game's deals are kept as their JSON texts (DealLog): written as they are, not
+    # built into dicts again at every action.
+    doc = head.model_dump(mode="json", exclude={"record"})
+    doc["record"] = {**record, "deals": deals.fragments()}
+    return dump(doc), count
 
 
 def split_record(table: StoredTable) -> tuple[str, list[str] | None]:

@@ -97,15 +97,16 @@ def followed(record: dict[str, Any] | None, game: Game[Any]) -> dict[str, Any]:
     own parts instead of copying them.
 
     Its ``"actions"`` are the game's :class:`~games.core.actionlog.ActionLog` (four bytes
-    an action) and its ``"deals"`` the game's deals (each JSON once per table), not a list
-    of action strings and a copy of every deal, built again at every action (eight bytes
-    more an action, and the deals twice). Sharing is safe: a game is never changed once it
+    an action) and its ``"deals"`` the game's :class:`~games.core.deallog.DealLog` (each
+    deal as its JSON text, once per table), not a list of action strings and a copy of
+    every deal, built again at every action (eight bytes more an action, and the deals
+    twice). Sharing is safe: a game is never changed once it
     is a table's (the next action applies to a clone, which copies only the lists), and
     nothing changes a record. What the store writes is the same (:mod:`bot.store.rows`).
     """
     if record is None:
         record = {**game.record().model_dump(), "meta": {}}
-    return {**record, "deals": list(game.deals_played), "actions": game.history}
+    return {**record, "deals": game.deals_played, "actions": game.history}
 
 
 def advanced(table: StoredTable, game: Game[Any], seat: int, *,

@@ -21,6 +21,7 @@ from bot.models import TAKEN_OVER, FixedDeal, Seat, StoredTable
 from bot.tables.computers import TAKEOVER_LEVEL
 from bot.tables.errors import TableError
 from bot.tables.seats import hand_to_computer, held_seat
+from games.core.deallog import deals_json
 
 ONLY_ITS_PLAYERS = ("this table deals the cards of a finished game to the same seats: only "
                     "that game's players can join, each in their own seat")
@@ -73,7 +74,7 @@ def deal_of(finished: StoredTable) -> FixedDeal:
     if not isinstance(seed, int):
         raise TableError("that game's record has no seed, so its cards cannot be dealt again")
     return FixedDeal(seed=seed, players=len(finished.seats), dealer=record.get("dealer"),
-                     deals=list(record.get("deals") or []), source=finished.id)
+                     deals=deals_json(record.get("deals")), source=finished.id)
 
 
 def saved_for(table: StoredTable, user_id: int) -> int | None:

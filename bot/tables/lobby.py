@@ -23,6 +23,7 @@ from bot.logs import working_on
 from bot.models import ComputerLevel, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import ChannelTaken, DailyTaken, Store
+from bot.tables.actions import followed
 from bot.tables.changes import Changes, copied
 from bot.tables.checks import require_lobby, require_open
 from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
@@ -412,7 +413,7 @@ class Lobby:
                 raise TableError(exc.message) from None
             table.timezone = zone
             table.status = TableStatus.PLAYING
-            table.record = {**game.record().model_dump(), "meta": self._meta(table)}
+            table.record = {**followed(None, game), "meta": self._meta(table)}
             table.version += 1
             table = with_deadline(table, game, self.clock(), self.settings.turn_timeout)
             await self.changes.save(session, table, game=game,

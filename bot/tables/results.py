@@ -32,6 +32,7 @@ from typing import Any
 from bot.models import TAKEN_OVER, GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.store.api import StaleTable, Store
 from bot.tables.context import utc_now
+from games.core.deallog import deals_json
 from games.core.game import Game
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,7 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
     stamp = utc_now()
     record = dict(table.record or game.record().model_dump())
     record["actions"] = list(record.get("actions", ()))  # the result's own, as JSON has it
+    record["deals"] = deals_json(record.get("deals"))
     record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
     final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,
                                      "record": record})

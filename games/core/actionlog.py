@@ -9,9 +9,11 @@ Fizzbin game held 70 KB of history (``docs/performance.md``).
 Only legal actions are ever appended, and a game has few distinct ones (a seat and
 a verb on one of its cards), so the texts repeat endlessly. :class:`ActionLog` keeps
 each distinct text once for the whole process (:data:`_TEXTS`, shared by every table)
-and a table only the index of each of its actions, in an :class:`array.array` of
-unsigned ints. It reads as a sequence of the same strings, equal to the list it
-replaces; copying it (a clone for search) copies four bytes an action.
+and a table only the index of each of its actions, in an :class:`array.array`: two
+bytes an action while the process has seen fewer than 65,536 distinct texts, four
+after (a log widens itself when it first meets a larger code). It reads as a sequence
+of the same strings, equal to the list it replaces; copying it (a clone for search)
+copies two bytes an action.
 """
 
 from __future__ import annotations
@@ -41,10 +43,23 @@ def distinct_texts() -> int:
     return len(_TEXTS)
 
 
-def shared_bytes(first: int = 0) -> int:
-    """About what the texts from code ``first`` on take: each string and its list slot
-    (the dict's entries aside). For the memory benchmark, which counts them apart."""
-    return sum(sys.getsizeof(text) + 8 for text in _TEXTS[first:])
+def index_bytes() -> int:
+    """What the process's index of texts takes itself: its list and its dict (the texts
+    aside, :func:`shared_bytes`)."""
+    return sys.getsizeof(_TEXTS) + sys.getsizeof(_CODES)
+
+
+def shared_bytes(first: int = 0, index_before: int | None = None) -> int:
+    """What the texts from code ``first`` on take: each string, plus what the index grew
+    by since it took ``index_before`` bytes (:func:`index_bytes`; its list slots and
+    dict entries). For the memory benchmark, which counts them apart from any table."""
+    grown = 0 if index_before is None else index_bytes() - index_before
+    return sum(sys.getsizeof(text) for text in _TEXTS[first:]) + grown
+
+
+_SHORT, _LONG = "H", "I"
+"""The arrays' item types: two bytes a code while the codes allow, else four."""
+_SHORT_MAX = 2 ** (8 * array(_SHORT).itemsize) - 1
 
 
 class ActionLog(Sequence[str]):
@@ -55,22 +70,26 @@ class ActionLog(Sequence[str]):
     >>> list(log), log[-1], len(log), log == ["0 play S4", "1 play S9", "2 play S4"]
     (['0 play S4', '1 play S9', '2 play S4'], '2 play S4', 3, True)
     >>> log.nbytes
-    12
+    6
     """
 
     __slots__ = ("_codes",)
 
     def __init__(self, texts: Iterable[str] = ()) -> None:
-        self._codes = array("I", (_code(t) for t in texts))
+        codes = [_code(t) for t in texts]
+        self._codes = array(_SHORT if max(codes, default=0) <= _SHORT_MAX else _LONG, codes)
 
     def append(self, text: str) -> None:
         """Add ``text`` at the end (the action just applied)."""
-        self._codes.append(_code(text))
+        code = _code(text)
+        if code > _SHORT_MAX and self._codes.typecode == _SHORT:
+            self._codes = array(_LONG, self._codes)
+        self._codes.append(code)
 
     def copy(self) -> Self:
         """An independent copy (a game's clone): the codes copied, the texts shared."""
         new = type(self).__new__(type(self))
-        new._codes = array("I", self._codes)
+        new._codes = array(self._codes.typecode, self._codes)
         return new
 
     def __copy__(self) -> Self:

@@ -37,10 +37,11 @@ from games.core.actionlog import ActionLog
 from games.core.actions import Action, Grammar, Param, Verb
 from games.core.cards import Card, Deck
 from games.core.dealing import Deal
+from games.core.deallog import DealLog
 from games.core.errors import GameError, GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
 from games.core.outcome import Outcome, places
-from games.core.records import Record, copy_json
+from games.core.records import Record
 from games.core.zones import Zone, ZoneView, view_zone
 
 DealT = TypeVar("DealT", bound=Deal)
@@ -156,7 +157,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
         self._explicit_deals: list[DealT] = [
             self._parse_deal(raw, f"deal {i + 1}") for i, raw in enumerate(deals)
         ]
-        self.deals_played: list[dict[str, Any]] = []
+        self.deals_played = DealLog()
         self.grammar = Grammar(self.verbs, deck=self.full_deck, suits=self.suit_letters,
                                players=players)
         self.to_act: int | None = None
@@ -244,7 +245,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
             options=self.options.model_dump(mode="json"),
             seed=self.seed,
             dealer=self.first_dealer,
-            deals=copy_json(self.deals_played),
+            deals=self.deals_played.to_json(),
             actions=list(self.history),
         )
 

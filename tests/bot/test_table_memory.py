@@ -1,6 +1,6 @@
 """A table's memory stays small (issues 13 and 17): compact histories, finished tables let go.
 
-A game's history is an :class:`~games.core.actionlog.ActionLog` (four bytes an action,
+A game's history is an :class:`~games.core.actionlog.ActionLog` (two bytes an action,
 each distinct text once per process); a finished or cancelled table leaves memory and its
 old buttons are answered from the store. The byte figures are in ``docs/performance.md``
 (``python -m bench.bot --memory-only``); these tests hold the deterministic measures.
@@ -23,6 +23,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.service import Tables
 from games.core import actionlog
 from games.core.actionlog import ActionLog
+from games.core.deallog import DealLog
 from games.core.game import Game
 from games.core.records import Record
 from games.core.replay import load, split_action
@@ -49,18 +50,49 @@ def played(game: str, players: int, seed: int, options: dict[str, object] | None
     return g
 
 
-def test_a_history_takes_four_bytes_an_action_however_long_the_game() -> None:
+def test_a_history_takes_two_bytes_an_action_however_long_the_game() -> None:
     first = played("fizzbin", 3, 1)
     texts_after_one = actionlog.distinct_texts()
     second = played("fizzbin", 3, 2)
     for g in (first, second):
         assert isinstance(g.history, ActionLog)
-        assert g.history.nbytes == 4 * len(g.history)
+        # Two bytes a code while the process has seen few enough texts (four after).
+        width = 2 if actionlog.distinct_texts() <= 2 ** 16 else 4
+        assert g.history.nbytes == width * len(g.history)
     # A second long game of the same game adds only the texts the first never used:
     # the shared texts are bounded by the actions a game can have, not by its length.
     assert len(second.history) > 500
     new_texts = actionlog.distinct_texts() - texts_after_one
     assert new_texts <= len(set(second.history) - set(first.history))
+
+
+def test_a_history_widens_when_the_process_outgrows_two_byte_codes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    log = ActionLog(["0 play S4", "1 play S9"])
+    assert log.nbytes == 4
+    monkeypatch.setattr(actionlog, "_SHORT_MAX", actionlog.distinct_texts() - 1)
+    text = f"0 never seen before {actionlog.distinct_texts()}"
+    log.append(text)  # its code no longer fits in two bytes
+    assert log.nbytes == 12 and list(log) == ["0 play S4", "1 play S9", text]
+    copy = log.copy()
+    copy.append("1 play S9")
+    assert copy.nbytes == 16 and copy[:-1] == list(log)
+    assert ActionLog(list(log)).nbytes == 12  # made from texts past the limit: wide at once
+
+
+def test_a_games_deals_are_kept_as_json_text_and_read_as_fresh_dicts() -> None:
+    g = played("fumblaroo", 3, 5, {"target": 25})
+    deals = g.deals_played
+    assert isinstance(deals, DealLog) and len(deals) > 5
+    as_lists = deals.to_json()
+    assert deals == as_lists and g.record().deals == as_lists
+    mine = deals[0]
+    mine["hands"][0].append("XX")  # a reader's copy: the game is untouched
+    assert deals[0] == as_lists[0] != mine
+    clone = g.clone()
+    clone.deals_played.append({"hands": []})
+    assert len(g.deals_played) == len(as_lists) == len(clone.deals_played) - 1
+    assert pickle.loads(pickle.dumps(deals)) == deals
 
 
 def test_a_clone_has_its_own_history() -> None:
@@ -141,8 +173,11 @@ async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str
             await manager.act(session, user, action, version=session.version)
             record = session.table.record
             assert record is not None and session.game is not None
-            if session.is_open:  # a finished game's result has its own list, as JSON does
+            if session.is_open:  # a finished game's result has its own lists, as JSON has
                 assert record["actions"] is session.game.history
+                assert record["deals"] is session.game.deals_played
+            else:
+                assert type(record["actions"]) is list and type(record["deals"]) is list
             assert {k: v for k, v in record.items() if k != "meta"} == \
                 session.game.record().model_dump()
         stored = await store.get_table(session.id)
