@@ -38,6 +38,7 @@ from tests.botdriver import (
     answer_text,
     open_table,
     play_to_the_end,
+    random_move,
     running_bot,
     settings_for,
     table_message,
@@ -255,12 +256,7 @@ async def test_a_table_at_its_games_largest_options_stays_under_50_kb(game: str,
             while session.is_open:
                 if moves % 50 == 0:
                     measure(session)
-                running = session.game
-                assert running is not None and running.to_act is not None
-                person = session.seats[running.to_act].user_id
-                assert person is not None
-                action = rng.choice(running.legal_actions(running.to_act))
-                await manager.act(session, person, action, version=session.version)
+                await random_move(manager, session, rng)
                 moves += 1
             return moves
 
