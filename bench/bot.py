@@ -777,7 +777,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     from bot.store.sqlite.store import SqliteStore
     from bot.tables.service import Tables
     from bot.tables.session import Session
-    from tests.botdriver import settings_for
+    from tests.botdriver import random_move, settings_for
 
     rng = random.Random(seed)
     where = Path(tempfile.mkdtemp(prefix="fivefold-bench-memory-",
@@ -801,12 +801,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
             """A move at each table; the tables still in play after it (the others'
             lengths noted, and let go)."""
             for session in sessions:
-                running = session.game
-                assert running is not None and running.to_act is not None
-                person = session.seats[running.to_act].user_id
-                assert person is not None
-                action = rng.choice(running.legal_actions(running.to_act))
-                await manager.act(session, person, action, version=session.version)
+                await random_move(manager, session, rng)
             lengths.extend(len(s.game.history) for s in sessions
                            if not s.is_open and s.game is not None)
             return [s for s in sessions if s.is_open]

@@ -21,6 +21,7 @@ from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import Clock
+from bot.tables.service import Tables
 from bot.tables.session import Session
 from cogs.upkeep.live_menus import LiveMenus
 from tests.answers import updated_the_menu, updated_the_message
@@ -42,6 +43,17 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+async def random_move(tables: Tables, session: Session, rng: random.Random) -> None:
+    """A random legal move at ``session``, through the table service (no Discord), by the
+    person whose turn it is."""
+    running = session.game
+    assert running is not None and running.to_act is not None
+    person = session.seats[running.to_act].user_id
+    assert person is not None
+    action = rng.choice(running.legal_actions(running.to_act))
+    await tables.act(session, person, action, version=session.version)
 
 
 @asynccontextmanager

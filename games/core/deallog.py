@@ -12,10 +12,30 @@ the reader may change at will. The table's stored head writes the bytes as they 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Self, overload
 
 import orjson
+
+
+def _interned(value: Any) -> Any:
+    """JSON data read back with every string interned: a card's name is then the one
+    string the process holds for it (:mod:`games.core.cards` interns them), so that two
+    copies of a record cost their lists, not their card names again."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, list):
+        return [_interned(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _interned(item) for key, item in value.items()}
+    return value
+
+
+def _loaded(text: str) -> dict[str, Any]:
+    """One deal read back from its text: a new dict, its card names interned."""
+    deal: dict[str, Any] = _interned(orjson.loads(text))
+    return deal
 
 
 def _text(deal: dict[str, Any]) -> str:
@@ -68,7 +88,7 @@ class DealLog(Sequence[dict[str, Any]]):
 
     def to_json(self) -> list[dict[str, Any]]:
         """The deals as JSON data: a new list of new dicts, the caller's own."""
-        return [orjson.loads(text) for text in self._texts]
+        return [_loaded(text) for text in self._texts]
 
     @property
     def nbytes(self) -> int:
@@ -86,12 +106,11 @@ class DealLog(Sequence[dict[str, Any]]):
 
     def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
         if isinstance(index, slice):
-            return [orjson.loads(text) for text in self._texts[index]]
-        loaded: dict[str, Any] = orjson.loads(self._texts[index])
-        return loaded
+            return [_loaded(text) for text in self._texts[index]]
+        return _loaded(self._texts[index])
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        return (orjson.loads(text) for text in self._texts)
+        return (_loaded(text) for text in self._texts)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DealLog):

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from games.core.actions import STACK, Action, Param, Verb
 from games.core.cards import Card, standard_card_label, standard_card_name
@@ -36,6 +36,19 @@ class FizzbinVerb(Verb):
 
     DRAW = "draw"
     DISCARD = "discard"
+
+
+class HandResult(NamedTuple):
+    """How one hand ended: its winner and loser (None when there is none) and each
+    player's rank. A tuple, not the dict the replay writes (:meth:`as_json`): a
+    15-hand match keeps fifteen of them."""
+
+    winner: int | None
+    loser: int | None
+    ranks: tuple[str, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "loser": self.loser, "ranks": list(self.ranks)}
 
 
 class Step(Enum):
@@ -110,7 +123,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         self.stack: list[Card] = []
         self.taken: list[Card] = []  # taken from a pile this turn: not this turn's discard
         self.drawn: list[Card] = []  # drawn from the stack this turn: only the drawer knows
-        self.results: list[dict[str, Any]] = []
+        self.results: list[HandResult] = []
         self.opening_events = self._start_hand()
 
     # --- setup -----------------------------------------------------------------
@@ -320,7 +333,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         n = self.players
         ranks = [rank_hand(self.holding(p), night=self.night) for p in range(n)]
         winner, loser = judge(ranks)
-        self.results.append({"winner": winner, "loser": loser, "ranks": [r.value for r in ranks]})
+        self.results.append(HandResult(winner, loser, tuple(r.value for r in ranks)))
         gained = [1 if p == winner else 0 for p in range(n)]
         self.rounds.append(gained)
         self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
@@ -354,7 +367,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
     # --- views -----------------------------------------------------------------
 
     def result_fields(self) -> dict[str, Any]:
-        return {"hands": [{**r, "ranks": list(r["ranks"])} for r in self.results]}
+        return {"hands": [r.as_json() for r in self.results]}
 
     def zones(self) -> list[Zone]:
         zones: list[Zone] = []

@@ -8,19 +8,26 @@ old buttons are answered from the store. The byte figures are in ``docs/performa
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import itertools
 import json
 import pickle
 import random
+import sys
+import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import games
+from bench.bot import LONGEST
 from bot.models import TableStatus
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.service import Tables
+from bot.tables.session import Session
 from games.core import actionlog
 from games.core.actionlog import ActionLog
 from games.core.deallog import DealLog
@@ -31,6 +38,7 @@ from tests.botdriver import (
     answer_text,
     open_table,
     play_to_the_end,
+    random_move,
     running_bot,
     settings_for,
     table_message,
@@ -186,3 +194,79 @@ async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str
         assert stored.record["deals"] == session.game.record().model_dump()["deals"]
     finally:
         await store.close()
+
+
+# ----------------------------------------------------------------- a table's own bytes
+
+LARGEST = 50 * 1024
+"""What a table may hold at any point of its game (issue 25)."""
+
+_NOT_A_TABLES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
+                 types.MethodType, types.FrameType, types.CoroutineType, types.CodeType,
+                 asyncio.Future, asyncio.Handle, asyncio.AbstractEventLoop)
+
+
+def existing_objects() -> tuple[list[object], set[int]]:
+    """Every object the process holds now (the tracked ones and what they refer to),
+    and their ids: what a table opened after this shares with the rest of the process
+    (the cards, the rules' caches, the action texts seen so far). The list keeps them
+    alive, so that no id is reused while the set is in use."""
+    gc.collect()
+    kept = gc.get_objects()
+    kept += [ref for obj in list(kept) for ref in gc.get_referents(obj)]
+    return kept, {id(obj) for obj in kept}
+
+
+def own_bytes(root: object, shared: set[int]) -> int:
+    """The bytes of every object reachable from ``root`` that is not in ``shared`` (nor
+    code, a module, a task or the event loop): what the table holds by itself."""
+    seen: set[int] = set()
+    stack, total = [root], 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or id(obj) in shared or isinstance(obj, _NOT_A_TABLES):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+@pytest.mark.parametrize("game", sorted(LONGEST))
+async def test_a_table_at_its_games_largest_options_stays_under_50_kb(game: str,
+                                                                      tmp_path: Path) -> None:
+    """The most players and the options that make each game longest (``bench.bot``'s
+    ``LONGEST``), played to the end through the table service: what the session holds by
+    itself (its game, stored table, record, deals, history, recent lines) is under 50 KB
+    at every point. One game of the same set-up is played first, as a bot that has been
+    up for a while has (the rules' caches and the action texts are the process's)."""
+    players, options = LONGEST[game]
+    store = await SqliteStore.open(tmp_path / "fivefold.db")
+    try:
+        manager = Tables(store, settings_for(tmp_path), seed_source=itertools.count(7).__next__)
+        rng = random.Random(7)
+
+        async def through(channel: int, measure: Callable[[Session], None]) -> int:
+            session = await manager.open(guild_id=1, channel_id=channel, host_id=1,
+                                         host_name="p1", game=game, options=options)
+            for user in range(2, players + 1):
+                await manager.join(session, user, f"p{user}")
+            await manager.start(session, 1)
+            moves = 0
+            while session.is_open:
+                if moves % 50 == 0:
+                    measure(session)
+                await random_move(manager, session, rng)
+                moves += 1
+            return moves
+
+        await through(10, lambda session: None)
+        kept, shared = existing_objects()
+        sizes: list[int] = []
+        moves = await through(11, lambda session: sizes.append(own_bytes(session, shared)))
+        del kept
+    finally:
+        await store.close()
+    assert moves > 200 and len(sizes) > 4
+    assert sizes[0] > 4 * 1024  # the measure sees the table: its deal, seats and record
+    assert max(sizes) < LARGEST, (game, [round(s / 1024, 1) for s in sizes])

@@ -43,7 +43,7 @@ def _lockstep(g: Fizzbin, rng: random.Random) -> int:
         played += 1
     assert len(g.results) == hands + 1, "the fast state ended the hand, the game did not"
     winner, loser, ranks = s.result()
-    assert g.results[-1] == {"winner": winner, "loser": loser,
+    assert g.results[-1].as_json() == {"winner": winner, "loser": loser,
                              "ranks": [r.value for r in ranks]}
     assert s.to_act() == -1 and s.moves() == ()
     return played

@@ -31,7 +31,7 @@ def test_whole_match_random_playouts_keep_the_invariants(players, options):
                           probe_every=11)
     assert isinstance(game, Fizzbin)
     assert len(game.results) == options.get("hands", 5) == len(game.rounds)
-    assert sum(game.scores) == sum(r["winner"] is not None for r in game.results)
+    assert sum(game.scores) == sum(r.winner is not None for r in game.results)
 
 
 def test_a_clock_game_keeps_the_invariants_with_night_and_day_hands():

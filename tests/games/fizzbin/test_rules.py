@@ -252,7 +252,7 @@ def test_the_same_hand_ranks_by_the_time_of_day(hand, day, night):
 def test_every_rank_is_shown_when_a_hand_by_day_ends():
     g = game(DAY_ALL_RANKS, DAY_ALL_RANKS_STACK, hands=2)
     draw_and_discard_stack(g, 14)
-    assert g.results[0]["ranks"] == ["full", "royal", "three-quarters", "half", "nothing",
+    assert g.results[0].as_json()["ranks"] == ["full", "royal", "three-quarters", "half", "nothing",
                                      "shronk"]
 
 
@@ -261,7 +261,7 @@ def test_every_rank_is_shown_when_a_hand_by_night_ends():
     assert g.night
     draw_and_discard_stack(g, 14)
     assert g.over
-    assert g.results == [{"winner": 1, "loser": 5, "ranks": [
+    assert [r.as_json() for r in g.results] == [{"winner": 1, "loser": 5, "ranks": [
         "full", "royal", "three-quarters", "half", "nothing", "shronk"]}]
     assert g.scores == [0, 1, 0, 0, 0, 0] and g.winners == (1,)
 
@@ -275,8 +275,8 @@ def test_shronk_beats_a_royal_like_hand_to_the_bottom():
     act(g, "1 draw stack")  # the third jack
     act(g, "1 discard 3S 1")
     draw_and_discard_stack(g, 13)
-    assert g.results[0]["ranks"][1] == "shronk" and g.results[0]["loser"] == 1
-    assert g.results[0]["winner"] == 0  # the full fizzbin is now the one best hand
+    assert g.results[0].as_json()["ranks"][1] == "shronk" and g.results[0].as_json()["loser"] == 1
+    assert g.results[0].as_json()["winner"] == 0  # the full fizzbin is now the one best hand
 
 
 # --- winner and loser -----------------------------------------------------------------
@@ -308,7 +308,7 @@ def test_with_no_winner_nobody_scores_or_moves_and_the_same_dealer_deals_again()
         g.apply(p, "draw stack")
         (new,) = hand_of(g, p) - before
         events = g.apply(p, f"discard {new} {p}")
-    assert g.results[0] == {"winner": None, "loser": 5, "ranks": [
+    assert g.results[0].as_json() == {"winner": None, "loser": 5, "ranks": [
         "full", "full", "three-quarters", "half", "nothing", "shronk"]}
     assert g.scores == [0] * 6 and g.rounds == [[0] * 6]
     assert [g.seat_of(p) for p in range(6)] == list(range(6))
@@ -330,7 +330,7 @@ def test_the_loser_swaps_to_the_winners_left_and_the_winner_deals_next():
         p = g.to_act
         g.apply(p, "draw stack")
         events = g.apply(p, f"discard {g.hands[p][-1]} {p}")
-    assert g.results[0]["winner"] == 1 and g.results[0]["loser"] == 5
+    assert g.results[0].as_json()["winner"] == 1 and g.results[0].as_json()["loser"] == 5
     assert g.scores == [0, 1, 0, 0, 0, 0]
     assert [g.seat_of(p) for p in range(6)] == [0, 1, 5, 3, 4, 2]  # 5 <-> 2, 1 stays
     assert ("swap", (5, 2)) in [(e.kind, e.players) for e in events]
@@ -350,7 +350,7 @@ def test_a_loser_already_on_the_winners_left_does_not_move():
              more=[deal(["AS 2S 3S 4S 5S 6S", "7S 8S 9S TS JS QS KS", "AH 2H 3H 4H 5H 6H 7H",
                          "8H 9H TH JH QH KH", "AD 2D 3D 4D 5D 6D", "7D 8D 9D TD JD QD"])])
     draw_and_discard_stack(g, 14)
-    assert g.results[0]["winner"] == 1 and g.results[0]["loser"] == 2
+    assert g.results[0].as_json()["winner"] == 1 and g.results[0].as_json()["loser"] == 2
     assert [g.seat_of(p) for p in range(6)] == list(range(6))
     assert g.dealer == 1 and g.to_act == 2
 
