@@ -133,18 +133,15 @@ def head_doc(table: StoredTable, *, record_in_results: bool = False) -> tuple[st
     record = None if record_in_results else table.record
     actions = None if record is None else _actions(table)
     count = 0 if actions is None else len(actions)
-    deals = None
-    if record is not None:
-        deals = record.get("deals")
-        if actions is not None or isinstance(deals, DealLog):
-            record = {**record, "actions": count} if actions is not None else {**record}
-    head = table.model_copy(update={"created_at": utc(table.created_at),
-                                    "updated_at": utc(table.updated_at), "record": record})
+    if record is not None and actions is not None:
+        record = {**record, "actions": count}
+    deals = None if record is None else record.get("deals")
+    times = {"created_at": utc(table.created_at), "updated_at": utc(table.updated_at)}
     if record is None or not isinstance(deals, DealLog):
-        return head.model_dump_json(), count
+        return table.model_copy(update={**times, "record": record}).model_dump_json(), count
     # A game's deals are kept as their JSON texts (DealLog): written as they are, not
-    # built into dicts again at every action.
-    doc = head.model_dump(mode="json", exclude={"record"})
+    # built into dicts and serialised again at every action.
+    doc = table.model_copy(update=times).model_dump(mode="json", exclude={"record"})
     doc["record"] = {**record, "deals": deals.fragments()}
     return dump(doc), count
 
