@@ -96,13 +96,13 @@ def followed(record: dict[str, Any] | None, game: Game[Any]) -> dict[str, Any]:
     """The stored table's record brought up to ``game``, one action on, sharing the game's
     own parts instead of copying them.
 
-    Its ``"actions"`` are the game's :class:`~games.core.actionlog.ActionLog` (four bytes
+    Its ``"actions"`` are the game's :class:`~games.core.actionlog.ActionLog` (two bytes
     an action) and its ``"deals"`` the game's :class:`~games.core.deallog.DealLog` (each
     deal as its JSON text, once per table), not a list of action strings and a copy of
     every deal, built again at every action (eight bytes more an action, and the deals
-    twice). Sharing is safe: a game is never changed once it
-    is a table's (the next action applies to a clone, which copies only the lists), and
-    nothing changes a record. What the store writes is the same (:mod:`bot.store.rows`).
+    twice). Sharing is safe: a game is never changed once it is a table's (the next
+    action applies to a clone, which copies only the lists), and nothing changes a
+    record. What the store writes is the same (:mod:`bot.store.rows`).
     """
     if record is None:
         record = {**game.record().model_dump(), "meta": {}}

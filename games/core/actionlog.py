@@ -1,4 +1,4 @@
-"""A game's history kept compact: four bytes an action instead of a string each.
+"""A game's history kept compact: two bytes an action instead of a string each.
 
 A game's history is the record's ``"actions"`` (``"0 play S4"``), appended once per
 action and read by the record, the replay, the computer players' perspective and the

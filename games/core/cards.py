@@ -32,7 +32,7 @@ class Card:
     rank: int
 
     def __post_init__(self) -> None:
-        # Interned, so that a copy of a record (copy_json) shares its card texts with the
+        # Interned, so that a copy of a record (DealLog reads) shares its card texts with the
         # game instead of holding a string of its own for every card of every deal.
         object.__setattr__(self, "text", sys.intern(self.text))
 
