@@ -4,9 +4,9 @@ A record carries every deal of its game (``docs/rules/README.md``), and a table 
 its record in memory while it is played. Kept as JSON data (a dict of lists of card
 names) a deal took 0.6 to 1.5 KB, the lists' pointers mostly: a 25-point Fumblaroo match
 or a 15-hand Fizzbin held 15 to 25 KB of deals, a third of the table
-(``docs/performance.md``). :class:`DealLog` keeps each deal as its compact JSON bytes
+(``docs/performance.md``). :class:`DealLog` keeps each deal as its compact JSON text
 (about 5 bytes a card) and reads as the same sequence of dicts, each a fresh copy that
-the reader may change at will. The table's stored head writes the bytes as they are
+the reader may change at will. The table's stored head writes the text as it is
 (:meth:`DealLog.fragments`), without building the dicts again at every action.
 """
 

@@ -172,7 +172,7 @@ class Fizzbin(Game[FizzbinDeal, FizzbinOptions]):
         deal = self.next_deal()
         check_big_hands(deal, f"deal {len(self.deals_played)}", dealer=dealer, left=left)
         self.night = self._night_for(deal)
-        self.deals_played.replace_last({**self.deals_played[-1], "night": self.night})
+        self.deals_played.replace_last({**deal.to_json(), "night": self.night})
         self.hands = [list(h) for h in deal.hands]
         self.face_up = [
             [h.pop(FACE_UP_INDEX)] if len(h) == BIG_HAND else [] for h in self.hands
