@@ -111,7 +111,9 @@ async def posted_anew_by_table_command(fake: FakeDiscord, world: FakeWorld,
     answer = await fake.slash(world.carol, world.table, "table", {})
     assert not answer.ephemeral, answer
     await posted_anew(session, old)
-    assert fake.messages[old].deleted  # type: ignore[index]
+    # The old message is taken down after the new id is saved: wait for it too.
+    await until(lambda: fake.messages[old].deleted,  # type: ignore[index]
+                what="the old table message taken down")
 
 
 async def until_moved_with_message_gone(fake: FakeDiscord, world: FakeWorld, session: Session,
