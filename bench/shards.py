@@ -1,7 +1,8 @@
 """One bot process or two splitting the shards: actions per second and answer times.
 
-    .venv/bin/python -m bench.shards [--tables 8] [--moves 24] [--rounds 3]
-                                     [--database-url URL] [--json PATH] [--quick]
+    .venv/bin/python -m bench.shards [--tables 64] [--moves 24] [--rounds 3] [--rate 0]
+                                     [--pictures off] [--database-url URL]
+                                     [--json PATH] [--quick]
 
 Each round measures both set-ups on the same world, one after the other, each with
 a fresh database and a fresh fake Discord (this process runs it, and the people):
@@ -17,7 +18,19 @@ The bots are the real ``python -m bot`` (``tests.run_bot_against_fake``). Half t
 ``--tables`` two-player Fiasco tables are in a server of shard 0, half in one of
 shard 1, each with its own two people. Once all are started, every table plays
 ``--moves`` moves at once, each person clicking the moment it is their move
-(saturation: "Show my hand", then the first card offered). Figures of one run:
+(saturation: "Show my hand", then the first card offered). ``--rate R`` asks for R
+actions a second instead: each table pauses before each move, for ``tables / R``
+seconds on average (half to one and a half of it), so that both set-ups carry the
+same load below their capacity and their CPU per action compares like with like
+(at saturation, one process's loop runs fuller than each of two, which makes each
+of its interactions a little cheaper).
+
+The bots, not the people, are to be the limit. The tables are text tables unless
+``--pictures on`` (their drawing is the picture workers' work, which the bots' CPU
+below leaves out and which would otherwise set the pace), and the fake checks one
+request in 50 against Discord's OpenAPI schema (every one with ``--quick``): the full
+check costs the fake about 7 ms a request, more than the bot spends on it. Figures of
+one run:
 
 - **actions/s**: acknowledged moves over the wall time of the play;
 - **interactions/s**: answered interactions (two a move, more when the first person
@@ -25,9 +38,13 @@ shard 1, each with its own two people. Once all are started, every table plays
 - **answer p50 / p99**: from the fake dispatching an interaction to the bot's answer
   reaching it (Discord's 3 s deadline applies to this);
 - **bot CPU / action**: the bot processes' CPU time (user + system, from ``/proc``)
-  in the play over the moves, all processes together;
+  in the play over the moves, all processes together (their picture and computer
+  workers apart);
+- **bot cores**: the same CPU time over the play's wall time: the cores the bots
+  used between them (at most 1 for one process, 2 for two);
 - **fake CPU**: this process's CPU over the play's wall time. Near 100 % means the
-  fake and the simulated people, not the bot, are the limit.
+  fake and the simulated people, not the bots, are the limit; on a machine of two
+  cores, bot cores and fake CPU together near 2 mean the machine is.
 
 Each figure is the median over ``--rounds`` with the spread (min-max); *two / one*
 is the ratio within each round, so a machine that gets busier mid-run moves both.
@@ -43,6 +60,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import secrets
 import statistics
 import sys
@@ -53,6 +71,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.bot import OPENAPI_SAMPLE, sample_openapi_checks
 from bench.rules import Spread, machine
 from tests.botdriver import enabled_choices
 from tests.botprocess import bot_process, until_enabled
@@ -83,6 +102,7 @@ class Run:
                 "p50_ms": 1000 * statistics.median(ordered),
                 "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
                 "bot_cpu_ms_per_action": 1000 * self.bot_cpu / self.moves,
+                "bot_cores": self.bot_cpu / self.seconds,
                 "fake_cpu": self.cpu / self.seconds}
 
 
@@ -101,10 +121,14 @@ async def click(fake: FakeDiscord, run: Run, user: FakeUser, message: StoredMess
     return result
 
 
-async def play(fake: FakeDiscord, run: Run, table: Table, moves: int) -> None:
-    """``moves`` moves at ``table``: whoever has one opens their hand and plays its first card."""
+async def play(fake: FakeDiscord, run: Run, table: Table, moves: int,
+               pause: float = 0.0, rng: random.Random | None = None) -> None:
+    """``moves`` moves at ``table``: whoever has one opens their hand and plays its first card,
+    after a pause of ``pause`` seconds on average (half to one and a half of it) if any."""
     assert table.message is not None
     for _ in range(moves):
+        if pause > 0 and rng is not None:
+            await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
         for user in table.people:
             shown = await click(fake, run, user, table.message, "Show my hand")
             choices = enabled_choices(shown.message) if shown.message is not None else []
@@ -116,9 +140,9 @@ async def play(fake: FakeDiscord, run: Run, table: Table, moves: int) -> None:
             raise RuntimeError(f"nobody has a move at {table.channel.name}")
 
 
-async def start(fake: FakeDiscord, table: Table) -> None:
+async def start(fake: FakeDiscord, table: Table, pictures: bool) -> None:
     host, guest = table.people
-    opened = await fake.slash(host, table.channel, "play fiasco")
+    opened = await fake.slash(host, table.channel, "play fiasco", {"pictures": pictures})
     assert opened.message is not None, opened
     table.message = opened.message
     await fake.click(guest, opened.message, "Join")
@@ -163,18 +187,40 @@ async def bots(fake: FakeDiscord, folder: Path, mode: str,
         yield [proc.pid for proc in procs]
 
 
-async def measure(mode: str, tables: int, moves: int, database_url: str | None) -> Run:
+@dataclass(frozen=True)
+class Setup:
+    """What every run of one bench measures."""
+
+    tables: int
+    moves: int
+    database_url: str | None = None
+    pictures: bool = False
+    openapi_every: int = OPENAPI_SAMPLE
+    rate: float = 0.0  # actions a second asked of all tables together; 0: as fast as answered
+
+    @property
+    def pause(self) -> float:
+        """Seconds a table waits before each move, on average, to ask for ``rate``."""
+        return self.tables / self.rate if self.rate > 0 else 0.0
+
+
+async def measure(mode: str, setup: Setup) -> Run:
     """One set-up, from a fresh fake and database to ``moves`` moves at every table."""
     run = Run()
     with tempfile.TemporaryDirectory(prefix=f"bench-shards-{mode}-") as folder:
         async with FakeDiscord() as fake:
             fake.shard_count = 1 if mode == "one" else SHARDS
-            made = world(fake, tables)
-            async with fresh(database_url) as url, bots(fake, Path(folder), mode, url) as pids:
+            sample_openapi_checks(fake, setup.openapi_every)
+            made = world(fake, setup.tables)
+            moves = setup.moves
+            async with fresh(setup.database_url) as url, \
+                    bots(fake, Path(folder), mode, url) as pids:
                 for table in made:  # one after the other: the set-up is not measured
-                    await start(fake, table)
+                    await start(fake, table, setup.pictures)
                 wall, cpu, bot_cpu = time.perf_counter(), time.process_time(), cpu_seconds(pids)
-                await asyncio.gather(*(play(fake, run, table, moves) for table in made))
+                await asyncio.gather(*(play(fake, run, table, moves, setup.pause,
+                                            random.Random(n))
+                                       for n, table in enumerate(made)))
                 run.seconds = time.perf_counter() - wall
                 run.cpu = time.process_time() - cpu
                 run.bot_cpu = cpu_seconds(pids) - bot_cpu
@@ -209,7 +255,7 @@ def summary(rounds: list[dict[str, Run]]) -> dict[str, Any]:
     out["two_over_one"] = {
         name: asdict(Spread.of([r["two"].figures()[name] / r["one"].figures()[name]
                                 for r in rounds]))
-        for name in ("actions_per_s", "p99_ms")}
+        for name in ("actions_per_s", "p99_ms", "bot_cpu_ms_per_action")}
     return out
 
 
@@ -218,48 +264,61 @@ def table_text(result: dict[str, Any]) -> str:
         return Spread(**figure).text(fmt)
 
     lines = ["| processes | actions/s | interactions/s | answer p50 ms | answer p99 ms "
-             "| bot CPU ms / action | fake CPU |", "| --- | --- | --- | --- | --- | --- | --- |"]
+             "| bot CPU ms / action | bot cores | fake CPU |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for mode in MODES:
         row = result[mode]
         lines.append(f"| {mode} | {cell(row['actions_per_s'], ',.1f')} | "
                      f"{cell(row['interactions_per_s'], ',.1f')} | {cell(row['p50_ms'], ',.0f')} | "
                      f"{cell(row['p99_ms'], ',.0f')} | "
-                     f"{cell(row['bot_cpu_ms_per_action'], ',.1f')} | "
-                     f"{cell(row['fake_cpu'], '.0%')} |")
+                     f"{cell(row['bot_cpu_ms_per_action'], ',.2f')} | "
+                     f"{cell(row['bot_cores'], '.2f')} | {cell(row['fake_cpu'], '.0%')} |")
     ratio = result["two_over_one"]
     lines.append(f"\ntwo / one, same round: actions/s {cell(ratio['actions_per_s'], '.2f')}, "
-                 f"p99 {cell(ratio['p99_ms'], '.2f')}")
+                 f"p99 {cell(ratio['p99_ms'], '.2f')}, "
+                 f"bot CPU / action {cell(ratio['bot_cpu_ms_per_action'], '.2f')}")
     return "\n".join(lines)
 
 
-async def bench(tables: int, moves: int, rounds: int, database_url: str | None
-                ) -> dict[str, Any]:
+async def bench(setup: Setup, rounds: int) -> dict[str, Any]:
     measured: list[dict[str, Run]] = []
     for n in range(rounds):
         order = MODES if n % 2 == 0 else tuple(reversed(MODES))  # neither always goes first
-        measured.append({mode: await measure(mode, tables, moves, database_url)
-                         for mode in order})
+        measured.append({mode: await measure(mode, setup) for mode in order})
     return summary(measured)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.shards", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--moves", type=int, default=24, help="moves per table (at most 50)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="actions a second asked of all tables together, each table "
+                             "pausing before its moves (default 0: saturation, every person "
+                             "clicking the moment it is their move)")
+    parser.add_argument("--pictures", choices=("on", "off"), default="off",
+                        help="tables drawn as pictures (their drawing is the picture "
+                             "workers' work, outside the bots' CPU)")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.moves, args.rounds = 2, 2, 1
-    if args.tables < SHARDS or not 1 <= args.moves <= 50 or args.rounds < 1:
-        parser.error(f"--tables at least {SHARDS}, --moves 1 to 50, --rounds at least 1")
-    result = asyncio.run(bench(args.tables, args.moves, args.rounds, args.database_url))
+    if args.tables < SHARDS or not 1 <= args.moves <= 50 or args.rounds < 1 or args.rate < 0:
+        parser.error(f"--tables at least {SHARDS}, --moves 1 to 50, --rounds at least 1, "
+                     "--rate not below 0")
+    setup = Setup(tables=args.tables, moves=args.moves, database_url=args.database_url,
+                  pictures=args.pictures == "on", rate=args.rate,
+                  openapi_every=1 if args.quick else OPENAPI_SAMPLE)
+    result = asyncio.run(bench(setup, args.rounds))
     result = {"machine": machine(), "load_average_after": os.getloadavg(),
               "settings": {"tables": args.tables, "moves": args.moves, "rounds": args.rounds,
                            "database": "postgresql" if args.database_url else "sqlite",
+                           "rate": args.rate, "pictures": args.pictures,
+                           "openapi_every": setup.openapi_every,
                            "quick": args.quick},
               **result}
     print(table_text(result))
