@@ -9,6 +9,14 @@ capacity drains its backlog instead of answering ever later, and every answer it
 still arrives in time (``bench.bot`` counts shed clicks apart from late ones). Meanwhile
 the work that answers nobody waits for the loop (:func:`bot.load.LoopLoad.calm`).
 
+The refusal is made twice over, by one test (:func:`too_late`). First at the gateway
+(:class:`Gate`), the moment discord.py reads the event, before it builds an
+``Interaction``, finds the clicked item and starts the handler's task: on a loop that
+far behind, that work and the wait for the handler's turn are what would make the
+answer late, so an interaction already too old is answered busy from its raw payload
+(or, past Discord's deadline, dropped: Discord would refuse any answer). Then in the
+handler (:func:`shed`), for one that aged past the line while it waited its turn there.
+
 A click that acts waits for the session's lock and for its action to be durable
 (:meth:`bot.tables.actions.Actions.act`) before the menu can show the result. Usually that is a
 few milliseconds and the menu is the answer itself (one REST call). Under load the
@@ -29,11 +37,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import discord
-from discord.utils import MISSING
+from discord.utils import DISCORD_EPOCH, MISSING
+from discord.webhook.async_ import async_context, interaction_response_params
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
@@ -50,6 +59,12 @@ half of Discord's 3 s, leaving room for a slow defer."""
 
 BUSY = "The table is busy; try again in a moment."
 """The answer to a click the bot is too far behind to act on in time (nothing changed)."""
+EPHEMERAL = 64
+"""The message flag of an answer only its clicker sees."""
+SHED_TYPES = frozenset({2, 3})
+"""Interaction types answered busy when too late: slash commands and clicks. An
+autocomplete cannot carry a message (it is dropped when past the deadline, else left to
+discord.py) and a modal's answer keeps what the person typed (it is always acted on)."""
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +84,22 @@ class Shedding:
         now = time.monotonic()
         if self._last is None or now - self._last >= self.every:
             log.warning("the bot is behind: %d interaction(s) answered busy since the last "
-                        "note, the latest %.1f s old", self.count - self._said, old)
+                        "note (past Discord's deadline: dropped), the latest %.1f s old",
+                        self.count - self._said, old)
             self._said, self._last = self.count, now
 
 
 SHEDDING = Shedding()
+
+
+def too_late(old: float) -> bool:
+    """Whether an interaction ``old`` seconds old is too late to be acted on in time."""
+    return old >= SHED_AFTER
+
+
+def answerable(old: float) -> bool:
+    """Whether Discord still takes an answer to an interaction ``old`` seconds old."""
+    return old < DEADLINE
 
 
 async def shed(interaction: Interaction) -> bool:
@@ -81,10 +107,10 @@ async def shed(interaction: Interaction) -> bool:
     answered :data:`BUSY` (or, already past Discord's deadline, not at all: Discord would
     refuse the answer) and must be left alone."""
     old = age(interaction)
-    if old < SHED_AFTER:
+    if not too_late(old):
         return False
     SHEDDING.note(old)
-    if old < DEADLINE and not interaction.response.is_done():
+    if answerable(old) and not interaction.response.is_done():
         try:
             await interaction.response.send_message(BUSY, ephemeral=True)
         except discord.HTTPException as exc:
@@ -100,6 +126,72 @@ async def not_shed(interaction: Interaction) -> bool:
 def age(interaction: Interaction) -> float:
     """Seconds since Discord created ``interaction`` (never below 0: clocks drift)."""
     return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+
+
+def snowflake_age(snowflake: int) -> float:
+    """Seconds since Discord made the id ``snowflake`` (never below 0), read from its bits
+    alone: what :func:`age` gives once the interaction is built, without building it."""
+    return max(0.0, time.time() - ((snowflake >> 22) + DISCORD_EPOCH) / 1000)
+
+
+Parser = Callable[[Any], None]
+
+
+class Gate:
+    """Refuses, where discord.py reads them from the gateway, the interactions already too
+    late to act on (the first of the two refusals above).
+
+    :meth:`install` wraps the connection's ``INTERACTION_CREATE`` parser (discord.py keeps
+    one per event name, in ``parsers``; every shard of the client shares it). An
+    interaction on time goes on to discord.py untouched. One too late is answered busy
+    with a single REST call made from its raw id and token, the same call discord.py's
+    ``send_message`` makes, on a task of its own; one past Discord's deadline is dropped.
+    Either way nothing else runs for it: no ``Interaction``, no item, no handler.
+    """
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._answers: set[asyncio.Task[None]] = set()
+        self._parse: Parser | None = None
+
+    def install(self) -> None:
+        parsers: dict[str, Parser] = self.client._connection.parsers
+        if self._parse is None:
+            self._parse = parsers["INTERACTION_CREATE"]
+            parsers["INTERACTION_CREATE"] = self.parse
+
+    def remove(self) -> None:
+        if self._parse is not None:
+            self.client._connection.parsers["INTERACTION_CREATE"] = self._parse
+            self._parse = None
+
+    def parse(self, data: Any) -> None:
+        assert self._parse is not None
+        try:
+            old = snowflake_age(int(data["id"])) if data.get("type") in SHED_TYPES else 0.0
+        except (KeyError, TypeError, ValueError):
+            old = 0.0  # not what Discord sends: discord.py's own parser says so
+        if not too_late(old):
+            self._parse(data)
+            return
+        SHEDDING.note(old)
+        if answerable(old):
+            task = asyncio.get_running_loop().create_task(
+                self._busy(int(data["id"]), str(data["token"]), old), name="busy-answer")
+            self._answers.add(task)
+            task.add_done_callback(self._answers.discard)
+
+    async def _busy(self, interaction_id: int, token: str, old: float) -> None:
+        http = self.client.http
+        params = interaction_response_params(
+            type=discord.InteractionResponseType.channel_message.value,
+            data={"content": BUSY, "flags": EPHEMERAL})
+        try:
+            await async_context.get().create_interaction_response(
+                interaction_id, token, session=http._HTTPClient__session,  # type: ignore[attr-defined]
+                proxy=http.proxy, proxy_auth=http.proxy_auth, params=params)
+        except discord.HTTPException as exc:
+            log.info("a busy answer was refused (%.1f s old at the gateway): %s", old, exc)
 
 
 async def in_time(interaction: Interaction, work: Awaitable[T], *,

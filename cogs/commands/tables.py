@@ -24,7 +24,7 @@ from bot.tables.lobby import validate_options
 from bot.tables.service import Tables as TableService
 from bot.tables.session import Session
 from cogs.clicks import router
-from cogs.clicks.deadline import not_shed
+from cogs.clicks.deadline import Gate, not_shed
 from cogs.clicks.handlers import Clicks, display_name, sentence
 from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
@@ -68,6 +68,7 @@ class Tables(commands.Cog):
         self._reposting: set[str] = set()  # tables being posted anew by /table
         self._reposted: dict[str, float] = {}  # when /table last posted each table
         self._warming: asyncio.Task[None] | None = None
+        self.gate = Gate(bot)
 
     async def cog_load(self) -> None:
         self.tables.listener = FollowingListener(self.live, self.publisher)
@@ -77,9 +78,11 @@ class Tables(commands.Cog):
         # A slash command too late to run in time is answered "busy" (cogs.clicks.deadline),
         # as clicks are; discord.py asks the tree's interaction_check before every command.
         self.bot.tree.interaction_check = not_shed  # type: ignore[method-assign]
+        self.gate.install()  # and the same refused before discord.py's work, when it can be
 
     async def cog_unload(self) -> None:
         vars(self.bot.tree).pop("interaction_check", None)  # the tree's own check again
+        self.gate.remove()
         if self._warming is not None:
             self._warming.cancel()
         self.bot.tree.remove_command(PLAY.name)

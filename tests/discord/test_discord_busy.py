@@ -3,14 +3,17 @@
 A click that reaches the bot :data:`cogs.clicks.deadline.SHED_AFTER` seconds after Discord
 created it (the fake's ``delivery_delay`` makes it so, as a backlog would) is answered at
 once, privately, "the table is busy", and nothing changes: no action, no save, no edit.
-The same click a moment later, on time, plays. Commands are shed the same way. And while
-the event loop is behind, work that answers nobody waits for it
-(:class:`bot.load.LoopLoad`).
+The same click a moment later, on time, plays. Commands are shed the same way. The
+refusal is made where discord.py reads the gateway, before it builds the interaction
+(:class:`cogs.clicks.deadline.Gate`), and again in the handler, for one that aged while
+it waited its turn: each is tested alone. And while the event loop is behind, work
+that answers nobody waits for it (:class:`bot.load.LoopLoad`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import random
 import sys
@@ -34,16 +37,38 @@ from tests.botdriver import (
 )
 from tests.fakediscord.fixtures import FakeWorld
 
+WHERE = ["gateway", "handler"]
 
+
+def discord_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def refused_in(bot, where: str) -> list[int]:
+    """Leaves the refusal to ``where`` alone (the gateway's is taken off for the handler's);
+    the ids of the interactions discord.py built from then on, kept in the list returned."""
+    if where == "handler":
+        bot.get_cog("Tables").gate.remove()
+    built: list[int] = []
+
+    async def on_interaction(interaction) -> None:
+        built.append(interaction.id)
+
+    bot.add_listener(on_interaction)
+    return built
+
+
+@pytest.mark.parametrize("where", WHERE)
 async def test_a_click_too_late_to_act_on_is_answered_busy_and_changes_nothing(
         fake_world: FakeWorld, tmp_path, caplog: pytest.LogCaptureFixture,
-        monkeypatch: pytest.MonkeyPatch):
+        monkeypatch: pytest.MonkeyPatch, where: str):
     world, fake = fake_world, fake_world.fake
     monkeypatch.setattr(deadline, "SHEDDING", deadline.Shedding())  # says its first at once
     async with running_bot(fake, tmp_path) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
         person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+        built = refused_in(bot, where)
         card, before = enabled_choices(menu)[0], menu.text
         version, stored = session.version, await bot.store.get_table(session.id)
         requests = len(fake.requests)
@@ -55,6 +80,8 @@ async def test_a_click_too_late_to_act_on_is_answered_busy_and_changes_nothing(
         assert answered_privately(late) and late.text == BUSY, late
         assert late.record.responded_at - late.record.dispatched_at < deadline.DEADLINE
         assert len(fake.requests) == requests + 1  # the busy answer alone: no edit, no ping
+        # At the gateway, discord.py never built it; the handler refuses what it built.
+        assert (late.record.id in built) == (where == "handler")
         assert session.version == version and menu.text == before
         assert await bot.store.get_table(session.id) == stored
         [said] = [r for r in caplog.records if "answered busy" in r.getMessage()]
@@ -62,20 +89,54 @@ async def test_a_click_too_late_to_act_on_is_answered_busy_and_changes_nothing(
 
         played = await fake.click(person, menu, card)  # on time: it plays
         assert updated_the_menu(played), played
-        assert session.version > version
+        assert session.version > version and played.record.id in built
 
 
-async def test_a_command_too_late_to_run_is_answered_busy(fake_world: FakeWorld, tmp_path):
+@pytest.mark.parametrize("where", WHERE)
+async def test_a_command_too_late_to_run_is_answered_busy(fake_world: FakeWorld, tmp_path,
+                                                          where: str):
     world, fake = fake_world, fake_world.fake
-    async with running_bot(fake, tmp_path):
+    async with running_bot(fake, tmp_path) as bot:
+        built = refused_in(bot, where)
         fake.delivery_delay = SHED_AFTER + 0.2
         late = await fake.slash(world.alice, world.table, "play fiasco")
         fake.delivery_delay = 0.0
         assert answered_privately(late) and late.text == BUSY, late
         assert not fake.public_messages(world.table)  # no lobby was opened
+        assert (late.record.id in built) == (where == "handler")
 
         opened = await fake.slash(world.alice, world.table, "play fiasco")
         assert opened.message is not None and not opened.ephemeral, opened
+
+
+@pytest.mark.parametrize("where", WHERE)
+async def test_a_click_past_discords_deadline_is_dropped_unanswered(
+        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch, where: str):
+    """Discord refuses any answer after 3 s: the bot sends none, and changes nothing."""
+    world, fake = fake_world, fake_world.fake
+    shedding = deadline.Shedding()
+    monkeypatch.setattr(deadline, "SHEDDING", shedding)
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+        built = refused_in(bot, where)
+        card, requests = enabled_choices(menu)[0], len(fake.requests)
+        actions = len(session.table.record["actions"])
+
+        fake.delivery_delay = deadline.DEADLINE + 0.5
+        dropped = await fake.click(person, menu, card, wait=False)
+        fake.delivery_delay = 0.0
+        await until(lambda: shedding.count == 1, 10, "the click refused")
+
+        # The refused click was read before the next one, which plays: the first is
+        # still unanswered then, and nothing but the second's answer was sent.
+        played = await fake.click(person, menu, card)
+        assert updated_the_menu(played), played
+        assert not dropped.record.answered.is_set()
+        assert (dropped.record.id in built) == (where == "handler")
+        assert len(session.table.record["actions"]) == actions + 1  # the second click's
+        assert len([r for r in fake.requests[requests:] if "/callback" in r.path]) == 1
 
 
 async def test_background_work_waits_while_the_loop_is_behind_and_goes_once_it_is_not():
@@ -141,3 +202,31 @@ async def test_while_the_loop_is_behind_the_click_is_answered_and_the_rest_waits
         caught_up.set()
         await until(lambda: session.version > moved, 20, "the computer's move")
         await until(lambda: table.text != shown, 10, "the table's edit")
+
+
+def test_the_gate_leaves_to_discord_py_what_it_cannot_judge(monkeypatch: pytest.MonkeyPatch):
+    """A payload without a readable id, an autocomplete and a modal go on untouched, however
+    old; only a late command or click is refused (here past the deadline: no answer task)."""
+    from types import SimpleNamespace
+
+    from discord.utils import time_snowflake
+
+    monkeypatch.setattr(deadline, "SHEDDING", deadline.Shedding())
+    passed: list[object] = []
+    client = SimpleNamespace(_connection=SimpleNamespace(
+        parsers={"INTERACTION_CREATE": passed.append}))
+    gate = deadline.Gate(client)  # type: ignore[arg-type]
+    gate.install()
+    gate.install()  # once only: a second install does not wrap the gate in itself
+    old = time_snowflake(discord_now() - dt.timedelta(seconds=deadline.DEADLINE + 5))
+    payloads = [{"type": 3}, {"type": 3, "id": "not a number"}, {"type": 3, "id": None},
+                {"type": 4, "id": str(old)}, {"type": 5, "id": str(old)},
+                {"type": 3, "id": str(time_snowflake(discord_now()))}]
+    for payload in payloads:
+        client._connection.parsers["INTERACTION_CREATE"](payload)
+    assert passed == payloads and deadline.SHEDDING.count == 0
+    client._connection.parsers["INTERACTION_CREATE"]({"type": 3, "id": str(old), "token": "t"})
+    client._connection.parsers["INTERACTION_CREATE"]({"type": 2, "id": str(old), "token": "t"})
+    assert len(passed) == len(payloads) and deadline.SHEDDING.count == 2
+    gate.remove()
+    assert client._connection.parsers["INTERACTION_CREATE"] == passed.append
