@@ -1,8 +1,8 @@
 """Which bot a bench runs: this tree's, another revision's, or either with libraries hidden.
 
-A change is measured beside what it replaced *in the same run* (``bench.bot --versus``,
-``bench.shards --versus``), rounds interleaved, so that a machine that gets busier
-mid-run moves both sides alike. The reference is described by a spec:
+A change is measured beside what it replaced *in the same run* (``bench.bot --versus``),
+rounds interleaved, so that a machine that gets busier mid-run moves both sides alike.
+The reference is described by a spec:
 
 ``rev=REV``
     the bot's code (``bot``, ``cogs``, ``games`` and the test runner) as it was at the
