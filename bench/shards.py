@@ -40,6 +40,9 @@ one run:
 - **bot CPU / action**: the bot processes' CPU time (user + system, from ``/proc``)
   in the play over the moves, all processes together (their picture and computer
   workers apart);
+- **REST calls / action**: the bots' requests to Discord in the play over the moves
+  (answers, edits of the table message and of menus, pings): a bot whose loop is
+  behind lets table edits wait and sends one for several moves;
 - **bot cores**: the same CPU time over the play's wall time: the cores the bots
   used between them (at most 1 for one process, 2 for two);
 - **fake CPU**: this process's CPU over the play's wall time. Near 100 % means the
@@ -94,6 +97,7 @@ class Run:
     seconds: float = 0.0
     cpu: float = 0.0
     bot_cpu: float = 0.0
+    requests: int = 0
 
     def figures(self) -> dict[str, float]:
         ordered = sorted(self.answers)
@@ -103,6 +107,7 @@ class Run:
                 "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
                 "bot_cpu_ms_per_action": 1000 * self.bot_cpu / self.moves,
                 "bot_cores": self.bot_cpu / self.seconds,
+                "rest_calls_per_action": self.requests / self.moves,
                 "fake_cpu": self.cpu / self.seconds}
 
 
@@ -218,12 +223,14 @@ async def measure(mode: str, setup: Setup) -> Run:
                 for table in made:  # one after the other: the set-up is not measured
                     await start(fake, table, setup.pictures)
                 wall, cpu, bot_cpu = time.perf_counter(), time.process_time(), cpu_seconds(pids)
+                requests = len(fake.requests)
                 await asyncio.gather(*(play(fake, run, table, moves, setup.pause,
                                             random.Random(n))
                                        for n, table in enumerate(made)))
                 run.seconds = time.perf_counter() - wall
                 run.cpu = time.process_time() - cpu
                 run.bot_cpu = cpu_seconds(pids) - bot_cpu
+                run.requests = len(fake.requests) - requests
             fake.assert_no_violations()
     return run
 
@@ -255,7 +262,8 @@ def summary(rounds: list[dict[str, Run]]) -> dict[str, Any]:
     out["two_over_one"] = {
         name: asdict(Spread.of([r["two"].figures()[name] / r["one"].figures()[name]
                                 for r in rounds]))
-        for name in ("actions_per_s", "p99_ms", "bot_cpu_ms_per_action")}
+        for name in ("actions_per_s", "p99_ms", "bot_cpu_ms_per_action",
+                     "rest_calls_per_action")}
     return out
 
 
@@ -264,19 +272,21 @@ def table_text(result: dict[str, Any]) -> str:
         return Spread(**figure).text(fmt)
 
     lines = ["| processes | actions/s | interactions/s | answer p50 ms | answer p99 ms "
-             "| bot CPU ms / action | bot cores | fake CPU |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| bot CPU ms / action | REST calls / action | bot cores | fake CPU |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for mode in MODES:
         row = result[mode]
         lines.append(f"| {mode} | {cell(row['actions_per_s'], ',.1f')} | "
                      f"{cell(row['interactions_per_s'], ',.1f')} | {cell(row['p50_ms'], ',.0f')} | "
                      f"{cell(row['p99_ms'], ',.0f')} | "
                      f"{cell(row['bot_cpu_ms_per_action'], ',.2f')} | "
+                     f"{cell(row['rest_calls_per_action'], '.2f')} | "
                      f"{cell(row['bot_cores'], '.2f')} | {cell(row['fake_cpu'], '.0%')} |")
     ratio = result["two_over_one"]
     lines.append(f"\ntwo / one, same round: actions/s {cell(ratio['actions_per_s'], '.2f')}, "
                  f"p99 {cell(ratio['p99_ms'], '.2f')}, "
-                 f"bot CPU / action {cell(ratio['bot_cpu_ms_per_action'], '.2f')}")
+                 f"bot CPU / action {cell(ratio['bot_cpu_ms_per_action'], '.2f')}, "
+                 f"REST calls / action {cell(ratio['rest_calls_per_action'], '.2f')}")
     return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ from bench import shards
 
 SPREAD = {"median", "min", "max"}
 FIGURES = {"actions_per_s", "interactions_per_s", "p50_ms", "p99_ms", "bot_cpu_ms_per_action",
-           "bot_cores", "fake_cpu"}
+           "rest_calls_per_action", "bot_cores", "fake_cpu"}
 
 
 def test_the_quick_bench_measures_one_and_two_processes(
@@ -26,7 +26,8 @@ def test_the_quick_bench_measures_one_and_two_processes(
         assert set(result[mode]) == FIGURES
         for figure in result[mode].values():
             assert set(figure) == SPREAD and figure["median"] > 0
-    assert set(result["two_over_one"]) == {"actions_per_s", "p99_ms", "bot_cpu_ms_per_action"}
+    assert set(result["two_over_one"]) == {"actions_per_s", "p99_ms", "bot_cpu_ms_per_action",
+                                           "rest_calls_per_action"}
     printed = capsys.readouterr().out
     assert "| one |" in printed and "| two |" in printed and "two / one, same round" in printed
 
