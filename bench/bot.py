@@ -33,6 +33,9 @@ Figures of one round:
   from ``/proc``; its computer workers counted apart) over the interactions;
 - **fake CPU**: this process's CPU time over the round's wall time (the fake and the
   simulated people share it); near 100 % means the fake, not the bot, is the limit;
+- **fake lag p99**: how late this process's event loop woke a task asking to wake every
+  50 ms (99th percentile): time every interaction also spends in the fake, before the
+  bot sees it and after it answered, counted in the answer times above;
 - **memory / table**: the bot's resident memory above what it held with no table
   open, over the open tables (measured after each round).
 
@@ -434,8 +437,26 @@ class Round:
     bot_cpu_share: float
     workers_cpu_share: float
     fake_cpu_share: float
+    fake_lag_p99_ms: float
     memory_per_table_kb: float
     load_average: float
+
+
+LAG_EVERY = 0.05
+"""Seconds between two looks at this process's own event loop (the fake's and the people's)."""
+
+
+async def loop_lags(until_done: asyncio.Event) -> list[float]:
+    """How late, in seconds, this process's loop woke a task that asked to wake every
+    :data:`LAG_EVERY` seconds, until ``until_done`` is set. The fake's lag is time every
+    interaction spends on this side, before the bot sees it and after it answers: a fake
+    far behind makes answers look late that the bot gave in time."""
+    loop, lags = asyncio.get_running_loop(), []
+    while not until_done.is_set():
+        asked = loop.time() + LAG_EVERY
+        await asyncio.sleep(LAG_EVERY)
+        lags.append(max(0.0, loop.time() - asked))
+    return lags
 
 
 async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
@@ -444,7 +465,11 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
     start, cpu0, workers0, fake0 = time.monotonic(), bot.cpu(), bot.workers_cpu(), \
         time.process_time()
     first = people.fake.clock.now()
+    done = asyncio.Event()
+    lagging = asyncio.create_task(loop_lags(done))
     await asyncio.sleep(seconds)
+    done.set()
+    lags = [lag * 1000 for lag in await lagging] or [0.0]
     bot.check_alive()
     wall = time.monotonic() - start
     cpu, workers, fake = bot.cpu() - cpu0, bot.workers_cpu() - workers0, \
@@ -462,6 +487,7 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
         p50_ms=percentile(times, 0.5), p99_ms=percentile(times, 0.99), max_ms=max(times),
         late=late, shed=shed, bot_cpu_ms_per_interaction=cpu * 1000 / count if count else 0.0,
         bot_cpu_share=cpu / wall, workers_cpu_share=workers / wall, fake_cpu_share=fake / wall,
+        fake_lag_p99_ms=percentile(lags, 0.99),
         memory_per_table_kb=(resident_bytes(bot.pid) - baseline_rss) / 1024
         / len(people.tables),
         load_average=os.getloadavg()[0])
@@ -596,7 +622,7 @@ async def gather_limited(jobs: list[Any], limit: int) -> None:
 
 FIGURES = ("per_s", "p50_ms", "p99_ms", "max_ms", "late", "shed",
            "bot_cpu_ms_per_interaction", "bot_cpu_share", "workers_cpu_share",
-           "fake_cpu_share", "memory_per_table_kb", "load_average")
+           "fake_cpu_share", "fake_lag_p99_ms", "memory_per_table_kb", "load_average")
 
 
 def summary(rounds: list[Round]) -> dict[str, Any]:
@@ -610,7 +636,8 @@ def round_line(count: int, r: Round) -> str:
             f"p99 {r.p99_ms:7.1f} ms  max {r.max_ms:7.1f} ms  late {r.late:4d}  "
             f"shed {r.shed:4d}  "
             f"bot {r.bot_cpu_ms_per_interaction:5.2f} ms/int ({r.bot_cpu_share:4.0%})  "
-            f"fake {r.fake_cpu_share:4.0%}  {r.memory_per_table_kb:6.1f} KB/table  "
+            f"fake {r.fake_cpu_share:4.0%} lag p99 {r.fake_lag_p99_ms:4.0f} ms  "
+            f"{r.memory_per_table_kb:6.1f} KB/table  "
             f"load {r.load_average:.1f}")
 
 
@@ -629,7 +656,8 @@ def print_table(result: dict[str, Any]) -> None:
           f"{result['machine']['python']}; {result['settings']['rounds']} rounds of "
           f"{result['settings']['seconds']} s, median (min-max)")
     head = ("tables", "mode", "interactions/s", "p50 ms", "p99 ms", "max ms", "late", "shed",
-            "bot CPU ms/int", "bot CPU", "fake CPU", "KB/table", "limit", "load")
+            "bot CPU ms/int", "bot CPU", "fake CPU", "fake lag p99 ms", "KB/table", "limit",
+            "load")
     print(" | ".join(head))
     for run in result["runs"]:
         for mode, fig in run["summary"].items():
@@ -639,7 +667,8 @@ def print_table(result: dict[str, Any]) -> None:
                               f("p99_ms"), f("max_ms"), f("late", ",.0f"), f("shed", ",.0f"),
                               f("bot_cpu_ms_per_interaction", ".2f"),
                               f("bot_cpu_share", ".0%"), f("fake_cpu_share", ".0%"),
-                              f("memory_per_table_kb"), limit_of(fig),
+                              f("fake_lag_p99_ms", ",.0f"), f("memory_per_table_kb"),
+                              limit_of(fig),
                               f("load_average")]))
         print(f"  {run['tables']} tables: opened in {run['setup_s']} s, "
               f"{run['memory_per_table_at_start_kb']} KB/table at start, "
