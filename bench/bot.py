@@ -23,7 +23,8 @@ second choice). A finished game is followed at once by a new one in the same cha
 
 Figures of one round:
 
-- **interactions/s**: interactions answered in the round over its length;
+- **interactions/s**: interactions answered in the round over its length; **acted on**,
+  those of them not answered "busy" (the clicks the bot did what was asked for);
 - **answer p50 / p99 / max**: of those, from the moment the fake dispatched the
   interaction to the moment the bot's callback reached it (Discord's 3 s deadline
   applies to this);
@@ -428,6 +429,7 @@ class Round:
     seconds: float
     interactions: int
     per_s: float
+    acted_per_s: float
     p50_ms: float
     p99_ms: float
     max_ms: float
@@ -484,6 +486,7 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
     count = len(answers)
     return Round(
         mode=mode, seconds=round(wall, 2), interactions=count, per_s=count / wall,
+        acted_per_s=(count - sum(1 for a in answers if a.shed)) / wall,
         p50_ms=percentile(times, 0.5), p99_ms=percentile(times, 0.99), max_ms=max(times),
         late=late, shed=shed, bot_cpu_ms_per_interaction=cpu * 1000 / count if count else 0.0,
         bot_cpu_share=cpu / wall, workers_cpu_share=workers / wall, fake_cpu_share=fake / wall,
@@ -620,7 +623,7 @@ async def gather_limited(jobs: list[Any], limit: int) -> None:
     await asyncio.gather(*(one(job) for job in jobs))
 
 
-FIGURES = ("per_s", "p50_ms", "p99_ms", "max_ms", "late", "shed",
+FIGURES = ("per_s", "acted_per_s", "p50_ms", "p99_ms", "max_ms", "late", "shed",
            "bot_cpu_ms_per_interaction", "bot_cpu_share", "workers_cpu_share",
            "fake_cpu_share", "fake_lag_p99_ms", "memory_per_table_kb", "load_average")
 
@@ -632,7 +635,8 @@ def summary(rounds: list[Round]) -> dict[str, Any]:
 
 
 def round_line(count: int, r: Round) -> str:
-    return (f"{count:>5} {r.mode:<10} {r.per_s:8.0f}/s  p50 {r.p50_ms:6.1f} ms  "
+    return (f"{count:>5} {r.mode:<10} {r.per_s:8.0f}/s ({r.acted_per_s:.0f} acted on)  "
+            f"p50 {r.p50_ms:6.1f} ms  "
             f"p99 {r.p99_ms:7.1f} ms  max {r.max_ms:7.1f} ms  late {r.late:4d}  "
             f"shed {r.shed:4d}  "
             f"bot {r.bot_cpu_ms_per_interaction:5.2f} ms/int ({r.bot_cpu_share:4.0%})  "
@@ -655,15 +659,16 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"\nmachine: {result['machine']['cpu']}, {result['machine']['cpus']} CPUs, Python "
           f"{result['machine']['python']}; {result['settings']['rounds']} rounds of "
           f"{result['settings']['seconds']} s, median (min-max)")
-    head = ("tables", "mode", "interactions/s", "p50 ms", "p99 ms", "max ms", "late", "shed",
-            "bot CPU ms/int", "bot CPU", "fake CPU", "fake lag p99 ms", "KB/table", "limit",
-            "load")
+    head = ("tables", "mode", "interactions/s", "acted on /s", "p50 ms", "p99 ms", "max ms",
+            "late", "shed", "bot CPU ms/int", "bot CPU", "fake CPU", "fake lag p99 ms",
+            "KB/table", "limit", "load")
     print(" | ".join(head))
     for run in result["runs"]:
         for mode, fig in run["summary"].items():
             def f(name: str, fmt: str = ",.1f", fig: dict[str, Any] = fig) -> str:
                 return Spread(**fig[name]).text(fmt)
-            print(" | ".join([str(run["tables"]), mode, f("per_s", ",.0f"), f("p50_ms"),
+            print(" | ".join([str(run["tables"]), mode, f("per_s", ",.0f"),
+                              f("acted_per_s", ",.0f"), f("p50_ms"),
                               f("p99_ms"), f("max_ms"), f("late", ",.0f"), f("shed", ",.0f"),
                               f("bot_cpu_ms_per_interaction", ".2f"),
                               f("bot_cpu_share", ".0%"), f("fake_cpu_share", ".0%"),
@@ -938,7 +943,7 @@ def table_options(args: argparse.Namespace, count: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- versus a reference
 
 
-VERSUS_FIGURES = ("per_s", "p99_ms", "late", "shed", "bot_cpu_ms_per_interaction",
+VERSUS_FIGURES = ("per_s", "acted_per_s", "p99_ms", "late", "shed", "bot_cpu_ms_per_interaction",
                   "workers_cpu_share", "memory_per_table_kb")
 """The figures a ``--versus`` run sets side by side, each with its ratio round by round."""
 
