@@ -41,7 +41,7 @@ INTERVAL = 0.05
 """Seconds between two looks at the loop's lag."""
 BEHIND = 0.1
 """Lag, in seconds, from which the loop counts as behind: work that answers nobody waits."""
-SHED_AT = 0.1
+SHED_AT = 0.2
 """Smoothed lag, in seconds, from which new clicks start to be refused
 (:meth:`LoopLoad.refusing`)."""
 SMOOTHING = 1 / 3
