@@ -9,15 +9,6 @@ behind: table edits, menus that follow the game, computer turns (:func:`calm`). 
 first response then has the loop to itself: the priority lane is everything else
 stepping aside.
 
-Stepping aside is not enough once the clicks alone are more than the loop can serve:
-each waits its turn at every step of its work (the table's lock, the save, the
-answer), so when the loop is behind every click of the backlog is slowed alike, and
-a click that arrived on time is answered late. Past :data:`SHED_AT` of smoothed lag,
-:meth:`LoopLoad.refusing` says to refuse a share of the new clicks at once (the share
-growing with the lag, all of them at twice :data:`SHED_AT`), as ``toobusy`` does for
-Node's event loop: the clicks let in then find a loop that keeps up, and the refused
-ones are told "busy" within the deadline instead of failing after it.
-
 :class:`LoopLoad` measures the loop's *lag*: a task asks to wake every
 :data:`INTERVAL` seconds and notes how late it woke. A loop with time to spare wakes it
 on time; a loop with a backlog runs every callback queued before it first. Lag is
@@ -41,12 +32,6 @@ INTERVAL = 0.05
 """Seconds between two looks at the loop's lag."""
 BEHIND = 0.1
 """Lag, in seconds, from which the loop counts as behind: work that answers nobody waits."""
-SHED_AT = 0.2
-"""Smoothed lag, in seconds, from which new clicks start to be refused
-(:meth:`LoopLoad.refusing`)."""
-SMOOTHING = 1 / 3
-"""Weight of the newest look in the smoothed lag: one slow callback (a garbage collection)
-moves it a third of the way, a backlog that lasts moves it all the way within a few looks."""
 CALM_AT_MOST = 2.0
 """Seconds a piece of background work waits for the loop at most, so that nothing is held
 back for good by a loop that never catches up (it then goes, a little late)."""
@@ -55,13 +40,10 @@ back for good by a loop that never catches up (it then goes, a little late)."""
 class LoopLoad:
     """The running loop's lag, and a way for background work to wait until it is small."""
 
-    def __init__(self, *, interval: float = INTERVAL, behind: float = BEHIND,
-                 shed_at: float = SHED_AT) -> None:
+    def __init__(self, *, interval: float = INTERVAL, behind: float = BEHIND) -> None:
         self.interval = interval
         self.behind_at = behind
-        self.shed_at = shed_at
         self.lag = 0.0
-        self.smoothed = 0.0  # the lag, smoothed over the last few looks
         self.peak = 0.0  # the largest lag seen since start (logged at stop)
         self.samples = 0  # looks at the loop since start
         self.waits = 0  # pieces of work that waited for the loop (logged at stop)
@@ -75,21 +57,12 @@ class LoopLoad:
         """Whether the loop is behind now (work that answers nobody should wait)."""
         return self._watching() and self.lag >= self.behind_at
 
-    def refusing(self, draw: float) -> bool:
-        """Whether to refuse a new click, ``draw`` being a uniform random number in [0, 1):
-        never while the smoothed lag is under :attr:`shed_at`; past it, a share of the
-        clicks growing with the lag, every one from twice :attr:`shed_at`."""
-        if not self._watching() or self.smoothed <= self.shed_at:
-            return False
-        return draw < (self.smoothed - self.shed_at) / self.shed_at
-
     def start(self) -> None:
         """Watch the running loop (again, if watching another one that has ended)."""
         loop = asyncio.get_running_loop()
         if self._watching() and self._loop is loop:
             return
         self._loop, self.lag, self.peak, self.waits, self.samples = loop, 0.0, 0.0, 0, 0
-        self.smoothed = 0.0
         self._calm = asyncio.Event()  # an event belongs to the loop that first waits on it
         self._calm.set()
         self._task = loop.create_task(self._watch(), name="loop-load")
@@ -100,7 +73,7 @@ class LoopLoad:
             task.cancel()
             log.info("the event loop was at most %.0f ms behind; background work waited for "
                      "it %d time(s)", self.peak * 1000, self.waits)
-        self.lag = self.smoothed = 0.0
+        self.lag = 0.0
         self._calm.set()
 
     def _watching(self) -> bool:
@@ -117,7 +90,6 @@ class LoopLoad:
             asked = loop.time() + self.interval
             await asyncio.sleep(self.interval)
             self.lag = max(0.0, loop.time() - asked)
-            self.smoothed += (self.lag - self.smoothed) * SMOOTHING
             self.peak = max(self.peak, self.lag)
             self.samples += 1
             if self.lag >= self.behind_at:
@@ -139,4 +111,4 @@ LOAD = LoopLoad()
 """The process's monitor."""
 
 
-__all__ = ["BEHIND", "CALM_AT_MOST", "INTERVAL", "LOAD", "SHED_AT", "SMOOTHING", "LoopLoad"]
+__all__ = ["BEHIND", "CALM_AT_MOST", "INTERVAL", "LOAD", "LoopLoad"]

@@ -17,12 +17,6 @@ answer late, so an interaction already too old is answered busy from its raw pay
 (or, past Discord's deadline, dropped: Discord would refuse any answer). Then in the
 handler (:func:`shed`), for one that aged past the line while it waited its turn there.
 
-An interaction can also be young at the gateway and still bound to be late: when the
-loop is far behind, every step of its work waits behind the backlog. So the gate also
-refuses, at once, a share of the new commands and clicks while the loop's smoothed lag
-is past :data:`bot.load.SHED_AT` (:meth:`bot.load.LoopLoad.refusing`), so that those
-let in are answered in time.
-
 A click that acts waits for the session's lock and for its action to be durable
 (:meth:`bot.tables.actions.Actions.act`) before the menu can show the result. Usually that is a
 few milliseconds and the menu is the answer itself (one REST call). Under load the
@@ -42,7 +36,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -50,8 +43,6 @@ from typing import Any, TypeVar
 import discord
 from discord.utils import DISCORD_EPOCH, MISSING
 from discord.webhook.async_ import async_context, interaction_response_params
-
-from bot.load import LOAD
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
@@ -155,9 +146,7 @@ class Gate:
     interaction on time goes on to discord.py untouched. One too late is answered busy
     with a single REST call made from its raw id and token, the same call discord.py's
     ``send_message`` makes, on a task of its own; one past Discord's deadline is dropped.
-    Either way nothing else runs for it: no ``Interaction``, no item, no handler. While the
-    loop is far behind, a share of the commands and clicks on time is answered busy the
-    same way (:meth:`bot.load.LoopLoad.refusing`).
+    Either way nothing else runs for it: no ``Interaction``, no item, no handler.
     """
 
     def __init__(self, client: discord.Client) -> None:
@@ -178,24 +167,17 @@ class Gate:
 
     def parse(self, data: Any) -> None:
         assert self._parse is not None
-        if data.get("type") not in SHED_TYPES:
-            self._parse(data)
-            return
         try:
-            interaction_id, token = int(data["id"]), data["token"]
+            old = snowflake_age(int(data["id"])) if data.get("type") in SHED_TYPES else 0.0
         except (KeyError, TypeError, ValueError):
-            interaction_id, token = 0, None
-        if not isinstance(token, str) or interaction_id <= 0:
-            self._parse(data)  # not what Discord sends: discord.py's own parser says so
-            return
-        old = snowflake_age(interaction_id)
-        if not too_late(old) and not LOAD.refusing(random.random()):
+            old = 0.0  # not what Discord sends: discord.py's own parser says so
+        if not too_late(old):
             self._parse(data)
             return
         SHEDDING.note(old)
         if answerable(old):
             task = asyncio.get_running_loop().create_task(
-                self._busy(interaction_id, token, old), name="busy-answer")
+                self._busy(int(data["id"]), str(data["token"]), old), name="busy-answer")
             self._answers.add(task)
             task.add_done_callback(self._answers.discard)
 
