@@ -167,17 +167,24 @@ class Gate:
 
     def parse(self, data: Any) -> None:
         assert self._parse is not None
+        if data.get("type") not in SHED_TYPES:
+            self._parse(data)
+            return
         try:
-            old = snowflake_age(int(data["id"])) if data.get("type") in SHED_TYPES else 0.0
+            interaction_id, token = int(data["id"]), data["token"]
         except (KeyError, TypeError, ValueError):
-            old = 0.0  # not what Discord sends: discord.py's own parser says so
+            interaction_id, token = 0, None
+        if not isinstance(token, str) or interaction_id <= 0:
+            self._parse(data)  # not what Discord sends: discord.py's own parser says so
+            return
+        old = snowflake_age(interaction_id)
         if not too_late(old):
             self._parse(data)
             return
         SHEDDING.note(old)
         if answerable(old):
             task = asyncio.get_running_loop().create_task(
-                self._busy(int(data["id"]), str(data["token"]), old), name="busy-answer")
+                self._busy(interaction_id, token, old), name="busy-answer")
             self._answers.add(task)
             task.add_done_callback(self._answers.discard)
 

@@ -220,6 +220,8 @@ def test_the_gate_leaves_to_discord_py_what_it_cannot_judge(monkeypatch: pytest.
     gate.install()  # once only: a second install does not wrap the gate in itself
     old = time_snowflake(discord_now() - dt.timedelta(seconds=deadline.DEADLINE + 5))
     payloads = [{"type": 3}, {"type": 3, "id": "not a number"}, {"type": 3, "id": None},
+                {"type": 3, "id": str(old)}, {"type": 3, "id": str(old), "token": 5},
+                {"type": 3, "id": "-1", "token": "t"},
                 {"type": 4, "id": str(old)}, {"type": 5, "id": str(old)},
                 {"type": 3, "id": str(time_snowflake(discord_now()))}]
     for payload in payloads:
