@@ -40,6 +40,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 from discord.utils import DISCORD_EPOCH, MISSING
 from discord.webhook.async_ import async_context, interaction_response_params
@@ -197,8 +198,9 @@ class Gate:
             await async_context.get().create_interaction_response(
                 interaction_id, token, session=http._HTTPClient__session,  # type: ignore[attr-defined]
                 proxy=http.proxy, proxy_auth=http.proxy_auth, params=params)
-        except discord.HTTPException as exc:
-            log.info("a busy answer was refused (%.1f s old at the gateway): %s", old, exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            # Refused or not delivered: the person sees the click fail, nothing changed.
+            log.info("a busy answer was not delivered (%.1f s old at the gateway): %r", old, exc)
 
 
 async def in_time(interaction: Interaction, work: Awaitable[T], *,

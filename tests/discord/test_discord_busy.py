@@ -232,3 +232,31 @@ def test_the_gate_leaves_to_discord_py_what_it_cannot_judge(monkeypatch: pytest.
     assert len(passed) == len(payloads) and deadline.SHEDDING.count == 2
     gate.remove()
     assert client._connection.parsers["INTERACTION_CREATE"] == passed.append
+
+
+@pytest.mark.parametrize("failure", ["refused", "unreachable"])
+async def test_a_busy_answer_that_cannot_be_delivered_is_logged_not_raised(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, failure: str):
+    """Discord refusing the busy answer, or the connection failing, leaves a log line, never
+    an exception in the task that sent it."""
+    from types import SimpleNamespace
+
+    import aiohttp
+    import discord
+    from discord.webhook.async_ import async_context
+
+    class Response:
+        status, reason = 404, "Not Found"
+
+    async def create_interaction_response(*args, **kwargs):
+        if failure == "refused":
+            raise discord.NotFound(Response(), {"code": 10062, "message": "Unknown interaction"})
+        raise aiohttp.ClientConnectionError("connection reset")
+
+    monkeypatch.setattr(async_context.get(), "create_interaction_response",
+                        create_interaction_response)
+    http = SimpleNamespace(_HTTPClient__session=None, proxy=None, proxy_auth=None)
+    gate = deadline.Gate(SimpleNamespace(http=http))  # type: ignore[arg-type]
+    with caplog.at_level(logging.INFO, logger=deadline.__name__):
+        await gate._busy(1, "token", 1.5)
+    assert any("busy answer was not delivered" in r.getMessage() for r in caplog.records)
