@@ -126,7 +126,7 @@ async def not_shed(interaction: Interaction) -> bool:
 
 def age(interaction: Interaction) -> float:
     """Seconds since Discord created ``interaction`` (never below 0: clocks drift)."""
-    return max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+    return snowflake_age(interaction.id)
 
 
 def snowflake_age(snowflake: int) -> float:
