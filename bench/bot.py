@@ -536,6 +536,7 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 finally:
                     people.stopping = True
                     await asyncio.gather(*players, return_exceptions=True)
+                bot_cpu_s = bot.cpu()  # its whole life, to set its collections against
                 requests = len(fake.requests)
                 kinds = collections.Counter(request_kind(r.method, r.path)
                                             for r in fake.requests)
@@ -546,6 +547,9 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 if errors:
                     raise BenchError(f"a table failed: {errors[0].exception()!r}")
             collector = gc_figures(log_path.read_text(errors="replace"))
+            spent = collector.get("cpu_ms_by_generation")
+            collector["share_of_bot_cpu"] = (round(sum(spent) / 1000 / bot_cpu_s, 3)
+                                             if spent and bot_cpu_s > 0 else None)
     tally = people.tally
     return {"tables": count, "setup_s": round(setup_s, 2), "gc": collector,
             "memory_per_table_at_start_kb": round(at_start_kb, 1),
@@ -603,10 +607,18 @@ GC_SUMMARY = re.compile(r"garbage collection: (\d+) collections, the longest ([\
                         r"\(([\d.]+) ms of CPU\)")
 
 
+GC_BY_GENERATION = re.compile(r"by generation (\d+)/(\d+)/(\d+) collections, "
+                              r"(\d+)/(\d+)/(\d+) ms of CPU in all")
+
+
 def gc_figures(log: str) -> dict[str, Any]:
-    """The bot's own account of its garbage collections (:mod:`bot.gctune`), from its log."""
+    """The bot's own account of its garbage collections (:mod:`bot.gctune`), from its log:
+    over the bot's whole life (start, opening the tables, every round)."""
     found = GC_SUMMARY.search(log)
+    split = GC_BY_GENERATION.search(log)
     return {"collections": int(found.group(1)) if found else None,
+            "by_generation": [int(split.group(i)) for i in (1, 2, 3)] if split else None,
+            "cpu_ms_by_generation": [int(split.group(i)) for i in (4, 5, 6)] if split else None,
             "longest_ms": float(found.group(2)) if found else None,
             "longest_cpu_ms": float(found.group(3)) if found else None,
             "slow": log.count("garbage collection (generation")}
@@ -682,7 +694,10 @@ def print_table(result: dict[str, Any]) -> None:
               f"{run['refusals']} refusals, {run['rest_calls_per_interaction']} REST calls "
               f"per interaction, Discord rules broken: {run['violations'] or 'none'}; "
               f"GC: {run['gc']['collections']} collections, the longest "
-              f"{run['gc']['longest_ms']} ms ({run['gc']['longest_cpu_ms']} ms of CPU)")
+              f"{run['gc']['longest_ms']} ms ({run['gc']['longest_cpu_ms']} ms of CPU); "
+              f"by generation {run['gc'].get('by_generation')} collections, "
+              f"{run['gc'].get('cpu_ms_by_generation')} ms of CPU in all, "
+              f"{run['gc'].get('share_of_bot_cpu')} of the bot's CPU")
         print("  REST calls per interaction: " + ", ".join(
             f"{kind} {n}" for kind, n in run["rest_calls_by_kind_per_interaction"].items()))
 

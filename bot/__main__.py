@@ -58,10 +58,14 @@ def event_loop() -> tuple[LoopFactory | None, str]:
 
 
 def log_collections() -> None:
-    """The garbage collections since start-up: how many, and the longest pause."""
+    """The garbage collections since start-up: how many, the longest pause, and the CPU
+    each generation's collections took in all."""
     meter = gctune.METER
-    log.info("garbage collection: %d collections, the longest %.1f ms (%.1f ms of CPU)",
-             meter.collections, meter.longest * 1000, meter.longest_cpu * 1000)
+    log.info("garbage collection: %d collections, the longest %.1f ms (%.1f ms of CPU); "
+             "by generation %s collections, %s ms of CPU in all",
+             meter.collections, meter.longest * 1000, meter.longest_cpu * 1000,
+             "/".join(str(n) for n in meter.by_generation),
+             "/".join(f"{cpu * 1000:.0f}" for cpu in meter.cpu_by_generation))
 
 
 async def freeze_when_ready(bot: FivefoldBot) -> None:

@@ -63,10 +63,16 @@ class PauseMeter:
         self.longest = 0.0
         self.longest_cpu = 0.0
         self.collections = 0
+        self.by_generation = [0, 0, 0]
+        """Collections of each generation (0, 1, 2: a full one)."""
+        self.cpu_by_generation = [0.0, 0.0, 0.0]
+        """Seconds of CPU the collector spent in each generation's collections, in all."""
         self._started = (0.0, 0.0)
 
     def reset(self) -> None:
         self.longest, self.longest_cpu, self.collections = 0.0, 0.0, 0
+        self.by_generation = [0, 0, 0]
+        self.cpu_by_generation = [0.0, 0.0, 0.0]
 
     def install(self) -> None:
         gc.callbacks.append(self)
@@ -80,9 +86,13 @@ class PauseMeter:
             self._started = (time.perf_counter(), time.thread_time())
             return
         pause = time.perf_counter() - self._started[0]
+        cpu = time.thread_time() - self._started[1]
+        generation = min(max(int(info.get("generation", 0)), 0), 2)
         self.collections += 1
+        self.by_generation[generation] += 1
+        self.cpu_by_generation[generation] += cpu
         self.longest = max(self.longest, pause)
-        self.longest_cpu = max(self.longest_cpu, time.thread_time() - self._started[1])
+        self.longest_cpu = max(self.longest_cpu, cpu)
         if pause > SLOW_PAUSE:
             log.warning("a garbage collection (generation %s) held the bot for %.0f ms",
                         info.get("generation"), pause * 1000)

@@ -33,6 +33,8 @@ def test_quick_run_measures_both_modes_through_a_real_bot_process(tmp_path, caps
     assert all(r["bot_cpu_ms_per_interaction"] > 0 for r in saturation)
     assert run["memory_per_table_at_start_kb"] > 0
     assert run["gc"]["collections"] is not None  # the bot's own account, from its log
+    assert sum(run["gc"]["by_generation"]) == run["gc"]["collections"]
+    assert 0 <= run["gc"]["share_of_bot_cpu"] < 1
     assert "interactions/s" in out and "saturation" in out
     memory = {row["game"]: row for row in result["table_memory"]}
     assert set(memory) == set(bench_bot.GAMES)
