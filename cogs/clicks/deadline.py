@@ -137,6 +137,46 @@ def snowflake_age(snowflake: int) -> float:
 
 Parser = Callable[[Any], None]
 
+CLICK = 3
+"""The interaction type of a click on a message's component."""
+ACTION_ROW = 1
+COMPONENTS_V2 = 1 << 15
+"""The message flag of a layout of containers and sections (not rows of buttons)."""
+
+
+def clicked_only(data: Any) -> Any:
+    """A click's payload with its message's components cut to the one clicked (its row
+    with it alone), or to none when the message does not carry it; anything else as it is.
+
+    discord.py parses the clicked message's every component twice per click (into the
+    ``Interaction``'s message, then into a view to find the dynamic item), a hand menu's
+    25 buttons each time, and nothing here reads the others: routing needs the clicked
+    one alone, and whether it is there (:func:`cogs.clicks.router.is_routed`). A layout
+    other than rows of components (components v2), or anything malformed, is left whole.
+    """
+    if not isinstance(data, dict) or data.get("type") != CLICK:
+        return data
+    message, inner = data.get("message"), data.get("data")
+    if not isinstance(message, dict) or not isinstance(inner, dict):
+        return data
+    rows, custom_id = message.get("components"), inner.get("custom_id")
+    flags = message.get("flags", 0)
+    if (not isinstance(rows, list) or not isinstance(custom_id, str)
+            or not isinstance(flags, int) or flags & COMPONENTS_V2):
+        return data
+    kept: list[Any] = []
+    for row in rows:
+        if not isinstance(row, dict) or row.get("type") != ACTION_ROW:
+            return data
+        children = row.get("components")
+        if not isinstance(children, list):
+            return data
+        for child in children:
+            if (isinstance(child, dict) and child.get("custom_id") == custom_id
+                    and child.get("type") == inner.get("component_type") and not kept):
+                kept = [{**row, "components": [child]}]
+    return {**data, "message": {**message, "components": kept}}
+
 
 class Gate:
     """Refuses, where discord.py reads them from the gateway, the interactions already too
@@ -148,6 +188,9 @@ class Gate:
     with a single REST call made from its raw id and token, the same call discord.py's
     ``send_message`` makes, on a task of its own; one past Discord's deadline is dropped.
     Either way nothing else runs for it: no ``Interaction``, no item, no handler.
+
+    A click on time goes on with its message's components cut to the one clicked
+    (:func:`clicked_only`), which spares discord.py parsing the rest twice.
     """
 
     def __init__(self, client: discord.Client) -> None:
@@ -180,7 +223,7 @@ class Gate:
             return
         old = snowflake_age(interaction_id)
         if not too_late(old):
-            self._parse(data)
+            self._parse(clicked_only(data))
             return
         SHEDDING.note(old)
         if answerable(old):
