@@ -983,11 +983,15 @@ def versus_side(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """One side's figures over its rounds (medians with the spread), by mode."""
     rounds = [Round(**r) for run in runs for r in run["rounds"]]
     modes = {r.mode for r in rounds}
+    shares = [run["gc"]["share_of_bot_cpu"] for run in runs
+              if run["gc"].get("share_of_bot_cpu") is not None]
     return {"summary": {mode: summary([r for r in rounds if r.mode == mode]) for mode in modes},
             "rest_calls_per_interaction": asdict(Spread.of(
                 [run["rest_calls_per_interaction"] for run in runs])),
             "gc_longest_ms": asdict(Spread.of(
-                [run["gc"]["longest_ms"] or 0.0 for run in runs]))}
+                [run["gc"]["longest_ms"] or 0.0 for run in runs])),
+            # None for a revision whose bot did not log its collections' CPU (before a4ef8a1)
+            "gc_share_of_bot_cpu": asdict(Spread.of(shares)) if shares else None}
 
 
 def versus_ratios(sides: dict[str, list[dict[str, Any]]], mode: str) -> dict[str, Any]:
@@ -1022,7 +1026,13 @@ def print_versus(versus: dict[str, Any]) -> None:
               f"{Spread(**run['this']['rest_calls_per_interaction']).text('.2f')} against "
               f"{Spread(**run['ref']['rest_calls_per_interaction']).text('.2f')}; longest GC "
               f"{Spread(**run['this']['gc_longest_ms']).text(',.0f')} ms against "
-              f"{Spread(**run['ref']['gc_longest_ms']).text(',.0f')} ms")
+              f"{Spread(**run['ref']['gc_longest_ms']).text(',.0f')} ms; the collections' "
+              f"share of the bot's CPU {gc_share(run['this'])} against {gc_share(run['ref'])}")
+
+
+def gc_share(side: dict[str, Any]) -> str:
+    share = side.get("gc_share_of_bot_cpu")
+    return Spread(**share).text(".1%") if share else "-"
 
 
 def measure_all(args: argparse.Namespace) -> dict[str, Any]:
