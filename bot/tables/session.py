@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from bot.logs import working_on
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.results import Ending
-from games.core.game import Game
+from games.core.game import Game, View
 
 RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
 
@@ -72,6 +72,9 @@ class Session:
     # The people watching the game (``Watch``): in memory only; a watcher's next click after
     # a restart counts them again. Never a seated person.
     watchers: set[int] = field(default_factory=set)
+    # The public view of ``game`` as it is (bot.tables.snapshots.public_view): the table
+    # message and every menu show it, and a game is never changed once it is the session's.
+    public: tuple[Game[Any], View] | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:

@@ -125,6 +125,18 @@ def _key(status: TableStatus, over: bool, my_turn: bool, legal: Sequence[Action]
             tuple(card.text for card in cards), tricks, rounds)
 
 
+def public_view(session: Session) -> View:
+    """What everyone may see of ``session``'s game (it must be started), made once per
+    game state: the table message and each seat's menu show the same one. A game is
+    never changed once it is the session's (each action is applied to a copy that then
+    replaces it), so the view stays true for as long as that game is the session's."""
+    game = session.game
+    assert game is not None
+    if session.public is None or session.public[0] is not game:
+        session.public = (game, game.view_for(None))
+    return session.public[1]
+
+
 def menu_of(session: Session, seat: int) -> MenuSnapshot:
     """``seat``'s menu at ``session`` as it is now (its game must be started)."""
     game = session.game
@@ -137,7 +149,7 @@ def menu_of(session: Session, seat: int) -> MenuSnapshot:
     return MenuSnapshot(
         table_id=table.id, game=table.game, title=game.title, seat=seat,
         version=table.version, status=table.status, hints=table.hints,
-        pictures=table.pictures, names=names, view=view, public=game.view_for(None),
+        pictures=table.pictures, names=names, view=view, public=public_view(session),
         hand=hand, face_up=up, legal=legal,
         labels={action: game.action_label(action, names) for action in legal},
         card_names={card: game.card_name(card) for card in hand + up},
@@ -210,7 +222,7 @@ def table_of(session: Session) -> TableSnapshot:
     game = session.game
     assert game is not None
     table = session.table
-    public = game.view_for(None)
+    public = public_view(session)
     final = table.status is TableStatus.FINISHED and public.over
     return TableSnapshot(
         table_id=table.id, game=table.game, title=game.title, status=table.status,

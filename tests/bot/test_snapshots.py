@@ -16,7 +16,7 @@ import pytest
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
-from bot.tables.snapshots import menu_key, menu_of
+from bot.tables.snapshots import menu_key, menu_of, public_view, table_of
 
 
 def session_of(game: str, players: int, seed: int) -> Session:
@@ -44,3 +44,29 @@ def test_the_cheap_key_is_the_snapshots_key_through_a_whole_game(game: str) -> N
         steps += 1
     for seat in range(players):
         assert menu_key(session, seat) == menu_of(session, seat).key
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_the_public_view_is_made_once_per_game_state_and_follows_each_action(game: str) -> None:
+    """:func:`public_view` keeps one view per game the session holds: the same object for
+    the table and every menu until an action replaces the game (as the service does: a
+    copy, the action applied to it, swapped in), then the new game's."""
+    cls = games.get(game)
+    players = max(cls.min_players, min(4, cls.max_players))
+    session, rng = session_of(game, players, seed=11), random.Random(11)
+    for _ in range(30):
+        running = session.game
+        assert running is not None and not running.over
+        shown = public_view(session)
+        assert shown == running.view_for(None)
+        assert public_view(session) is shown and table_of(session).public is shown
+        assert all(menu_of(session, seat).public is shown for seat in range(players))
+        actor = running.to_act
+        assert actor is not None
+        following = running.clone()
+        following.apply(actor, rng.choice(following.legal_actions(actor)))
+        session.game = following
+        if following.over:
+            break
+        assert public_view(session) == following.view_for(None)
+        assert public_view(session) is not shown
