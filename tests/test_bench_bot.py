@@ -31,6 +31,8 @@ def test_quick_run_measures_both_modes_through_a_real_bot_process(tmp_path, caps
     saturation = [r for r in run["rounds"] if r["mode"] == "saturation"]
     assert saturation and all(r["interactions"] > 0 for r in saturation)
     assert all(r["bot_cpu_ms_per_interaction"] > 0 for r in saturation)
+    # Over the clicks acted on alone: at least the figure over all (a busy answer is one).
+    assert all(r["bot_cpu_ms_per_acted"] >= r["bot_cpu_ms_per_interaction"] for r in saturation)
     assert run["memory_per_table_at_start_kb"] > 0
     assert run["gc"]["collections"] is not None  # the bot's own account, from its log
     assert sum(run["gc"]["by_generation"]) == run["gc"]["collections"]
