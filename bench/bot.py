@@ -52,6 +52,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import gc
 import itertools
 import json
 import os
@@ -70,6 +71,7 @@ from typing import Any
 from bench.botcode import THIS, BotCode, CodeError
 from bench.botcode import parse as parse_code
 from bench.rules import Spread, machine
+from bot.gctune import PauseMeter
 from cogs.clicks.deadline import BUSY
 from games.core import actionlog
 from tests.botdriver import enabled_choices
@@ -501,6 +503,44 @@ async def measure(people: People, bot: BotProcess, mode: str, seconds: float,
         load_average=os.getloadavg()[0])
 
 
+FREEZE_EVERY = 1.0
+"""Seconds between two freezes of this process's heap while its tables play."""
+
+
+@contextlib.asynccontextmanager
+async def short_collections() -> AsyncIterator[PauseMeter]:
+    """This process's garbage collections kept short while the tables play; their meter.
+
+    This process is the fake Discord and every simulated person: it keeps each request
+    it was sent and every table's messages, and a full collection walks all of that (0.8 s
+    at 1,000 tables), holding the fake on both sides of every interaction in flight, a
+    pause Discord does not make. So everything alive is frozen out of the collector at
+    the start and every :data:`FREEZE_EVERY` seconds (``gc.freeze``, a move of lists):
+    a collection walks the objects of the last second only. Cyclic garbage made
+    meanwhile is kept until the end, where the heap is handed back to the collector.
+    """
+    meter = PauseMeter()
+    gc.collect()
+    gc.freeze()
+    meter.install()
+    stop = asyncio.Event()
+
+    async def freezing() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), FREEZE_EVERY)
+            gc.freeze()
+
+    task = asyncio.create_task(freezing())
+    try:
+        yield meter
+    finally:
+        stop.set()
+        await task
+        meter.uninstall()
+        gc.unfreeze()
+
+
 async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                      modes: Sequence[str], budget: float, seed: int,
                      pictures: bool, openapi_every: int, settle: float,
@@ -526,21 +566,22 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 setup_s = time.monotonic() - opened
                 say(f"  {count} tables opened in {setup_s:.1f} s")
                 at_start_kb = (resident_bytes(bot.pid) - baseline) / 1024 / count
-                players = [asyncio.create_task(people.play(t)) for t in tables]
                 results: list[Round] = []
-                try:
-                    for mode in modes:
-                        people.pause = PAUSE if mode == "pause" else None
-                        await asyncio.sleep(warmup + (settle if mode == "pause" else 0))
-                        for _ in range(rounds):
-                            async with profiling(bot, profile if not results else None,
-                                                 seconds):
-                                results.append(
-                                    await measure(people, bot, mode, seconds, baseline))
-                            say("  " + round_line(count, results[-1]))
-                finally:
-                    people.stopping = True
-                    await asyncio.gather(*players, return_exceptions=True)
+                async with short_collections() as fake_collector:
+                    players = [asyncio.create_task(people.play(t)) for t in tables]
+                    try:
+                        for mode in modes:
+                            people.pause = PAUSE if mode == "pause" else None
+                            await asyncio.sleep(warmup + (settle if mode == "pause" else 0))
+                            for _ in range(rounds):
+                                async with profiling(bot, profile if not results else None,
+                                                     seconds):
+                                    results.append(
+                                        await measure(people, bot, mode, seconds, baseline))
+                                say("  " + round_line(count, results[-1]))
+                    finally:
+                        people.stopping = True
+                        await asyncio.gather(*players, return_exceptions=True)
                 bot_cpu_s = bot.cpu()  # its whole life, to set its collections against
                 requests = len(fake.requests)
                 kinds = collections.Counter(request_kind(r.method, r.path)
@@ -557,6 +598,9 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                                              if spent and bot_cpu_s > 0 else None)
     tally = people.tally
     return {"tables": count, "setup_s": round(setup_s, 2), "gc": collector,
+            "fake_gc": {"collections": fake_collector.collections,
+                        "longest_ms": round(fake_collector.longest * 1000, 1),
+                        "cpu_ms": round(sum(fake_collector.cpu_by_generation) * 1000)},
             "memory_per_table_at_start_kb": round(at_start_kb, 1),
             "games_started": tally.games_started, "games_finished": tally.games_finished,
             "stalls": tally.stalls, "refusals": tally.refusals,
@@ -706,6 +750,9 @@ def print_table(result: dict[str, Any]) -> None:
               f"by generation {run['gc'].get('by_generation')} collections, "
               f"{run['gc'].get('cpu_ms_by_generation')} ms of CPU in all, "
               f"{run['gc'].get('share_of_bot_cpu')} of the bot's CPU")
+        print(f"  the fake's own collections while the tables played (kept short): "
+              f"{run['fake_gc']['collections']}, the longest {run['fake_gc']['longest_ms']} ms, "
+              f"{run['fake_gc']['cpu_ms']} ms of CPU in all")
         print("  REST calls per interaction: " + ", ".join(
             f"{kind} {n}" for kind, n in run["rest_calls_by_kind_per_interaction"].items()))
 

@@ -37,6 +37,7 @@ def test_quick_run_measures_both_modes_through_a_real_bot_process(tmp_path, caps
     assert run["gc"]["collections"] is not None  # the bot's own account, from its log
     assert sum(run["gc"]["by_generation"]) == run["gc"]["collections"]
     assert 0 <= run["gc"]["share_of_bot_cpu"] < 1
+    assert run["fake_gc"]["collections"] >= 0 and run["fake_gc"]["longest_ms"] >= 0
     assert "interactions/s" in out and "saturation" in out
     memory = {row["game"]: row for row in result["table_memory"]}
     assert set(memory) == set(bench_bot.GAMES)
@@ -77,3 +78,18 @@ def test_a_reference_is_a_revision_of_the_bot_with_libraries_hidden(tmp_path):
 def test_a_reference_that_names_no_bot_is_refused_with_the_reason(spec, message, tmp_path):
     with pytest.raises(botcode.CodeError, match=message):
         botcode.parse(spec, tmp_path)
+
+
+async def test_the_fakes_heap_is_frozen_while_the_tables_play_and_handed_back_after():
+    """``short_collections``: what is alive when play starts, and every second's objects
+    after, are left out of this process's collections; all of it is collected again after."""
+    import gc
+
+    kept = [[n] for n in range(1000)]  # alive before play starts
+    assert gc.get_freeze_count() == 0
+    async with bench_bot.short_collections() as meter:
+        assert gc.get_freeze_count() >= len(kept)
+        gc.collect(0)
+        assert meter.collections >= 1  # the process's collections are counted while it plays
+    assert gc.get_freeze_count() == 0
+    assert gc.is_tracked(kept[0])
