@@ -38,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="python -m games hint", description=__doc__.splitlines()[0])
     p.add_argument("record", help="path to a record JSON file, or - for standard input")
     # Choices as plain words: argparse names a bad one among their reprs.
-    p.add_argument("--level", default=Level.HARD.value, choices=[lv.value for lv in levels()],
+    p.add_argument("--level", default=Level.HARD.value, choices=[str(lv) for lv in levels()],
                    help="default hard")
     p.add_argument("--seed", type=int, default=0, help="the hint's own seed (default 0)")
     p.add_argument("--budget", type=int, help="the hard level's simulated moves per decision")

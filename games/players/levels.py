@@ -34,20 +34,20 @@ class Player(Protocol):
         ...
 
 
-_LEVELS: dict[Level, Callable[[], Player]] = {}
+_LEVELS: dict[Level | str, Callable[[], Player]] = {}
 
 
-def register_level(level: Level, factory: Callable[[], Player]) -> None:
+def register_level(level: Level | str, factory: Callable[[], Player]) -> None:
     """Make ``factory`` the maker of the players of ``level``."""
     _LEVELS[level] = factory
 
 
-def levels() -> list[Level]:
-    """Every registered level, sorted by name."""
+def levels() -> list[Level | str]:
+    """Every registered level, sorted by name (with any variant a benchmark registered)."""
     return sorted(_LEVELS)
 
 
-def player(level: Level) -> Player:
+def player(level: Level | str) -> Player:
     """A player of ``level``; :class:`KeyError` naming the levels when there is none."""
     try:
         factory = _LEVELS[level]

@@ -107,9 +107,10 @@ def decision_rng(level: str, seed: int | None, actions: int, seat: int) -> rando
     return random.Random(f"fivefold-computer:{seed}:{actions}:{level}:{seat}")
 
 
-def make_player(level: Level, budget: int | None = None) -> Player:
-    """A player of ``level``; ``budget`` applies to the searching levels only (``hard`` and
-    the frozen ``hard-2026-12``)."""
+def make_player(level: Level | str, budget: int | None = None) -> Player:
+    """A player of ``level`` (a :class:`Level`, or a name registered beside them, as
+    ``bench.variants`` registers its variants); ``budget`` applies to the searching levels
+    only (``hard`` and the frozen ``hard-2026-12``)."""
     if budget is not None and level == Level.HARD:
         return HardPlayer(budget=budget)
     if budget is not None and level == FROZEN:
@@ -125,7 +126,7 @@ def play_game(match: Match, game_index: int) -> GameResult:
         at[match.position(index, game_index)] = index
     seed = game_seed(match.seed, match.deal_index(game_index))
     game = games.new_game(match.game, count, dict(match.options), seed=seed)
-    players = {name: make_player(Level(name), match.budget) for name in sorted(set(match.seats))}
+    players = {name: make_player(name, match.budget) for name in sorted(set(match.seats))}
     timings: list[tuple[str, float]] = []
     while game.to_act is not None and not game.over:
         if len(game.history) >= MAX_ACTIONS:
