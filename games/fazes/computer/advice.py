@@ -1,0 +1,135 @@
+"""What Fazes teaches the hard level's search beyond the knowledge: play for the game.
+
+The knowledge's playouts value a faze by the seat's own points in it (scaled to
+[0, 1]), whatever the others score and whatever the game's standing: a search on those
+values keeps its own points low and does not mind who takes the rest. But the game is
+won by the lowest total, so 20 points to the leader are worth more than 20 to the last
+player, and in the last faze only the place counts: a seat two points ahead should
+take any risk that keeps it ahead, and a seat behind must make the leader take points.
+
+:class:`StandingFazes` values the end of the faze by the game's standing instead: each
+seat's total so far plus the faze's points, against the best total of the others
+(``margin``), through a logistic curve whose width is what the fazes still to play can
+change (nearly a step in the last faze, nearly straight with five to go), blended with
+the faze's own points (``blend``: the weight of the standing). The worlds, the
+candidates and the rollouts are the knowledge's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Self, cast
+
+from games.fazes.computer.fast import _RULES, FastFazes
+from games.fazes.computer.knowledge import KNOWLEDGE
+from games.fazes.options import FazesOptions
+from games.players.advice import register_advice
+from games.players.base import Perspective, SearchState
+from games.players.standing import place_values, spread
+
+#: The weight of the standing in a playout's value (the faze's own points have the rest).
+BLEND = 0.75
+#: The logistic curve's width in the last faze, as a share of the faze's point span.
+LAST_WIDTH = 0.03
+#: What one faze still to play can move a margin by, as a share of its point span.
+FAZE_SPREAD = 0.25
+#: A tie for the lowest total wins for everyone in it: margins count as this much more.
+TIE = 2.5
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """The game around the faze under way, shared by every copy of a world."""
+
+    totals: tuple[int, ...]  # each seat's points before this faze
+    width: float  # the logistic curve's width, in points
+    blend: float
+
+
+def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
+                faze_spread: float = FAZE_SPREAD) -> Standing:
+    """The standing ``p``'s seat sees: the totals so far and the width of the curve.
+
+    >>> import games
+    >>> from games.players import perspective
+    >>> game = games.new_game("fazes", 4, {"fazes": [1, 3]}, seed=1)
+    >>> s = standing_of(perspective(game, game.to_act))
+    >>> s.totals, round(s.width, 2)
+    ((0, 0, 0, 0), 34.45)
+    """
+    n = p.players
+    fazes = cast(FazesOptions, p.options).fazes
+    played = len(p.rounds)
+    totals = tuple(sum(r[q] for r in p.rounds) for q in range(n))
+    span = _RULES[(n, fazes[played])].span
+    width = last_width * span + spread([_RULES[(n, f)].span * faze_spread
+                                        for f in fazes[played + 1:]])
+    return Standing(totals, width, blend)
+
+
+class StandingFazes(FastFazes):
+    """A faze whose :meth:`values` weigh the game's standing (see the module docstring)."""
+
+    __slots__ = ("standing",)
+
+    standing: Standing
+
+    def copy(self) -> Self:
+        new = super().copy()
+        new.standing = self.standing
+        return new
+
+    def values(self) -> list[float]:
+        own = super().values()
+        s = self.standing
+        points = self.final or self.pts
+        totals = [t + q for t, q in zip(s.totals, points, strict=True)]
+        place = place_values(totals, width=s.width, lower_is_better=True, tie=TIE)
+        return [s.blend * w + (1 - s.blend) * v for w, v in zip(place, own, strict=True)]
+
+
+def with_standing(world: FastFazes, standing: Standing) -> StandingFazes:
+    """``world`` as a :class:`StandingFazes` (the same hands and trick)."""
+    new = object.__new__(StandingFazes)
+    for name in FastFazes.__slots__:
+        setattr(new, name, getattr(world, name))
+    new.hands = world.hands[:]
+    new.pts = world.pts[:]
+    new.standing = standing
+    return new
+
+
+class FazesAdvice:
+    """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds, valued by the
+    standing (``blend`` 0 values them as the knowledge does)."""
+
+    game = "fazes"
+
+    def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
+                 faze_spread: float = FAZE_SPREAD) -> None:
+        if not 0 <= blend <= 1 or last_width <= 0 or faze_spread < 0:
+            raise ValueError("blend is a weight in [0, 1]; the widths must be positive")
+        self.blend = blend
+        self.last_width = last_width
+        self.faze_spread = faze_spread
+        self._standing: tuple[Perspective, Standing] | None = None
+
+    def candidates(self, p: Perspective) -> Sequence[int]:
+        return range(len(p.legal))
+
+    def sample(self, p: Perspective, rng: random.Random) -> SearchState:
+        world = cast(FastFazes, KNOWLEDGE.sample(p, rng))
+        if self.blend == 0:
+            return world
+        if self._standing is None or self._standing[0] is not p:
+            self._standing = (p, standing_of(p, blend=self.blend, last_width=self.last_width,
+                                             faze_spread=self.faze_spread))
+        return with_standing(world, self._standing[1])
+
+
+ADVICE = register_advice(FazesAdvice())
+
+__all__ = ["ADVICE", "BLEND", "FAZE_SPREAD", "LAST_WIDTH", "TIE", "FazesAdvice",
+           "Standing", "StandingFazes", "standing_of", "with_standing"]
