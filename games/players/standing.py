@@ -32,12 +32,14 @@ def place_values(totals: Sequence[float], *, width: float, lower_is_better: bool
     """
     if width <= 0:
         raise ValueError(f"the width must be positive, not {width}")
-    sign = -1.0 if lower_is_better else 1.0
+    # Margins measured upwards, whichever way the game counts: the best is the largest.
+    ups = [-t for t in totals] if lower_is_better else list(totals)
+    first = max(ups)
+    second = max((u for u in ups if u != first), default=first) if ups.count(first) == 1 \
+        else first
     out = []
-    for seat, total in enumerate(totals):
-        best_other = (min if lower_is_better else max)(
-            t for q, t in enumerate(totals) if q != seat)
-        z = (sign * (total - best_other) + tie) / width
+    for up in ups:
+        z = (up - (second if up == first else first) + tie) / width
         out.append(1.0 / (1.0 + math.exp(-z)) if z > -40 else 0.0)
     return out
 
