@@ -123,10 +123,12 @@ class FazesAdvice:
         world = cast(FastFazes, KNOWLEDGE.sample(p, rng))
         if self.blend == 0:
             return world
-        if self._standing is None or self._standing[0] is not p:
-            self._standing = (p, standing_of(p, blend=self.blend, last_width=self.last_width,
-                                             faze_spread=self.faze_spread))
-        return with_standing(world, self._standing[1])
+        cached = self._standing  # read once: a search in a thread may replace it
+        if cached is None or cached[0] is not p:
+            cached = (p, standing_of(p, blend=self.blend, last_width=self.last_width,
+                                     faze_spread=self.faze_spread))
+            self._standing = cached
+        return with_standing(world, cached[1])
 
 
 ADVICE = register_advice(FazesAdvice())

@@ -9,10 +9,11 @@ import pytest
 
 from games.core.registry import new_game
 from games.fazes.computer.advice import FazesAdvice, StandingFazes, standing_of
-from games.fazes.computer.fast import FastFazes
+from games.fazes.computer.fast import _RULES, FastFazes
 from games.fazes.computer.knowledge import KNOWLEDGE as FAZES
-from games.fibonachos.computer.advice import FibonachosAdvice, StandingFibonachos
+from games.fibonachos.computer.advice import POINTS, FibonachosAdvice, StandingFibonachos
 from games.fibonachos.computer.advice import standing_of as fibonachos_standing
+from games.fibonachos.computer.fast import FibonachosState
 from games.fibonachos.computer.knowledge import KNOWLEDGE as FIBONACHOS
 from games.players import perspective
 from games.players.standing import place_values
@@ -128,3 +129,74 @@ def test_fibonachos_standing_worlds_play_as_the_knowledges_and_value_the_place(s
     for q in range(4):
         if totals[q] == best:
             assert values[q] == max(values)
+
+
+def test_one_advice_reads_each_new_position_s_standing_not_the_first_one_s():
+    advice = FazesAdvice()  # one instance for every decision, as the registered one is
+    game = play_until(new_game("fazes", 4, {"fazes": [2, 3, 4]}, seed=11), 1, 11)
+    first = advice.sample(perspective(game, game.to_act), random.Random(1))
+    game = play_until(game, 2, 11)
+    second = advice.sample(perspective(game, game.to_act), random.Random(1))
+    assert isinstance(first, StandingFazes) and isinstance(second, StandingFazes)
+    assert second.standing.totals == tuple(game.scores) != first.standing.totals
+    twice = FibonachosAdvice()
+    fib = play_until(new_game("fibonachos", 4, {"rounds": 3}, seed=4), 1, 4)
+    a = twice.sample(perspective(fib, fib.to_act), random.Random(1))
+    fib = play_until(fib, 2, 4)
+    b = twice.sample(perspective(fib, fib.to_act), random.Random(1))
+    assert isinstance(a, StandingFibonachos) and isinstance(b, StandingFibonachos)
+    assert b.standing.totals == tuple(fib.scores) != a.standing.totals
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fibonachos_totals_add_up_every_finished_round(seed):
+    fib = play_until(new_game("fibonachos", 4, {"rounds": 3}, seed=seed), 2, seed)
+    assert len(fib.rounds) == 2
+    s = fibonachos_standing(perspective(fib, fib.to_act))
+    assert s.totals == tuple(a + b for a, b in zip(*fib.rounds, strict=True))
+    assert s.width == pytest.approx(0.03 * 34)  # the last round: the curve is nearly a step
+
+
+def test_the_fazes_width_is_the_current_faze_s_span_and_the_later_ones():
+    game = play_until(new_game("fazes", 4, {"fazes": [2, 5, 6]}, seed=3), 1, 3)
+    s = standing_of(perspective(game, game.to_act))  # in faze 5, with 6 to come
+    assert s.width == pytest.approx(0.03 * _RULES[(4, 5)].span + 0.25 * _RULES[(4, 6)].span)
+
+
+def test_a_copy_shares_the_standing_and_the_value_counts_the_last_trick_and_the_blend():
+    game = play_until(new_game("fazes", 4, {"fazes": [1, 5]}, seed=2), 1, 2)
+    p = perspective(game, game.to_act)
+    world = FazesAdvice().sample(p, random.Random(4))
+    assert isinstance(world, StandingFazes)
+    assert world.copy().standing is world.standing
+    rng = random.Random(5)
+    while not world.done():
+        world.play(world.rollout_move(rng))
+    assert world.final is not None and -50 in world.final  # faze 5: the last trick's -50
+    totals = [t + q for t, q in zip(game.scores, world.final, strict=True)]
+    place = place_values(totals, width=world.standing.width, lower_is_better=True, tie=2.5)
+    own = FastFazes.values(world)
+    assert world.values() == pytest.approx([0.75 * w + 0.25 * v
+                                            for w, v in zip(place, own, strict=True)])
+    none = FazesAdvice(blend=1).sample(p, random.Random(4))
+    assert isinstance(none, StandingFazes)
+    rng = random.Random(5)
+    while not none.done():
+        none.play(none.rollout_move(rng))
+    assert none.values() == pytest.approx(place)
+
+
+def test_fibonachos_values_blend_the_place_with_the_round_s_own_points():
+    fib = play_until(new_game("fibonachos", 4, {"rounds": 2}, seed=6), 1, 6)
+    p = perspective(fib, fib.to_act)
+    world = FibonachosAdvice().sample(p, random.Random(2))
+    assert isinstance(world, StandingFibonachos)
+    assert world.copy().standing is world.standing
+    rng = random.Random(3)
+    while not world.done():
+        world.play(world.rollout_move(rng))
+    totals = [t + POINTS[w] for t, w in zip(fib.scores, world.won, strict=True)]
+    place = place_values(totals, width=world.standing.width, lower_is_better=False, tie=0.5)
+    own = FibonachosState.values(world)
+    assert world.values() == pytest.approx([0.75 * w + 0.25 * v
+                                            for w, v in zip(place, own, strict=True)])
