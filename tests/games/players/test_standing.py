@@ -3,6 +3,7 @@ playout leaves each seat in, from the totals everyone can see."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -15,6 +16,8 @@ from games.fibonachos.computer.advice import POINTS, FibonachosAdvice, StandingF
 from games.fibonachos.computer.advice import standing_of as fibonachos_standing
 from games.fibonachos.computer.fast import FibonachosState
 from games.fibonachos.computer.knowledge import KNOWLEDGE as FIBONACHOS
+from games.fumblaroo.computer.advice import FumblarooAdvice, StandingFumblaroo
+from games.fumblaroo.computer.knowledge import KNOWLEDGE as FUMBLAROO
 from games.players import perspective
 from games.players.standing import place_values
 
@@ -200,3 +203,60 @@ def test_fibonachos_values_blend_the_place_with_the_round_s_own_points():
     own = FibonachosState.values(world)
     assert world.values() == pytest.approx([0.75 * w + 0.25 * v
                                             for w, v in zip(place, own, strict=True)])
+
+
+def fumblaroo_after_a_hand(seed: int):
+    """A target-5 game of random moves in its second hand or later, nobody at the target."""
+    for s in range(seed, seed + 200):
+        game = new_game("fumblaroo", 3, {"target": 5}, seed=s)
+        rng = random.Random(s)
+        while not game.over and not (game.rounds and max(game.scores) in (1, 2, 3)):
+            game.apply(game.to_act, rng.choice(game.legal_actions()))
+        if not game.over and len(set(game.scores)) > 1:
+            return game
+    raise AssertionError("no game with a leader short of the target")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fumblaroo_standing_values_a_hand_that_makes_no_winner_by_the_totals_it_leaves(seed):
+    game = fumblaroo_after_a_hand(seed * 50)
+    p = perspective(game, game.to_act)
+    world = FumblarooAdvice().sample(p, random.Random(2))
+    plain = FUMBLAROO.sample(p, random.Random(2))
+    assert isinstance(world, StandingFumblaroo) and world.scores == list(game.scores)
+    copy = world.copy()
+    assert isinstance(copy, StandingFumblaroo) and copy.blend == world.blend
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    while not plain.done():
+        assert copy.moves() == plain.moves()
+        move = plain.rollout_move(rng_a)
+        assert copy.rollout_move(rng_b) == move
+        plain.play(move)
+        copy.play(move)
+    totals = [s + g for s, g in zip(game.scores, copy.gained(), strict=True)]
+    if max(totals) >= 5 and totals.count(max(totals)) == 1:  # a winner: as before
+        assert copy.values() == plain.values()
+        return
+    values, own = copy.values(), plain.values()
+    width = 1.5 * math.sqrt(max(1.0, (5 - max(totals)) / 0.8))
+    place = place_values(totals, width=width, lower_is_better=False, tie=0.0)
+    assert values == pytest.approx([0.75 * w + 0.25 * v for w, v in zip(place, own, strict=True)])
+
+
+def test_fumblaroo_a_lead_near_the_target_is_worth_more_than_the_same_lead_far_from_it():
+    game = fumblaroo_after_a_hand(3)
+    base = FumblarooAdvice().sample(perspective(game, game.to_act), random.Random(1))
+    assert isinstance(base, StandingFumblaroo)
+    rng = random.Random(4)
+    while not base.done():
+        base.play(base.rollout_move(rng))
+
+    def lead_value(scores: list[int]) -> float:
+        end = base.copy()
+        end.scores = scores
+        end.taken = [3, 1, 1]  # one point to seat 0, which took three tricks
+        values = end.values()
+        return values[0] - values[1]
+
+    # seat 0 ends two points ahead of seat 1 both times: at 4 of 5, or at 2
+    assert lead_value([3, 2, 0]) > lead_value([1, 0, 0]) > 0
