@@ -17,39 +17,29 @@ candidates and the rollouts are the knowledge's.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Self, cast
+from typing import Any, Self, cast
 
 from games.fazes.computer.fast import _RULES, FastFazes
-from games.fazes.computer.knowledge import KNOWLEDGE
 from games.fazes.options import FazesOptions
 from games.players.advice import register_advice
-from games.players.base import Perspective, SearchState
-from games.players.standing import place_values, spread
+from games.players.base import Perspective
+from games.players.standing import (
+    BLEND,
+    DEAL_SPREAD,
+    LAST_WIDTH,
+    Standing,
+    StandingAdvice,
+    adopt,
+    place_values,
+    spread,
+)
 
-#: The weight of the standing in a playout's value (the faze's own points have the rest).
-BLEND = 0.75
-#: The logistic curve's width in the last faze, as a share of the faze's point span.
-LAST_WIDTH = 0.03
-#: What one faze still to play can move a margin by, as a share of its point span.
-FAZE_SPREAD = 0.25
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
 TIE = 2.5
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """The game around the faze under way, shared by every copy of a world."""
-
-    totals: tuple[int, ...]  # each seat's points before this faze
-    width: float  # the logistic curve's width, in points
-    blend: float
-
-
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
-                faze_spread: float = FAZE_SPREAD) -> Standing:
+                faze_spread: float = DEAL_SPREAD) -> Standing:
     """The standing ``p``'s seat sees: the totals so far and the width of the curve.
 
     >>> import games
@@ -91,47 +81,26 @@ class StandingFazes(FastFazes):
 
 
 def with_standing(world: FastFazes, standing: Standing) -> StandingFazes:
-    """``world`` as a :class:`StandingFazes` (the same hands and trick)."""
-    new = object.__new__(StandingFazes)
-    for name in FastFazes.__slots__:
-        setattr(new, name, getattr(world, name))
-    new.hands = world.hands[:]
-    new.pts = world.pts[:]
+    """``world`` as a :class:`StandingFazes` (a fresh sample: its parts are taken over)."""
+    new = adopt(world, StandingFazes)
     new.standing = standing
     return new
 
 
-class FazesAdvice:
+class FazesAdvice(StandingAdvice):
     """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds, valued by the
     standing (``blend`` 0 values them as the knowledge does)."""
 
     game = "fazes"
 
-    def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
-                 faze_spread: float = FAZE_SPREAD) -> None:
-        if not 0 <= blend <= 1 or last_width <= 0 or faze_spread < 0:
-            raise ValueError("blend is a weight in [0, 1]; the widths must be positive")
-        self.blend = blend
-        self.last_width = last_width
-        self.faze_spread = faze_spread
-        self._standing: tuple[Perspective, Standing] | None = None
+    def read(self, p: Perspective) -> Standing:
+        return standing_of(p, blend=self.blend, last_width=self.last_width,
+                           faze_spread=self.deal_spread)
 
-    def candidates(self, p: Perspective) -> Sequence[int]:
-        return range(len(p.legal))
-
-    def sample(self, p: Perspective, rng: random.Random) -> SearchState:
-        world = cast(FastFazes, KNOWLEDGE.sample(p, rng))
-        if self.blend == 0:
-            return world
-        cached = self._standing  # read once: a search in a thread may replace it
-        if cached is None or cached[0] is not p:
-            cached = (p, standing_of(p, blend=self.blend, last_width=self.last_width,
-                                     faze_spread=self.faze_spread))
-            self._standing = cached
-        return with_standing(world, cached[1])
+    def wrap(self, world: Any, standing: Standing) -> StandingFazes:
+        return with_standing(world, standing)
 
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "BLEND", "FAZE_SPREAD", "LAST_WIDTH", "TIE", "FazesAdvice",
-           "Standing", "StandingFazes", "standing_of", "with_standing"]
+__all__ = ["ADVICE", "TIE", "FazesAdvice", "StandingFazes", "standing_of", "with_standing"]

@@ -23,7 +23,7 @@ from games.fumblaroo.computer.knowledge import KNOWLEDGE
 from games.fumblaroo.scoring import game_winner
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
-from games.players.standing import place_values
+from games.players.standing import adopt, place_values
 
 #: The weight of the standing in the value of a hand that makes no winner.
 BLEND = 0.75
@@ -60,9 +60,7 @@ class StandingFumblaroo(FumblarooState):
 def with_standing(world: FumblarooState, blend: float) -> StandingFumblaroo:
     """``world`` as a :class:`StandingFumblaroo`, taking over its parts (a fresh sample,
     used by nothing else)."""
-    new = object.__new__(StandingFumblaroo)
-    for name in FumblarooState.__slots__:
-        setattr(new, name, getattr(world, name))
+    new = adopt(world, StandingFumblaroo)
     new.blend = blend
     return new
 

@@ -32,6 +32,19 @@ def play_until(game, rounds: int, seed: int):
     return game
 
 
+def play_alike(plain, standing) -> None:
+    """Play both worlds out side by side with the rollout policy: they must agree on
+    every move, since the standing changes the values alone."""
+    rng_a, rng_b = random.Random(9), random.Random(9)
+    while not plain.done():
+        assert standing.moves() == plain.moves()
+        move = plain.rollout_move(rng_a)
+        assert standing.rollout_move(rng_b) == move
+        plain.play(move)
+        standing.play(move)
+    assert standing.done()
+
+
 def test_the_best_total_has_the_best_value_and_a_tie_for_first_is_a_win_for_both():
     low = place_values([40, 40, 90, 60], width=2, lower_is_better=True, tie=2.5)
     assert low[0] == low[1] > 0.75 and low[2] < low[3] < 0.01
@@ -69,13 +82,7 @@ def test_fazes_standing_worlds_play_as_the_knowledges_and_value_the_place():
     world = FazesAdvice().sample(p, random.Random(3))
     assert isinstance(world, StandingFazes) and not isinstance(plain, StandingFazes)
     copy = world.copy()
-    rng_a, rng_b = random.Random(9), random.Random(9)
-    while not plain.done():
-        assert copy.moves() == plain.moves()
-        move = plain.rollout_move(rng_a)
-        assert copy.rollout_move(rng_b) == move
-        plain.play(move)
-        copy.play(move)
+    play_alike(plain, copy)
     assert copy.points() == plain.points()
     assert not world.done()  # the copy played, the world it came from did not
     totals = [t + q for t, q in zip(game.scores, copy.points(), strict=True)]
@@ -116,14 +123,8 @@ def test_fibonachos_standing_worlds_play_as_the_knowledges_and_value_the_place(s
     plain = FIBONACHOS.sample(p, random.Random(3))
     world = FibonachosAdvice().sample(p, random.Random(3))
     assert isinstance(world, StandingFibonachos)
-    rng_a, rng_b = random.Random(9), random.Random(9)
     copy = world.copy()
-    while not plain.done():
-        assert copy.moves() == plain.moves()
-        move = plain.rollout_move(rng_a)
-        assert copy.rollout_move(rng_b) == move
-        plain.play(move)
-        copy.play(move)
+    play_alike(plain, copy)
     assert copy.won == plain.won
     own = plain.values()
     values = copy.values()
@@ -226,13 +227,7 @@ def test_fumblaroo_standing_values_a_hand_that_makes_no_winner_by_the_totals_it_
     assert isinstance(world, StandingFumblaroo) and world.scores == list(game.scores)
     copy = world.copy()
     assert isinstance(copy, StandingFumblaroo) and copy.blend == world.blend
-    rng_a, rng_b = random.Random(9), random.Random(9)
-    while not plain.done():
-        assert copy.moves() == plain.moves()
-        move = plain.rollout_move(rng_a)
-        assert copy.rollout_move(rng_b) == move
-        plain.play(move)
-        copy.play(move)
+    play_alike(plain, copy)
     totals = [s + g for s, g in zip(game.scores, copy.gained(), strict=True)]
     if max(totals) >= 5 and totals.count(max(totals)) == 1:  # a winner: as before
         assert copy.values() == plain.values()
