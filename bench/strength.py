@@ -4,6 +4,7 @@
         [--games fazes=400,fiasco=400 | --games 400] [--seed 1] [--json PATH]
         [--sets default,shortest] [--matches hard-easy,new-old,easy-random]
     .venv/bin/python -m bench.strength --render PATH --out docs/computer-players.md
+    .venv/bin/python -m bench.strength --json PATH --merge NEW [NEW ...] --out ...
 
 For every registered game (four players or the nearest count the game allows:
 Fumblaroo three), at its default options and/or its shortest ones (``--sets``), it
@@ -21,7 +22,10 @@ A game without computer-player knowledge is reported as "not yet".
 With ``--json PATH``, every game is also written as it ends to ``PATH.games`` (one JSON
 line each), and a run started again with the same seed plays only the games missing:
 on a shared machine a long report is made by runs of a few minutes each (``timeout
-20m python -m bench.strength ...``, repeated until it writes the report).
+20m python -m bench.strength ...``, repeated until it writes the report). A match
+already saved is never played again, so a changed hard level is measured into a fresh
+file and folded into the report's results with ``--merge``, which replaces the same
+matches and keeps every game.
 """
 
 from __future__ import annotations
@@ -268,6 +272,36 @@ def run(
     return out
 
 
+def merge(into: Path, news: Sequence[Path]) -> dict[str, Any]:
+    """Fold the matches saved in ``news`` (files written by ``--json``) into ``into``.
+
+    A match of the same game and label is replaced (a hard level that changed is measured
+    into a fresh file, since a saved match is never played again, then merged); every
+    game ``news`` played is appended to ``into``'s games file, after the ones it replaces,
+    so a run that goes on from ``into`` reads the newer ones. ``into`` keeps its command
+    and machine. Returns the merged raw results (also written to ``into``).
+    """
+    raw: dict[str, Any] = json.loads(into.read_text())
+    for path in news:
+        new = json.loads(path.read_text())
+        if new.get("seed") != raw.get("seed"):
+            raise ValueError(f"{path}: seed {new.get('seed')}, not {raw.get('seed')} as {into}")
+        for name, entry in new["games"].items():
+            if entry is None:
+                continue
+            mine = raw["games"].setdefault(name, {"budget": entry["budget"]})
+            if mine is None or mine.get("budget") != entry["budget"]:
+                raise ValueError(f"{path}: {name} at budget {entry['budget']}, not "
+                                 f"{(mine or {}).get('budget')} as {into}")
+            mine.update((k, v) for k, v in entry.items() if isinstance(v, dict))
+        played = path.with_name(path.name + ".games")
+        if played.is_file():
+            with into.with_name(into.name + ".games").open("a", encoding="utf-8") as f:
+                f.write(played.read_text())
+    into.write_text(json.dumps(raw, indent=1) + "\n")
+    return raw
+
+
 def _load(saved: Path | None, seed: int) -> dict[str, Any]:
     """The games of an earlier run saved at ``saved`` with the same seed, if any."""
     if saved is None or not saved.is_file():
@@ -455,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the raw results here (and "
                         "after every match; a run stopped midway goes on from them)")
     parser.add_argument("--render", type=Path, help="render raw results saved with --json")
+    parser.add_argument("--merge", type=Path, nargs="+", metavar="NEW",
+                        help="fold the matches saved in these --json files into the --json "
+                        "file (replacing the same matches), then render it")
     parser.add_argument("--notes", type=Path, default=NOTES,
                         help="hand-written notes on the goals, appended (default %(default)s)")
     parser.add_argument("--budget", type=int, help="override hard's budget (for a smoke run)")
@@ -472,7 +509,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     words = ["python -m bench.strength", *(argv if argv is not None else sys.argv[1:])]
-    if args.render:
+    if args.merge:
+        if not args.json or not args.json.is_file():
+            parser.error("--merge: name the results to merge into with --json")
+        try:
+            raw = merge(args.json, args.merge)
+        except ValueError as exc:
+            parser.error(str(exc))
+        command = raw.get("command", " ".join(words))
+    elif args.render:
         raw = json.loads(args.render.read_text())
         command = raw.get("command", " ".join(words))
     else:

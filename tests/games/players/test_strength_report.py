@@ -4,6 +4,9 @@ game without knowledge, and one command from play_match to Markdown."""
 from __future__ import annotations
 
 import doctest
+import json
+
+import pytest
 
 from bench import strength
 from games.players.match import Match, play_match
@@ -128,3 +131,35 @@ def results_but_times(report: str) -> list[list[str]]:
     column = rows[0].index("ms per decision, median / p99")
     assert len(rows) > 2, "the report has no results"
     return [row[:column] + row[column + 1:] for row in rows]
+
+
+def test_merge_replaces_the_same_matches_keeps_the_others_and_every_game(tmp_path):
+    notes = str(tmp_path / "none.md")
+    report, new = tmp_path / "raw.json", tmp_path / "new.json"
+    base = ["--only", "fiasco", "--workers", "1", "--budget", "50", "--notes", notes]
+    assert strength.main([*base, "--games", "4", "--matches", "easy-random,hard-easy",
+                          "--json", str(report), "--out", str(tmp_path / "a.md")]) == 0
+    before = json.loads(report.read_text())
+    assert strength.main([*base, "--games", "8", "--matches", "easy-random",
+                          "--json", str(new), "--out", str(tmp_path / "b.md")]) == 0
+    out = tmp_path / "merged.md"
+    assert strength.main(["--json", str(report), "--merge", str(new), "--notes", notes,
+                          "--out", str(out)]) == 0
+    merged = json.loads(report.read_text())
+    fiasco = merged["games"]["fiasco"]
+    assert fiasco["easy vs random"]["games"] == 8  # replaced by the new file's match
+    assert fiasco["hard vs easy"] == before["games"]["fiasco"]["hard vs easy"]  # kept
+    assert merged["command"] == before["command"]
+    rows = (tmp_path / "raw.json.games").read_text().splitlines()
+    assert len(rows) == 4 + 4 + 8  # every game of both files
+    assert "| fiasco | easy vs random | 8 |" in out.read_text()
+
+
+def test_merge_refuses_results_of_another_seed_and_names_the_file(tmp_path, capsys):
+    report, new = tmp_path / "raw.json", tmp_path / "new.json"
+    report.write_text(json.dumps({"seed": 1, "games": {}}))
+    new.write_text(json.dumps({"seed": 2, "games": {}}))
+    with pytest.raises(SystemExit):
+        strength.main(["--json", str(report), "--merge", str(new)])
+    assert "seed 2, not 1" in capsys.readouterr().err
+    assert json.loads(report.read_text()) == {"seed": 1, "games": {}}
