@@ -58,6 +58,20 @@ def place_values(totals: Sequence[float], *, width: float, lower_is_better: bool
     return out
 
 
+def valued(standing: Standing, totals: Sequence[float], own: Sequence[float], *,
+           lower_is_better: bool, tie: float) -> list[float]:
+    """A playout's value for each seat: its place from ``totals`` (:func:`place_values`)
+    blended with the deal's ``own`` value by ``standing.blend``.
+
+    >>> v = valued(Standing((), 5.0, 0.75), [10, 20], [1.0, 0.0], lower_is_better=True, tie=0)
+    >>> [round(x, 2) for x in v]
+    [0.91, 0.09]
+    """
+    place = place_values(totals, width=standing.width, lower_is_better=lower_is_better, tie=tie)
+    b = standing.blend
+    return [b * w + (1 - b) * v for w, v in zip(place, own, strict=True)]
+
+
 def spread(spans: Sequence[float]) -> float:
     """How far the deals of ``spans`` still to play can move a margin: their root sum of
     squares.
@@ -130,4 +144,4 @@ class StandingAdvice:
 
 
 __all__ = ["BLEND", "DEAL_SPREAD", "LAST_WIDTH", "Standing", "StandingAdvice", "adopt",
-           "place_values", "spread"]
+           "place_values", "spread", "valued"]

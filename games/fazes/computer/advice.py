@@ -30,8 +30,8 @@ from games.players.standing import (
     Standing,
     StandingAdvice,
     adopt,
-    place_values,
     spread,
+    valued,
 )
 
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
@@ -76,8 +76,7 @@ class StandingFazes(FastFazes):
         s = self.standing
         points = self.final or self.pts
         totals = [t + q for t, q in zip(s.totals, points, strict=True)]
-        place = place_values(totals, width=s.width, lower_is_better=True, tie=TIE)
-        return [s.blend * w + (1 - s.blend) * v for w, v in zip(place, own, strict=True)]
+        return valued(s, totals, own, lower_is_better=True, tie=TIE)
 
 
 def with_standing(world: FastFazes, standing: Standing) -> StandingFazes:

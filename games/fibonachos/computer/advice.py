@@ -30,8 +30,8 @@ from games.players.standing import (
     Standing,
     StandingAdvice,
     adopt,
-    place_values,
     spread,
+    valued,
 )
 
 #: A tie for the highest total wins for everyone in it: margins count as this much more.
@@ -73,8 +73,7 @@ class StandingFibonachos(FibonachosState):
         own = super().values()
         s = self.standing
         totals = [t + POINTS[w] for t, w in zip(s.totals, self.won, strict=True)]
-        place = place_values(totals, width=s.width, lower_is_better=False, tie=TIE)
-        return [s.blend * w + (1 - s.blend) * v for w, v in zip(place, own, strict=True)]
+        return valued(s, totals, own, lower_is_better=False, tie=TIE)
 
 
 def with_standing(world: FibonachosState, standing: Standing) -> StandingFibonachos:
