@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from games.core.errors import SetupError, UnknownAction, clip
@@ -79,12 +79,23 @@ def standard_card_name(card: Card) -> str:
 class Deck:
     """A game's full deck (a multiset of cards) with the parser for its notation."""
 
-    __slots__ = ("_by_text", "_counts", "cards")
+    __slots__ = ("_by_text", "_counts", "_suits", "cards")
 
     def __init__(self, cards: Iterable[Card]) -> None:
         self.cards: tuple[Card, ...] = tuple(cards)
         self._by_text: dict[str, Card] = {c.text.upper(): c for c in self.cards}
         self._counts: Counter[Card] = Counter(self.cards)
+        self._suits: dict[str, int] | None = None
+
+    def suit_order(self) -> Mapping[str, int]:
+        """Each suit by its first appearance in the deck (suitless cards, "", in their place);
+        worked out once per deck, since a hand is sorted by it card by card."""
+        if self._suits is None:
+            order: dict[str, int] = {}
+            for card in self.cards:
+                order.setdefault(card.suit, len(order))
+            self._suits = order
+        return self._suits
 
     def __len__(self) -> int:
         return len(self.cards)

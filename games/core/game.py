@@ -75,14 +75,6 @@ class View:
         raise KeyError(name)
 
 
-def _suit_order(deck: Deck) -> dict[str, int]:
-    """Each suit of ``deck`` by its first appearance (suitless cards, "", in their place)."""
-    order: dict[str, int] = {}
-    for card in deck.cards:
-        order.setdefault(card.suit, len(order))
-    return order
-
-
 @functools.cache
 def _label_words(cls: type[Game[Any]]
                  ) -> tuple[re.Pattern[str], dict[str, str], dict[str, Card]]:
@@ -356,7 +348,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
 
         A game whose order depends on the state (Fumblaroo's trump) overrides it.
         """
-        order = _suit_order(self.deck_in_play())
+        order = self.deck_in_play().suit_order()
         return order.get(card.suit, len(order)), card.rank
 
     def sorted_hand(self, cards: Sequence[Card]) -> list[Card]:
