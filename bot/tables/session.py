@@ -73,8 +73,8 @@ class Session:
     # a restart counts them again. Never a seated person.
     watchers: set[int] = field(default_factory=set)
     # The public view of ``game`` as it is (bot.tables.snapshots.public_view): the table
-    # message and every menu show it, and a game is never changed once it is the session's.
-    public: tuple[Game[Any], View] | None = field(default=None, repr=False)
+    # message and every menu show it. Kept with the game and how many actions it had.
+    public: tuple[Game[Any], int, View] | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:

@@ -16,7 +16,7 @@ they are, never copies of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +25,7 @@ from bot.tables.session import Session
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game, View
-from games.core.zones import ZoneKind
+from games.core.zones import Zone, ZoneKind, view_zone
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,15 +93,48 @@ def own_cards(game: Game[Any], seat: int) -> tuple[tuple[Card, ...], tuple[Card,
     it (suit, then rank; Fumblaroo's trump first), then their own face-up cards: exactly
     the cards of the menu's buttons (a test replays whole games against it). Read from the
     zones the seat may see, without building its whole view."""
+    return _sorted_own(game, _own_zones(game.zones(), seat))
+
+
+def _own_zones(zones: Sequence[Zone], seat: int) -> list[Zone]:
+    """Those of ``zones`` that ``seat`` owns and may see."""
+    return [zone for zone in zones if zone.owner == seat and zone.visible_to(seat)]
+
+
+def _sorted_own(game: Game[Any], own: Sequence[Zone]
+                ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     held: list[Card] = []
     up: list[Card] = []
-    for zone in game.zones():
-        if zone.owner == seat and zone.visible_to(seat):
-            if zone.kind is ZoneKind.HAND:
-                held += zone.cards
-            elif zone.kind is ZoneKind.FACE_UP:
-                up += zone.cards
+    for zone in own:
+        if zone.kind is ZoneKind.HAND:
+            held += zone.cards
+        elif zone.kind is ZoneKind.FACE_UP:
+            up += zone.cards
     return tuple(game.sorted_hand(held)), tuple(up)
+
+
+def seat_view(session: Session, seat: int
+              ) -> tuple[View, tuple[Card, ...], tuple[Card, ...]]:
+    """What ``seat`` may see of ``session``'s game (equal to ``game.view_for(seat)``), with
+    its own cards (:func:`own_cards`), in one walk of the zones.
+
+    Made from the public view (:func:`public_view`), which the table and every menu share:
+    a seat sees what everyone sees, and the cards of the zones it owns that are hidden
+    from the others (its hand). Every other field of a view (phase, facts, scores, the
+    trick) is the same for every viewer, so only those zones are made again.
+    """
+    game = session.game
+    assert game is not None
+    public = public_view(session)
+    zones = game.zones()
+    own = _own_zones(zones, seat)
+    hand, up = _sorted_own(game, own)
+    if not own:
+        return replace(public, viewer=seat), hand, up
+    mine = {id(zone) for zone in own}
+    shown = tuple(view_zone(zone, seat) if id(zone) in mine else public_zone
+                  for zone, public_zone in zip(zones, public.zones, strict=True))
+    return replace(public, viewer=seat, zones=shown), hand, up
 
 
 MenuKey = tuple[object, ...]
@@ -129,20 +162,21 @@ def public_view(session: Session) -> View:
     """What everyone may see of ``session``'s game (it must be started), made once per
     game state: the table message and each seat's menu show the same one. A game is
     never changed once it is the session's (each action is applied to a copy that then
-    replaces it), so the view stays true for as long as that game is the session's."""
+    replaces it), so the view stays true for as long as that game is the session's; it
+    is also made again if that game took an action in place, so a view is never stale."""
     game = session.game
     assert game is not None
-    if session.public is None or session.public[0] is not game:
-        session.public = (game, game.view_for(None))
-    return session.public[1]
+    kept = session.public
+    if kept is None or kept[0] is not game or kept[1] != len(game.history):
+        kept = session.public = (game, len(game.history), game.view_for(None))
+    return kept[2]
 
 
 def menu_of(session: Session, seat: int) -> MenuSnapshot:
     """``seat``'s menu at ``session`` as it is now (its game must be started)."""
     game = session.game
     assert game is not None
-    view = game.view_for(seat)
-    hand, up = own_cards(game, seat)
+    view, hand, up = seat_view(session, seat)
     names = tuple(session.names())
     legal = tuple(game.legal_actions(seat))
     table = session.table
@@ -251,4 +285,4 @@ class Outcome:
 
 
 __all__ = ["MenuKey", "MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_key",
-           "menu_of", "own_cards", "table_for", "table_of"]
+           "menu_of", "own_cards", "seat_view", "table_for", "table_of"]

@@ -16,7 +16,7 @@ import pytest
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
-from bot.tables.snapshots import menu_key, menu_of, public_view, table_of
+from bot.tables.snapshots import menu_key, menu_of, own_cards, public_view, seat_view, table_of
 
 
 def session_of(game: str, players: int, seed: int) -> Session:
@@ -70,3 +70,30 @@ def test_the_public_view_is_made_once_per_game_state_and_follows_each_action(gam
             break
         assert public_view(session) == following.view_for(None)
         assert public_view(session) is not shown
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_a_seats_view_made_from_the_public_one_is_the_games_own_at_every_step(game: str) -> None:
+    """:func:`seat_view` makes a seat's view from the shared public view and the zones that
+    seat owns: it must equal ``view_for(seat)`` field by field (the seat's hand shown, every
+    other seat's hidden), with the seat's own cards as :func:`own_cards` reads them, for
+    every seat at every step of a whole game."""
+    cls = games.get(game)
+    players = max(cls.min_players, min(4, cls.max_players))
+    session, rng = session_of(game, players, seed=5), random.Random(5)
+    steps = 0
+    while True:
+        running = session.game
+        assert running is not None
+        for seat in range(players):
+            view, hand, up = seat_view(session, seat)
+            assert view == running.view_for(seat), (game, steps, seat)
+            assert (hand, up) == own_cards(running, seat)
+        if running.over or steps >= 400:
+            break
+        actor = running.to_act
+        assert actor is not None
+        following = running.clone()
+        following.apply(actor, rng.choice(following.legal_actions(actor)))
+        session.game = following
+        steps += 1
