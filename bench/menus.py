@@ -1,0 +1,143 @@
+"""What the bot spends drawing one hand menu and one table message, outside Discord.
+
+``python -m bench.menus`` plays each game a seeded number of random moves in (4 players,
+Fumblaroo 3; ``--states`` positions a game), then times, in CPU microseconds, what the
+bot does for every seat's menu at each position (the snapshot, :func:`menu_of`, then
+:func:`render_hand`) and for the table message (:func:`table_of`, then
+:func:`render_table`): the rendering work that every click and every change of a table
+costs, without discord.py's or aiohttp's part.
+
+With ``--versus REV`` the same positions are timed with the code of git revision ``REV``
+too (:mod:`bench.botcode` extracts it), each side in a process of its own, the two
+alternating round by round, and each round's ratio (this tree / ``REV``) is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from dataclasses import asdict
+from typing import Any
+
+from bench.botcode import ROOT, CodeError, extract, scratch
+from bench.rules import Spread, machine
+
+SIDE = """\
+import datetime as dt, json, random, sys, time
+import games
+from bot.models import Seat, StoredTable, TableStatus
+from bot.tables.session import Session
+from bot.tables.snapshots import menu_of, table_of
+from cogs.render.hand import render_hand
+from cogs.render.table import render_table
+
+states, repeats = int(sys.argv[1]), int(sys.argv[2])
+now = dt.datetime.now(dt.UTC)
+sessions = []
+for name in sorted(games.names()):
+    cls = games.get(name)
+    players = max(cls.min_players, min(4, cls.max_players))
+    for seed in range(states):
+        table = StoredTable(id=f"{name}{seed}", guild_id=1, channel_id=2, host_id=10,
+                            game=name, status=TableStatus.PLAYING, version=1, created_at=now,
+                            updated_at=now, pictures=False,
+                            seats=[Seat(user_id=10 + n, name=f"Player {n}")
+                                   for n in range(players)])
+        game, rng = games.new_game(name, players, seed=seed), random.Random(seed)
+        for _ in range(rng.randrange(4, 40)):
+            if game.over:
+                break
+            actor = game.to_act
+            game.apply(actor, rng.choice(game.legal_actions(actor)))
+        sessions.append((name, Session(table, game), players))
+
+def timed(work):
+    start = time.process_time()
+    count = 0
+    for _ in range(repeats):
+        for name, session, players in sessions:
+            session.public = None  # each pass as after a change: the public view made anew
+            count += work(session, players)
+    return (time.process_time() - start) / count * 1e6
+
+def menus(session, players):
+    for seat in range(players):
+        render_hand(menu_of(session, seat))
+    return players
+
+def tables(session, players):
+    render_table(table_of(session))
+    return 1
+
+timed(menus), timed(tables)  # warm: imports, caches, the first view of each game
+print(json.dumps({"menu_us": timed(menus), "table_us": timed(tables),
+                  "positions": len(sessions)}))
+"""
+"""The timing, run in a process of its own from the code's folder (this tree or a revision)."""
+
+
+def side(root: str, states: int, repeats: int) -> dict[str, float]:
+    """One round of one side: CPU µs a menu and a table message, with the code in ``root``."""
+    done = subprocess.run([sys.executable, "-c", SIDE, str(states), str(repeats)],
+                          cwd=root, env={**os.environ, "PYTHONPATH": root},
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the timing at {root} failed:\n{done.stderr.strip()}")
+    result: dict[str, float] = json.loads(done.stdout)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.menus", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--states", type=int, default=5, help="positions a game (default 5)")
+    parser.add_argument("--repeats", type=int, default=20,
+                        help="passes over every position a round (default 20)")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--versus", metavar="REV", help="also time git revision REV")
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args(argv)
+    if args.states < 1 or args.repeats < 1 or args.rounds < 1:
+        parser.error("--states, --repeats and --rounds take at least 1")
+    roots = {"this": str(ROOT)}
+    if args.versus:
+        try:
+            roots["reference"] = str(extract(args.versus, scratch()))
+        except CodeError as exc:
+            parser.error(str(exc))
+    rounds: dict[str, list[dict[str, float]]] = {name: [] for name in roots}
+    for number in range(args.rounds):  # alternating, so a busier moment moves both alike
+        order = list(roots) if number % 2 == 0 else list(reversed(roots))
+        for name in order:
+            rounds[name].append(side(roots[name], args.states, args.repeats))
+    result: dict[str, Any] = {"machine": machine(), "states": args.states,
+                              "repeats": args.repeats, "rounds": args.rounds,
+                              "versus": args.versus,
+                              "positions": rounds["this"][0]["positions"]}
+    print(f"{result['positions']} positions, CPU µs each, median (min-max) of "
+          f"{args.rounds} rounds of {args.repeats} passes:")
+    for figure, words in (("menu_us", "a seat's hand menu (menu_of, render_hand)"),
+                          ("table_us", "the table message (table_of, render_table)")):
+        for name in roots:
+            spread = Spread.of([r[figure] for r in rounds[name]])
+            result[f"{name}_{figure}"] = asdict(spread)
+            label = "this tree" if name == "this" else args.versus
+            print(f"  {words}, {label}: {spread.text(',.1f')}")
+        if args.versus:
+            ratios = [t[figure] / r[figure]
+                      for t, r in zip(rounds["this"], rounds["reference"], strict=True)]
+            result[f"{figure}_ratio"] = asdict(Spread.of(ratios))
+            print(f"    this / {args.versus}: {Spread.of(ratios).text('.2f')} (round by round; "
+                  f"median {statistics.median(ratios):.2f})")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(result, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
