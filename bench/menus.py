@@ -9,7 +9,8 @@ costs, without discord.py's or aiohttp's part.
 
 With ``--versus REV`` the same positions are timed with the code of git revision ``REV``
 too (:mod:`bench.botcode` extracts it), each side in a process of its own, the two
-alternating round by round, and each round's ratio (this tree / ``REV``) is given.
+alternating round by round, and each round's ratio (this tree / ``REV``) is given;
+``--this REV2`` times revision ``REV2`` in place of this tree (one change measured alone).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 from dataclasses import asdict
@@ -99,16 +99,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="passes over every position a round (default 20)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--versus", metavar="REV", help="also time git revision REV")
+    parser.add_argument("--this", metavar="REV",
+                        help="with --versus: time revision REV as this side (default: this tree)")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args(argv)
     if args.states < 1 or args.repeats < 1 or args.rounds < 1:
         parser.error("--states, --repeats and --rounds take at least 1")
+    if args.this and not args.versus:
+        parser.error("--this goes with --versus")
     roots = {"this": str(ROOT)}
-    if args.versus:
-        try:
+    try:
+        if args.this:
+            roots["this"] = str(extract(args.this, scratch()))
+        if args.versus:
             roots["reference"] = str(extract(args.versus, scratch()))
-        except CodeError as exc:
-            parser.error(str(exc))
+    except CodeError as exc:
+        parser.error(str(exc))
     rounds: dict[str, list[dict[str, float]]] = {name: [] for name in roots}
     for number in range(args.rounds):  # alternating, so a busier moment moves both alike
         order = list(roots) if number % 2 == 0 else list(reversed(roots))
@@ -116,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             rounds[name].append(side(roots[name], args.states, args.repeats))
     result: dict[str, Any] = {"machine": machine(), "states": args.states,
                               "repeats": args.repeats, "rounds": args.rounds,
-                              "versus": args.versus,
+                              "this": args.this, "versus": args.versus,
                               "positions": rounds["this"][0]["positions"]}
     print(f"{result['positions']} positions, CPU µs each, median (min-max) of "
           f"{args.rounds} rounds of {args.repeats} passes:")
@@ -125,14 +131,14 @@ def main(argv: list[str] | None = None) -> int:
         for name in roots:
             spread = Spread.of([r[figure] for r in rounds[name]])
             result[f"{name}_{figure}"] = asdict(spread)
-            label = "this tree" if name == "this" else args.versus
+            label = (args.this or "this tree") if name == "this" else args.versus
             print(f"  {words}, {label}: {spread.text(',.1f')}")
         if args.versus:
             ratios = [t[figure] / r[figure]
                       for t, r in zip(rounds["this"], rounds["reference"], strict=True)]
             result[f"{figure}_ratio"] = asdict(Spread.of(ratios))
-            print(f"    this / {args.versus}: {Spread.of(ratios).text('.2f')} (round by round; "
-                  f"median {statistics.median(ratios):.2f})")
+            print(f"    {args.this or 'this'} / {args.versus}: "
+                  f"{Spread.of(ratios).text('.2f')} (round by round)")
     if args.json:
         with open(args.json, "w") as out:
             json.dump(result, out, indent=2)

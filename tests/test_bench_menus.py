@@ -13,15 +13,16 @@ def test_a_short_run_against_a_revision_times_both_sides_and_writes_the_figures(
         tmp_path, capsys):
     path = tmp_path / "menus.json"
     assert menus.main(["--states", "1", "--repeats", "1", "--rounds", "2",
-                       "--versus", "HEAD", "--json", str(path)]) == 0
+                       "--this", "HEAD", "--versus", "HEAD", "--json", str(path)]) == 0
     result = json.loads(path.read_text())
-    assert result["positions"] == 5 and result["versus"] == "HEAD"  # one a game
+    assert result["positions"] == 5  # one a game
+    assert result["this"] == "HEAD" and result["versus"] == "HEAD"
     for name in ("this_menu_us", "reference_menu_us", "this_table_us", "reference_table_us",
                  "menu_us_ratio", "table_us_ratio"):
         assert set(result[name]) == {"median", "min", "max"}
         assert 0 < result[name]["min"] <= result[name]["median"] <= result[name]["max"]
     out = capsys.readouterr().out
-    assert "a seat's hand menu" in out and "this / HEAD" in out
+    assert "a seat's hand menu" in out and "HEAD / HEAD" in out
 
 
 def test_a_revision_git_does_not_know_is_refused(capsys):
@@ -31,9 +32,11 @@ def test_a_revision_git_does_not_know_is_refused(capsys):
     assert "cannot read revision" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("argv", [["--states", "0"], ["--repeats", "0"], ["--rounds", "0"]])
-def test_bad_arguments_are_refused(argv, capsys):
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--states", "0"], "at least 1"), (["--repeats", "0"], "at least 1"),
+    (["--rounds", "0"], "at least 1"), (["--this", "HEAD"], "--this goes with --versus")])
+def test_bad_arguments_are_refused(argv, said, capsys):
     with pytest.raises(SystemExit) as exit_:
         menus.main(argv)
     assert exit_.value.code == 2
-    assert "at least 1" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
