@@ -9,7 +9,8 @@ costs, without discord.py's or aiohttp's part.
 
 With ``--versus REV`` the same positions are timed with the code of git revision ``REV``
 too (:mod:`bench.botcode` extracts it), each side in a process of its own, the two
-alternating round by round, and each round's ratio (this tree / ``REV``) is given;
+alternating in short rounds (a shared machine's speed drifts over seconds, and the two
+sides of a round see the same moment), and each round's ratio (this tree / ``REV``) is given;
 ``--this REV2`` times revision ``REV2`` in place of this tree (one change measured alone).
 """
 
@@ -74,30 +75,54 @@ def tables(session, players):
     return 1
 
 timed(menus), timed(tables)  # warm: imports, caches, the first view of each game
-print(json.dumps({"menu_us": timed(menus), "table_us": timed(tables),
-                  "positions": len(sessions)}))
+for line in sys.stdin:  # one round a line, until the bench closes the pipe
+    print(json.dumps({"menu_us": timed(menus), "table_us": timed(tables),
+                      "positions": len(sessions)}), flush=True)
 """
-"""The timing, run in a process of its own from the code's folder (this tree or a revision)."""
+"""The timing, run in a process of its own from the code's folder (this tree or a revision):
+a round each time the bench asks, so the two sides' rounds can alternate closely."""
 
 
-def side(root: str, states: int, repeats: int) -> dict[str, float]:
-    """One round of one side: CPU µs a menu and a table message, with the code in ``root``."""
-    done = subprocess.run([sys.executable, "-c", SIDE, str(states), str(repeats)],
-                          cwd=root, env={**os.environ, "PYTHONPATH": root},
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"the timing at {root} failed:\n{done.stderr.strip()}")
-    result: dict[str, float] = json.loads(done.stdout)
-    return result
+class Side:
+    """One side's process: the positions made once, then a round timed on each request."""
+
+    def __init__(self, root: str, states: int, repeats: int) -> None:
+        self.root = root
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SIDE, str(states), str(repeats)], cwd=root,
+            env={**os.environ, "PYTHONPATH": root}, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def round(self) -> dict[str, float]:
+        """CPU µs a menu and a table message, over one round."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write("round\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            pass  # it has died: said below
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait()
+            assert self.process.stderr is not None
+            raise RuntimeError(f"the timing at {self.root} failed:\n"
+                               f"{self.process.stderr.read().strip()}")
+        result: dict[str, float] = json.loads(line)
+        return result
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.menus", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--states", type=int, default=5, help="positions a game (default 5)")
-    parser.add_argument("--repeats", type=int, default=20,
-                        help="passes over every position a round (default 20)")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=2,
+                        help="passes over every position a round (default 2)")
+    parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--versus", metavar="REV", help="also time git revision REV")
     parser.add_argument("--this", metavar="REV",
                         help="with --versus: time revision REV as this side (default: this tree)")
@@ -116,10 +141,15 @@ def main(argv: list[str] | None = None) -> int:
     except CodeError as exc:
         parser.error(str(exc))
     rounds: dict[str, list[dict[str, float]]] = {name: [] for name in roots}
-    for number in range(args.rounds):  # alternating, so a busier moment moves both alike
-        order = list(roots) if number % 2 == 0 else list(reversed(roots))
-        for name in order:
-            rounds[name].append(side(roots[name], args.states, args.repeats))
+    sides = {name: Side(root, args.states, args.repeats) for name, root in roots.items()}
+    try:
+        for number in range(args.rounds):  # alternating, so a busier moment moves both alike
+            order = list(roots) if number % 2 == 0 else list(reversed(roots))
+            for name in order:
+                rounds[name].append(sides[name].round())
+    finally:
+        for running in sides.values():
+            running.close()
     result: dict[str, Any] = {"machine": machine(), "states": args.states,
                               "repeats": args.repeats, "rounds": args.rounds,
                               "this": args.this, "versus": args.versus,
