@@ -11,18 +11,27 @@ take any risk that keeps it ahead, and a seat behind must make the leader take p
 seat's total so far plus the faze's points, against the best total of the others
 (``margin``), through a logistic curve whose width is what the fazes still to play can
 change (nearly a step in the last faze, nearly straight with five to go), blended with
-the faze's own points (``blend``: the weight of the standing). The worlds, the
-candidates and the rollouts are the knowledge's.
+the faze's own points (``blend``: the weight of the standing).
+
+The worlds are weighed by how well they explain the other players' plays
+(:mod:`games.fazes.computer.inference`): a pool of ``pool`` of the knowledge's worlds,
+drawn from by weight. The candidates and the rollouts are the knowledge's.
 """
 
 from __future__ import annotations
 
+import itertools
+import random
+import zlib
+from bisect import bisect_right
 from typing import Any, Self, cast
 
 from games.fazes.computer.fast import _RULES, FastFazes
+from games.fazes.computer.inference import clues, weight
+from games.fazes.computer.knowledge import Seen, deal_unseen, faze_plays, seen, world
 from games.fazes.options import FazesOptions
 from games.players.advice import register_advice
-from games.players.base import Perspective
+from games.players.base import Perspective, SearchState
 from games.players.standing import (
     BLEND,
     DEAL_SPREAD,
@@ -36,6 +45,8 @@ from games.players.standing import (
 
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
 TIE = 2.5
+#: The knowledge's worlds weighed per perspective (0: draw them unweighed).
+POOL = 256
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
@@ -86,11 +97,42 @@ def with_standing(world: FastFazes, standing: Standing) -> StandingFazes:
     return new
 
 
+class Weighed:
+    """A pool of the knowledge's worlds for one perspective, weighed by the other seats'
+    plays, to draw from by weight (uniformly, and afresh, when nobody else has played)."""
+
+    def __init__(self, p: Perspective, size: int) -> None:
+        self.p = p
+        self.seen: Seen = seen(p)
+        found = clues(p, self.seen.faze, faze_plays(p))
+        # The pool depends on the perspective alone, so a decision is the same wherever
+        # it is made; the draws from it follow the decision's generator.
+        own = random.Random(zlib.crc32("\n".join((str(p.seat), *p.history)).encode()))
+        self.hands = [deal_unseen(self.seen, own) for _ in range(size)] if found else []
+        self.cumulative = list(itertools.accumulate(
+            weight(found, hands, self.seen.faze) for hands in self.hands))
+
+    def draw(self, rng: random.Random) -> FastFazes:
+        if not self.hands:
+            return world(self.seen, deal_unseen(self.seen, rng))
+        at = bisect_right(self.cumulative, rng.random() * self.cumulative[-1])
+        return world(self.seen, self.hands[min(at, len(self.hands) - 1)])
+
+
 class FazesAdvice(StandingAdvice):
-    """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds, valued by the
-    standing (``blend`` 0 values them as the knowledge does)."""
+    """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds weighed by the
+    plays (``pool`` 0: unweighed), valued by the standing (``blend`` 0 values them as
+    the knowledge does)."""
 
     game = "fazes"
+
+    def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
+                 deal_spread: float = DEAL_SPREAD, pool: int = POOL) -> None:
+        super().__init__(blend, last_width, deal_spread)
+        if pool < 0:
+            raise ValueError("the pool is a number of worlds, 0 or more")
+        self.pool = pool
+        self._weighed: Weighed | None = None
 
     def read(self, p: Perspective) -> Standing:
         return standing_of(p, blend=self.blend, last_width=self.last_width,
@@ -99,7 +141,18 @@ class FazesAdvice(StandingAdvice):
     def wrap(self, world: Any, standing: Standing) -> StandingFazes:
         return with_standing(world, standing)
 
+    def sample(self, p: Perspective, rng: random.Random) -> SearchState:
+        if self.pool == 0:
+            return super().sample(p, rng)
+        weighed = self._weighed  # read once: a search in a thread may replace it
+        if weighed is None or weighed.p is not p:
+            weighed = Weighed(p, self.pool)
+            self._weighed = weighed
+        drawn = weighed.draw(rng)
+        return drawn if self.blend == 0 else self.wrap(drawn, self.standing(p))
+
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "TIE", "FazesAdvice", "StandingFazes", "standing_of", "with_standing"]
+__all__ = ["ADVICE", "POOL", "TIE", "FazesAdvice", "StandingFazes", "Weighed", "standing_of",
+           "with_standing"]

@@ -105,10 +105,16 @@ def seen(p: Perspective) -> Seen:
     )
 
 
+def faze_plays(p: Perspective) -> list[tuple[int, int]]:
+    """The plays of the faze under way, (seat, card) in order, from ``p``'s history."""
+    n = p.players
+    return [_entry(e) for e in p.history[len(p.rounds) * n * hand_size(n):]]
+
+
 def _colours_held(p: Perspective, faze: int) -> tuple[int, ...]:
     """Per seat, the colours it may still hold, from who failed to follow this faze."""
     n = p.players
-    plays = [_entry(e) for e in p.history[len(p.rounds) * n * hand_size(n):]]
+    plays = faze_plays(p)
     colours = [ALL_COLOURS] * n
     trump = has_trump(faze)
     for start in range(0, len(plays), n):
@@ -283,4 +289,5 @@ def _describe(s: Seen, card: int) -> str:
 
 KNOWLEDGE = register_knowledge(FazesKnowledge())
 
-__all__ = ["BUDGET", "EASY_NOISE", "KNOWLEDGE", "FazesKnowledge", "Seen", "deal_unseen", "seen"]
+__all__ = ["BUDGET", "EASY_NOISE", "KNOWLEDGE", "FazesKnowledge", "Seen", "deal_unseen",
+           "faze_plays", "seen"]
