@@ -1,0 +1,174 @@
+"""How far better worlds could take the hard level: hard seeing every card, against easy.
+
+    .venv/bin/python -m bench.seeing fazes --options '{"fazes": [1]}' --games 400 \\
+        --workers 2 [--seed 1] [--budget N] [--against bench/strength-results.json.games]
+
+Plays the strength report's hard-against-easy match (``bench.strength``: the same
+seats, seeds, rotation and so the same deals) with one change: every world the hard
+seat's search draws is the true one, every hidden card where it really lies. That is a
+ceiling for any card-location inference, the issue's first lever: if a search that
+sees every card cannot reach a goal, better worlds alone will not either, and the gap
+is in the search or in the luck of the deal.
+
+Prints one JSON object: the games, the seeing hard player's wins and share with its
+95 % Wilson interval, the fair share, its decision times, and with ``--against`` (a
+``bench.strength`` games file holding the same match) the same deals as the hard level
+played them: its wins there and the games won by one and lost by the other.
+
+Only for games whose hard level draws its worlds from the game's knowledge
+(``Knowledge.sample``): Fazes, Fibonachos and Fumblaroo. Fiasco's and Fizzbin's advice
+draw their own. A benchmark: the seeing player exists in this process (and its
+workers) only, never in the bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import games
+from bench.strength import SHORTEST, Measured, group_wins, matches, wilson
+from games.core.game import Game
+from games.fazes.computer.advice import FazesAdvice
+from games.players import knowledge_for
+from games.players.advice import advice_for
+from games.players.base import Knowledge, Perspective, SearchState
+from games.players.match import GameResult, Match, play_game, summarize
+
+#: The games whose hard level's worlds all come from ``Knowledge.sample``.
+SEEING = ("fazes", "fibonachos", "fumblaroo")
+
+@contextmanager
+def seeing(name: str) -> Iterator[None]:
+    """Within it, every world ``name``'s knowledge samples is the live game's true state
+    (the game :func:`games.new_game` made last); both are put back on the way out."""
+    if name not in SEEING:
+        raise ValueError(f"{name}'s hard level draws its own worlds; this measures "
+                         f"{', '.join(SEEING)}")
+    know = knowledge_for(name)
+    assert know is not None, f"{name} has no knowledge"
+    cls = type(know)
+    own = cls.__dict__.get("sample")
+    make = games.new_game
+    # An advice that weighs its worlds itself (Fazes' pool) draws them from the knowledge
+    # inside the context: every one is the true world, with nothing left to weigh.
+    advice = advice_for(name)
+    pool = advice.pool if isinstance(advice, FazesAdvice) else None
+    live: list[Game[Any]] = []
+
+    def new_game(*args: Any, **kwargs: Any) -> Game[Any]:
+        game = make(*args, **kwargs)
+        live[:] = [game]
+        return game
+
+    def sample(self: Knowledge, p: Perspective, rng: random.Random) -> SearchState:
+        return self.from_game(live[0])
+
+    games.new_game = new_game
+    cls.sample = sample  # type: ignore[method-assign]
+    if isinstance(advice, FazesAdvice):
+        advice.pool = 0
+    try:
+        yield
+    finally:
+        games.new_game = make
+        if isinstance(advice, FazesAdvice) and pool is not None:
+            advice.pool = pool
+        if own is None:
+            del cls.sample
+        else:
+            cls.sample = own  # type: ignore[method-assign]
+
+
+def _play(job: tuple[Match, int]) -> GameResult:
+    match, index = job
+    with seeing(match.game):
+        return play_game(match, index)
+
+
+def play(measured: Measured, workers: int) -> list[GameResult]:
+    """Every game of ``measured`` with its hard seat seeing every card, in order."""
+    jobs = [(measured.match, g) for g in range(measured.match.games)]
+    if workers <= 1:
+        return [_play(job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_play, jobs))
+
+
+def paired(results: Sequence[GameResult], saved: Path, match: str) -> dict[str, Any]:
+    """The same deals as ``saved`` holds them for ``match`` (a key of
+    ``bench.strength``'s games file without its game count; the longest such match, its
+    last row per game): the hard level's wins there, and the games the seeing player won
+    that it lost, and back."""
+    head, _, budget = match.rpartition(":")
+    found: dict[int, dict[int, list[bool]]] = {}
+    for line in saved.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        prefix, _, rest = row["key"].rpartition(":")
+        name, _, count = prefix.rpartition(":")
+        if name == head and rest == budget:
+            found.setdefault(int(count), {})[row["index"]] = row["won"]
+    rows = found[max(found)] if found else {}
+    if any(g not in rows for g in range(len(results))):
+        raise SystemExit(f"{saved} does not hold the first {len(results)} games of "
+                         f"{head!r} at budget {budget}")
+    seeing = [r.won[0] for r in results]
+    hard = [rows[g][0] for g in range(len(results))]
+    return {"hard_wins": sum(hard),
+            "seeing_only": sum(s and not h for s, h in zip(seeing, hard, strict=True)),
+            "hard_only": sum(h and not s for s, h in zip(seeing, hard, strict=True))}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.seeing", description=__doc__.split(
+        "\n\n")[0])
+    parser.add_argument("game", choices=SEEING)
+    parser.add_argument("--options", default="{}", help="the game's options, as JSON")
+    parser.add_argument("--games", type=int, default=48, help="games (rounded up to rotations)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--budget", type=int, default=None, help="hard's budget (a smoke run)")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="a bench.strength games file with the same match")
+    args = parser.parse_args(argv)
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as exc:
+        parser.error(f"--options is not JSON: {exc}")
+    if not isinstance(options, dict):
+        parser.error("--options must be a JSON object")
+    (label, measured), = matches(args.game, args.games, args.seed, which=("hard-easy",),
+                                 options=options).items()
+    if args.budget is not None:
+        measured = Measured(dataclasses.replace(measured.match, budget=args.budget),
+                            measured.group)
+    results = play(measured, args.workers)
+    summary = summarize(measured.match, results)
+    out: dict[str, Any] = {"game": args.game, "options": options,
+                           "match": label + " (hard seeing every card)",
+                           "games": len(results), "seed": args.seed,
+                           **group_wins(measured, results)}
+    low, high = wilson(out["group_wins"], len(results))
+    out["share"] = round(out["group_wins"] / len(results), 4)
+    out["wilson"] = [round(low, 4), round(high, 4)]
+    out["decision_ms"] = summary["decision_ms"]
+    if args.against is not None:
+        kind = "" if options == {} else (
+            ", shortest options" if options == SHORTEST[args.game] else None)
+        if kind is None:
+            parser.error("--against pairs the default or the shortest options only")
+        out["paired"] = paired(results, args.against, f"{args.game}:{label}{kind}:{args.budget}")
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

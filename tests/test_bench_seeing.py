@@ -1,0 +1,90 @@
+"""``python -m bench.seeing``: the seeing player sees, only inside its context; the output's
+shape and the pairing with a saved match (a smoke, never a strength)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import games
+from bench import seeing
+from games.players import knowledge_for, perspective
+from games.players.advice import advice_for
+
+
+def _fazes_at_the_start():
+    game = games.new_game("fazes", 4, {"fazes": [1]}, seed=7)
+    return game, perspective(game, game.to_act)
+
+
+def test_inside_the_context_every_world_is_the_true_one_and_outside_it_is_sampled():
+    know = knowledge_for("fazes")
+    truth = lambda game: repr(know.from_game(game))  # noqa: E731
+    with seeing.seeing("fazes"):
+        game, p = _fazes_at_the_start()  # made inside: the one the worlds are taken from
+        worlds = {repr(know.sample(p, random.Random(s))) for s in range(5)}
+        assert worlds == {truth(game)}
+    # Back out, the knowledge deals the hidden hands again: five seeds, five worlds, none
+    # of them (at 39 hidden cards) the true one.
+    game, p = _fazes_at_the_start()
+    worlds = {repr(know.sample(p, random.Random(s))) for s in range(5)}
+    assert len(worlds) == 5 and truth(game) not in worlds
+
+
+def test_the_context_puts_back_what_it_replaced_even_when_the_game_fails():
+    know = knowledge_for("fumblaroo")
+    sample, new_game = type(know).__dict__.get("sample"), games.new_game
+    with pytest.raises(RuntimeError), seeing.seeing("fumblaroo"):
+        assert games.new_game is not new_game
+        raise RuntimeError("a game that fails")
+    assert games.new_game is new_game
+    assert type(know).__dict__.get("sample") is sample
+
+
+@pytest.mark.parametrize("name", ["fiasco", "fizzbin"])
+def test_a_game_whose_hard_level_draws_its_own_worlds_is_refused(name):
+    with pytest.raises(ValueError, match="draws its own worlds"), seeing.seeing(name):
+        pass
+
+
+def test_a_short_run_prints_the_share_and_pairs_it_with_the_saved_match(tmp_path, capsys):
+    # A saved match of the same key: the hard level won games 0 and 2 of the four.
+    saved = tmp_path / "strength.json.games"
+    key = "fazes:hard vs easy, shortest options:4:200"
+    saved.write_text("".join(
+        json.dumps({"seed": 1, "key": key, "index": g, "won": [g % 2 == 0, False, False, False],
+                    "places": [1, 2, 3, 4], "scores": [0, 0, 0, 0], "actions": 52, "ms": []})
+        + "\n" for g in range(4)))
+    assert seeing.main(["fazes", "--options", '{"fazes": [1]}', "--games", "4",
+                        "--budget", "200", "--against", str(saved)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 4 and out["group"] == [0]
+    assert 0 <= out["group_wins"] <= 4 and out["share"] == out["group_wins"] / 4
+    assert out["wilson"][0] <= out["share"] <= out["wilson"][1]
+    assert set(out["decision_ms"]) == {"hard", "easy"}
+    paired = out["paired"]
+    assert paired["hard_wins"] == 2
+    # Won by the seeing player and not by hard, and back: the difference is the wins'.
+    assert paired["seeing_only"] - paired["hard_only"] == out["group_wins"] - 2
+
+
+def test_pairing_with_a_file_without_the_match_is_refused(tmp_path):
+    saved = tmp_path / "empty.games"
+    saved.write_text("")
+    with pytest.raises(SystemExit, match="does not hold the first 4 games"):
+        seeing.main(["fazes", "--options", '{"fazes": [1]}', "--games", "4",
+                     "--budget", "100", "--against", str(saved)])
+
+
+def test_the_hard_levels_own_draws_are_the_true_world_too_and_its_weighing_comes_back():
+    # Fazes' advice weighs a pool of worlds of its own: inside the context it draws
+    # through the knowledge, so the hard player's worlds are the true one as well.
+    advice = advice_for("fazes")
+    pool = advice.pool
+    with seeing.seeing("fazes"):
+        game, p = _fazes_at_the_start()
+        truth = repr(knowledge_for("fazes").from_game(game))
+        assert {repr(advice.sample(p, random.Random(s))) for s in range(5)} == {truth}
+    assert advice.pool == pool > 0
