@@ -47,6 +47,8 @@ from games.players.standing import (
 TIE = 2.5
 #: The knowledge's worlds weighed per perspective (0: draw them unweighed).
 POOL = 256
+#: Pools kept, one per perspective searched lately (a search asks for hundreds of worlds).
+KEPT = 4
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
@@ -132,7 +134,7 @@ class FazesAdvice(StandingAdvice):
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.pool = pool
-        self._weighed: Weighed | None = None
+        self._weighed: tuple[Weighed, ...] = ()
 
     def read(self, p: Perspective) -> Standing:
         return standing_of(p, blend=self.blend, last_width=self.last_width,
@@ -144,15 +146,18 @@ class FazesAdvice(StandingAdvice):
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
         if self.pool == 0:
             return super().sample(p, rng)
-        weighed = self._weighed  # read once: a search in a thread may replace it
-        if weighed is None or weighed.p is not p:
+        # The pools of the last few perspectives, read once: searches in threads (the
+        # bot's fallback when its workers die) each find their own, not one another's.
+        recent = self._weighed
+        weighed = next((w for w in recent if w.p is p), None)
+        if weighed is None:
             weighed = Weighed(p, self.pool)
-            self._weighed = weighed
+            self._weighed = (weighed, *recent[:KEPT - 1])
         drawn = weighed.draw(rng)
         return drawn if self.blend == 0 else self.wrap(drawn, self.standing(p))
 
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "POOL", "TIE", "FazesAdvice", "StandingFazes", "Weighed", "standing_of",
-           "with_standing"]
+__all__ = ["ADVICE", "KEPT", "POOL", "TIE", "FazesAdvice", "StandingFazes", "Weighed",
+           "standing_of", "with_standing"]

@@ -9,6 +9,7 @@ import statistics
 import pytest
 
 from games.fazes.cards import hand_size
+from games.fazes.computer import advice as advice_module
 from games.fazes.computer.advice import FazesAdvice, Weighed
 from games.fazes.computer.bits import COLOUR_OF, RED
 from games.fazes.computer.fast import FastFazes
@@ -128,3 +129,28 @@ def test_a_pool_of_none_draws_the_knowledges_worlds():
     assert advice.sample(p, random.Random(4)).hands == KNOWLEDGE.sample(p, random.Random(4)).hands
     with pytest.raises(ValueError, match="pool"):
         FazesAdvice(pool=-1)
+
+
+def test_two_searches_taking_turns_each_keep_their_own_pool(monkeypatch):
+    # Two perspectives asked for worlds in turn, as two searches in threads would: each
+    # pool is made once, not again at every turn; a new perspective gets a new pool.
+    made = []
+    real = advice_module.Weighed
+
+    def counted(p, size):
+        made.append(p)
+        return real(p, size)
+
+    monkeypatch.setattr(advice_module, "Weighed", counted)
+    advice = FazesAdvice(pool=16)
+    g1, _ = easy_game(4, 1, 7, 10)
+    p = perspective(g1, g1.to_act)
+    g2, _ = easy_game(4, 1, 8, 11)
+    q = perspective(g2, g2.to_act)
+    for r in range(6):
+        advice.sample(p, random.Random(r))
+        advice.sample(q, random.Random(r))
+    assert made == [p, q]
+    g3, _ = easy_game(4, 1, 9, 12)
+    advice.sample(perspective(g3, g3.to_act), random.Random(0))
+    assert len(made) == 3
