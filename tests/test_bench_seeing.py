@@ -88,3 +88,12 @@ def test_the_hard_levels_own_draws_are_the_true_world_too_and_its_weighing_comes
         truth = repr(knowledge_for("fazes").from_game(game))
         assert {repr(advice.sample(p, random.Random(s))) for s in range(5)} == {truth}
     assert advice.pool == pool > 0
+
+
+def test_fazes_weighing_comes_back_even_when_the_game_fails():
+    advice = advice_for("fazes")
+    pool = advice.pool
+    with pytest.raises(RuntimeError), seeing.seeing("fazes"):
+        assert advice.pool == 0
+        raise RuntimeError("a game that fails")
+    assert advice.pool == pool > 0

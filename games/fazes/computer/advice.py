@@ -47,8 +47,9 @@ from games.players.standing import (
 TIE = 2.5
 #: The knowledge's worlds weighed per perspective (0: draw them unweighed).
 POOL = 256
-#: Pools kept, one per perspective searched lately (a search asks for hundreds of worlds).
-KEPT = 4
+#: Pools kept, one per perspective searched lately (a search asks for hundreds of worlds):
+#: enough for the searches in threads at once of the bot's fallback when its workers die.
+KEPT = 8
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
@@ -117,7 +118,10 @@ class Weighed:
     def draw(self, rng: random.Random) -> FastFazes:
         if not self.hands:
             return world(self.seen, deal_unseen(self.seen, rng))
-        at = bisect_right(self.cumulative, rng.random() * self.cumulative[-1])
+        total = self.cumulative[-1]
+        if not total > 0:  # no world explains the plays at all: draw among them evenly
+            return world(self.seen, self.hands[rng.randrange(len(self.hands))])
+        at = bisect_right(self.cumulative, rng.random() * total)
         return world(self.seen, self.hands[min(at, len(self.hands) - 1)])
 
 

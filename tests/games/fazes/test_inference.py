@@ -3,8 +3,11 @@ under the rules of thumb, and worlds weighed by it that favour the true deal."""
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
+import subprocess
+import sys
 
 import pytest
 
@@ -16,7 +19,7 @@ from games.fazes.computer.fast import FastFazes
 from games.fazes.computer.inference import FLOOR, NOISE, clues, likelihood, weight
 from games.fazes.computer.knowledge import KNOWLEDGE, faze_plays, seen
 from games.players import decide, perspective
-from tests.games.fazes.test_players import card, cards, new
+from tests.games.fazes.test_players import card, cards, new, swapped_twin
 
 
 def easy_game(players: int, faze: int, seed: int, plays: int):
@@ -154,3 +157,43 @@ def test_two_searches_taking_turns_each_keep_their_own_pool(monkeypatch):
     g3, _ = easy_game(4, 1, 9, 12)
     advice.sample(perspective(g3, g3.to_act), random.Random(0))
     assert len(made) == 3
+
+
+def test_the_pool_is_the_perspectives_alone_whatever_the_hidden_cards():
+    # Two games alike but for two unseen cards swapped between other seats: the same
+    # perspective, so the same pool and the same weights.
+    compared = 0
+    for seed in range(10):
+        g, _ = easy_game(4, 1 + seed % 6, 30 + seed, 9 + seed % 5)
+        me = g.to_act
+        a, b = (me + 1) % 4, (me + 2) % 4
+        twin = swapped_twin(g, a, b, g.hands[a][0].text, g.hands[b][0].text)
+        if twin is None:
+            continue
+        p, q = perspective(g, me), perspective(twin, me)
+        assert p == q and g.hands[a] != twin.hands[a]
+        one, other = Weighed(p, 32), Weighed(q, 32)
+        assert one.hands and one.hands == other.hands and one.cumulative == other.cumulative
+        compared += 1
+    assert compared >= 4
+
+
+def test_the_pool_is_the_same_in_every_process():
+    # Seeded from the perspective by a checksum, never by the per-process str hash.
+    script = ("from tests.games.fazes.test_inference import easy_game\n"
+              "from games.players import perspective\n"
+              "from games.fazes.computer.advice import Weighed\n"
+              "g, _ = easy_game(4, 2, 11, 10)\n"
+              "print(Weighed(perspective(g, g.to_act), 16).hands)\n")
+    pools = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+             for seed in ("1", "2")}
+    assert len(pools) == 1 and pools.pop().startswith("[")
+
+
+def test_when_no_world_explains_the_plays_the_pool_is_drawn_from_evenly(monkeypatch):
+    monkeypatch.setattr(advice_module, "weight", lambda found, hands, faze: 0.0)
+    g, _ = easy_game(4, 1, 5, 14)
+    pool = Weighed(perspective(g, g.to_act), 32)
+    assert pool.hands and pool.cumulative[-1] == 0
+    assert len({tuple(pool.draw(random.Random(r)).hands) for r in range(20)}) > 5
