@@ -8,6 +8,7 @@ import random
 import statistics
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,9 @@ from games.fazes.computer.inference import FLOOR, NOISE, clues, likelihood, weig
 from games.fazes.computer.knowledge import KNOWLEDGE, faze_plays, seen
 from games.players import decide, perspective
 from tests.games.fazes.test_players import card, cards, new, swapped_twin
+
+#: The repository, whose ``tests`` package the subprocess imports.
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def easy_game(players: int, faze: int, seed: int, plays: int):
@@ -186,7 +190,8 @@ def test_the_pool_is_the_same_in_every_process():
               "g, _ = easy_game(4, 2, 11, 10)\n"
               "print(Weighed(perspective(g, g.to_act), 16).hands)\n")
     pools = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+                            check=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout
              for seed in ("1", "2")}
     assert len(pools) == 1 and pools.pop().startswith("[")
 
