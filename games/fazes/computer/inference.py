@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.fazes.cards import hand_size
-from games.fazes.computer.bits import COLOUR_OF, RED, colour_mask
-from games.fazes.computer.knowledge import EASY_NOISE
+from games.fazes.computer.bits import COLOUR_OF, colour_mask
+from games.fazes.computer.knowledge import EASY_NOISE, trick_state
 from games.fazes.computer.thumb import choose, legal_mask
 from games.fazes.scoring import has_trump
 from games.players.base import Perspective
@@ -56,9 +56,8 @@ def clues(p: Perspective, faze: int, plays: list[tuple[int, int]]) -> tuple[Clue
     """The clues of ``plays`` (the faze's plays so far, (seat, card) in order) for ``p``'s
     seat: every play but its own."""
     n = p.players
-    trump = has_trump(faze)
     out: list[Clue] = []
-    led, win, win_trump, played = -1, -1, False, 0
+    trick: list[tuple[int, int]] = []
     tricks_left = hand_size(n)
     for i, (seat, card) in enumerate(plays):
         if seat != p.seat:
@@ -66,19 +65,12 @@ def clues(p: Perspective, faze: int, plays: list[tuple[int, int]]) -> tuple[Clue
             for other, c in plays[i + 1:]:
                 if other == seat:
                     later |= 1 << c
-            out.append(Clue(seat, card, later, led, win, win_trump, played, tricks_left,
+            led, win, win_trump = trick_state(trick, faze)
+            out.append(Clue(seat, card, later, led, win, win_trump, len(trick), tricks_left,
                             opening=i == 0))
-        red = trump and COLOUR_OF[card] == RED
-        if played == 0:
-            led, win, win_trump = COLOUR_OF[card], card, red
-        elif red:
-            if not win_trump or card > win:
-                win, win_trump = card, True
-        elif not win_trump and card > win and COLOUR_OF[card] == led:
-            win = card
-        played += 1
-        if played == n:
-            led, win, win_trump, played = -1, -1, False, 0
+        trick.append((seat, card))
+        if len(trick) == n:
+            trick = []
             tricks_left -= 1
     return tuple(out)
 

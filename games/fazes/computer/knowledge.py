@@ -23,6 +23,7 @@ Decision(action=Action('play Y3'), reason='you slip a point card under the winni
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -202,16 +203,20 @@ def world(s: Seen, hands: list[int]) -> FastFazes:
                            pts=s.pts, trick=s.trick)
 
 
+def trick_state(trick: Sequence[tuple[int, int]], faze: int) -> tuple[int, int, bool]:
+    """A trick so far ((seat, card) in order) as the rules of thumb read it: the led
+    colour, the card winning it (by the rules' ``trick_winner``) and whether that card
+    is a red trump; ``(-1, -1, False)`` before the lead."""
+    if not trick:
+        return -1, -1, False
+    winner = trick_winner([(seat, CARDS[card]) for seat, card in trick], trump=has_trump(faze))
+    win = next(card for seat, card in trick if seat == winner)
+    return COLOUR_OF[trick[0][1]], win, has_trump(faze) and COLOUR_OF[win] == RED
+
+
 def thumb(s: Seen) -> tuple[int, int]:
     """The rule-of-thumb card for the seat and why (``games.fazes.computer.thumb.choose``)."""
-    led = win = -1
-    win_trump = False
-    if s.trick:
-        led = COLOUR_OF[s.trick[0][1]]
-        plays = [(seat, CARDS[card]) for seat, card in s.trick]
-        winner = trick_winner(plays, trump=has_trump(s.faze))
-        win = next(card for seat, card in s.trick if seat == winner)
-        win_trump = has_trump(s.faze) and COLOUR_OF[win] == RED
+    led, win, win_trump = trick_state(s.trick, s.faze)
     return choose(s.hand, faze=s.faze, led=led, win=win, win_trump=win_trump,
                   played=len(s.trick), players=s.players, tricks_left=s.tricks_left,
                   opening=s.opening)
@@ -290,4 +295,4 @@ def _describe(s: Seen, card: int) -> str:
 KNOWLEDGE = register_knowledge(FazesKnowledge())
 
 __all__ = ["BUDGET", "EASY_NOISE", "KNOWLEDGE", "FazesKnowledge", "Seen", "deal_unseen",
-           "faze_plays", "seen"]
+           "faze_plays", "seen", "trick_state"]
