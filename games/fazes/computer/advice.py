@@ -20,10 +20,8 @@ drawn from by weight. The candidates and the rollouts are the knowledge's.
 
 from __future__ import annotations
 
-import itertools
 import random
-import zlib
-from bisect import bisect_right
+from functools import partial
 from typing import Any, Self, cast
 
 from games.fazes.computer.fast import _RULES, FastFazes
@@ -42,6 +40,7 @@ from games.players.standing import (
     spread,
     valued,
 )
+from games.players.weighed import Recent, WeighedPool
 
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
 TIE = 2.5
@@ -107,22 +106,23 @@ class Weighed:
     def __init__(self, p: Perspective, size: int) -> None:
         self.p = p
         self.seen: Seen = seen(p)
-        found = clues(p, self.seen.faze, faze_plays(p))
-        # The pool depends on the perspective alone, so a decision is the same wherever
-        # it is made; the draws from it follow the decision's generator.
-        own = random.Random(zlib.crc32("\n".join((str(p.seat), *p.history)).encode()))
-        self.hands = [deal_unseen(self.seen, own) for _ in range(size)] if found else []
-        self.cumulative = list(itertools.accumulate(
-            weight(found, hands, self.seen.faze) for hands in self.hands))
+        faze = self.seen.faze
+        found = clues(p, faze, faze_plays(p))
+        self.pool = WeighedPool.dealt(p, size, partial(deal_unseen, self.seen),
+                                      lambda hands: weight(found, hands, faze)) if found else None
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return self.pool.deals if self.pool is not None else []
+
+    @property
+    def cumulative(self) -> list[float]:
+        return self.pool.cumulative if self.pool is not None else []
 
     def draw(self, rng: random.Random) -> FastFazes:
-        if not self.hands:
+        if self.pool is None:
             return world(self.seen, deal_unseen(self.seen, rng))
-        total = self.cumulative[-1]
-        if not total > 0:  # no world explains the plays at all: draw among them evenly
-            return world(self.seen, self.hands[rng.randrange(len(self.hands))])
-        at = bisect_right(self.cumulative, rng.random() * total)
-        return world(self.seen, self.hands[min(at, len(self.hands) - 1)])
+        return world(self.seen, self.pool.pick(rng))
 
 
 class FazesAdvice(StandingAdvice):
@@ -138,7 +138,7 @@ class FazesAdvice(StandingAdvice):
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.pool = pool
-        self._weighed: tuple[Weighed, ...] = ()
+        self._weighed: Recent[Weighed] = Recent(KEPT)
 
     def read(self, p: Perspective) -> Standing:
         return standing_of(p, blend=self.blend, last_width=self.last_width,
@@ -150,14 +150,7 @@ class FazesAdvice(StandingAdvice):
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
         if self.pool == 0:
             return super().sample(p, rng)
-        # The pools of the last few perspectives, read once: searches in threads (the
-        # bot's fallback when its workers die) each find their own, not one another's.
-        recent = self._weighed
-        weighed = next((w for w in recent if w.p is p), None)
-        if weighed is None:
-            weighed = Weighed(p, self.pool)
-            self._weighed = (weighed, *recent[:KEPT - 1])
-        drawn = weighed.draw(rng)
+        drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool)).draw(rng)
         return drawn if self.blend == 0 else self.wrap(drawn, self.standing(p))
 
 

@@ -15,14 +15,11 @@
 
 from __future__ import annotations
 
-import itertools
 import random
-import zlib
 from collections.abc import Sequence
 from typing import Self, cast
 
 from games.fiasco.computer.fast import PLAYING, FiascoState
-from games.fiasco.computer.inference import weight
 from games.fiasco.computer.knowledge import KNOWLEDGE, Worlds, claims_of
 from games.fiasco.computer.thumb import choose
 from games.fiasco.game import FiascoVerb
@@ -55,24 +52,9 @@ class FiascoAdvice:
         if p.view.over or p.view.to_act is None or p.legal[0].verb == FiascoVerb.CHOOSE:
             return KNOWLEDGE.sample(p, rng)
         if self._worlds is None or self._worlds.p is not p:
-            self._worlds = Pool(p, claims_of(p), self.pool)
+            self._worlds = Worlds(p, claims_of(p), self.pool)
         world = self._worlds.draw(rng)
         return sharpened(world, p.seat) if self.sharp else world
-
-
-class Pool(Worlds):
-    """:class:`Worlds` with a pool of ``size`` uniform worlds."""
-
-    def __init__(self, p: Perspective, claims: Sequence[Sequence[str]], size: int) -> None:
-        super().__init__(p, claims)
-        self.size = size
-
-    def _weighed_pool(self) -> tuple[list[FiascoState], list[float]]:
-        seed = zlib.crc32("\n".join((str(self.p.seat), *self.p.history)).encode())
-        own = random.Random(seed)
-        worlds = [self.uniform(own) for _ in range(self.size)]
-        cumulative = list(itertools.accumulate(weight(self.clues, w.hands) for w in worlds))
-        return worlds, cumulative
 
 
 class SharpFiasco(FiascoState):
@@ -113,4 +95,4 @@ def sharpened(world: FiascoState, seat: int) -> SharpFiasco:
 
 ADVICE = register_advice(FiascoAdvice())
 
-__all__ = ["ADVICE", "POOL", "SHARP", "FiascoAdvice", "Pool", "SharpFiasco", "sharpened"]
+__all__ = ["ADVICE", "POOL", "SHARP", "FiascoAdvice", "SharpFiasco", "sharpened"]

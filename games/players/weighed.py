@@ -1,0 +1,94 @@
+"""Worlds weighed by how well they explain the other players' plays, drawn by weight.
+
+Card-location inference as Skat and Bridge programs do it (sampling-importance-
+resampling): a seat's sampler deals a pool of worlds the rules allow, weighs each by
+the likelihood of what the other seats did (their bids, their plays) had they held
+that world's cards, and the search draws its worlds from the pool in proportion to
+the weights. Weighing costs far more than playing out, so each perspective weighs one
+pool, once, dealt from a generator seeded by the perspective alone (its seat and
+history, by a checksum, the same in every process): a decision stays a function of the
+perspective and the search's own generator, wherever it is made.
+
+Used by the games whose hard level reads the plays: Fiasco, Fazes and Fumblaroo, each
+with its own deal and its own model of the players (their ``inference`` modules).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import zlib
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+from games.players.base import Perspective
+
+Deal = TypeVar("Deal")
+Kept = TypeVar("Kept")
+
+
+def own_generator(p: Perspective) -> random.Random:
+    """A generator seeded by ``p`` alone (never by the per-process ``str`` hash)."""
+    return random.Random(zlib.crc32("\n".join((str(p.seat), *p.history)).encode()))
+
+
+class WeighedPool(Generic[Deal]):
+    """Deals and their weights, to draw from in proportion (evenly when every weight is
+    zero: no deal explains the plays, so none is preferred).
+
+    >>> pool = WeighedPool(["a", "b", "c"], [0.0, 1.0, 0.0])
+    >>> {pool.pick(random.Random(r)) for r in range(10)}
+    {'b'}
+    >>> len({WeighedPool("abc", [0, 0, 0]).pick(random.Random(r)) for r in range(30)})
+    3
+    """
+
+    __slots__ = ("cumulative", "deals")
+
+    def __init__(self, deals: Iterable[Deal], weights: Iterable[float]) -> None:
+        self.deals = list(deals)
+        self.cumulative = list(itertools.accumulate(weights))
+        if len(self.cumulative) != len(self.deals) or not self.deals:
+            raise ValueError("a pool needs one weight for each of its deals, and a deal")
+
+    @classmethod
+    def dealt(cls, p: Perspective, size: int, deal: Callable[[random.Random], Deal],
+              weigh: Callable[[Deal], float]) -> WeighedPool[Deal]:
+        """``size`` deals from ``deal`` on ``p``'s own generator, weighed by ``weigh``."""
+        own = own_generator(p)
+        deals = [deal(own) for _ in range(size)]
+        return cls(deals, map(weigh, deals))
+
+    def pick(self, rng: random.Random) -> Deal:
+        total = self.cumulative[-1]
+        if not total > 0:
+            return self.deals[rng.randrange(len(self.deals))]
+        at = bisect_right(self.cumulative, rng.random() * total)
+        return self.deals[min(at, len(self.deals) - 1)]
+
+
+class Recent(Generic[Kept]):
+    """What was made for the last ``kept`` perspectives, found again by identity: a search
+    asks for hundreds of worlds of one perspective, and searches in threads at once (the
+    bot's fallback when its workers die) each find their own, not one another's."""
+
+    __slots__ = ("_kept", "kept")
+
+    def __init__(self, kept: int) -> None:
+        if kept < 1:
+            raise ValueError("keep at least one")
+        self.kept = kept
+        self._kept: tuple[tuple[Perspective, Kept], ...] = ()
+
+    def get(self, p: Perspective, make: Callable[[Perspective], Kept]) -> Kept:
+        recent = self._kept  # read once: another thread may replace it meanwhile
+        for q, made in recent:
+            if q is p:
+                return made
+        made = make(p)
+        self._kept = ((p, made), *recent[:self.kept - 1])
+        return made
+
+
+__all__ = ["Recent", "WeighedPool", "own_generator"]
