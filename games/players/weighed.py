@@ -26,6 +26,7 @@ from games.players.base import Perspective
 
 Deal = TypeVar("Deal")
 Kept = TypeVar("Kept")
+World = TypeVar("World")
 
 
 def own_generator(p: Perspective) -> random.Random:
@@ -68,6 +69,24 @@ class WeighedPool(Generic[Deal]):
         return self.deals[min(at, len(self.deals) - 1)]
 
 
+class PooledWorlds(Generic[Deal, World]):
+    """One perspective's worlds: each a deal made into a world by ``make``, drawn from a
+    pool of ``size`` deals by their weight (``weigh``), or dealt afresh from the search's
+    own generator when there is nothing to weigh by (``weigh`` None: nobody else has
+    played yet), as the game's knowledge deals them."""
+
+    def __init__(self, p: Perspective, size: int, *, deal: Callable[[random.Random], Deal],
+                 make: Callable[[Deal], World],
+                 weigh: Callable[[Deal], float] | None) -> None:
+        self.p = p
+        self.deal = deal
+        self.make = make
+        self.pool = None if weigh is None else WeighedPool.dealt(p, size, deal, weigh)
+
+    def draw(self, rng: random.Random) -> World:
+        return self.make(self.deal(rng) if self.pool is None else self.pool.pick(rng))
+
+
 class Recent(Generic[Kept]):
     """What was made for the last ``kept`` perspectives, found again by identity: a search
     asks for hundreds of worlds of one perspective, and searches in threads at once (the
@@ -91,4 +110,4 @@ class Recent(Generic[Kept]):
         return made
 
 
-__all__ = ["Recent", "WeighedPool", "own_generator"]
+__all__ = ["PooledWorlds", "Recent", "WeighedPool", "own_generator"]

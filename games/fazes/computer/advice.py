@@ -40,7 +40,7 @@ from games.players.standing import (
     spread,
     valued,
 )
-from games.players.weighed import Recent, WeighedPool
+from games.players.weighed import PooledWorlds, Recent
 
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
 TIE = 2.5
@@ -99,17 +99,17 @@ def with_standing(world: FastFazes, standing: Standing) -> StandingFazes:
     return new
 
 
-class Weighed:
+class Weighed(PooledWorlds[list[int], FastFazes]):
     """A pool of the knowledge's worlds for one perspective, weighed by the other seats'
     plays, to draw from by weight (uniformly, and afresh, when nobody else has played)."""
 
     def __init__(self, p: Perspective, size: int) -> None:
-        self.p = p
         self.seen: Seen = seen(p)
         faze = self.seen.faze
         found = clues(p, faze, faze_plays(p))
-        self.pool = WeighedPool.dealt(p, size, partial(deal_unseen, self.seen),
-                                      lambda hands: weight(found, hands, faze)) if found else None
+        super().__init__(p, size, deal=partial(deal_unseen, self.seen),
+                         make=partial(world, self.seen),
+                         weigh=(lambda hands: weight(found, hands, faze)) if found else None)
 
     @property
     def hands(self) -> list[list[int]]:
@@ -118,11 +118,6 @@ class Weighed:
     @property
     def cumulative(self) -> list[float]:
         return self.pool.cumulative if self.pool is not None else []
-
-    def draw(self, rng: random.Random) -> FastFazes:
-        if self.pool is None:
-            return world(self.seen, deal_unseen(self.seen, rng))
-        return world(self.seen, self.pool.pick(rng))
 
 
 class FazesAdvice(StandingAdvice):

@@ -8,7 +8,11 @@ lost game, whatever it scored: :class:`StandingFumblaroo` values such a hand by 
 totals it leaves (:mod:`games.players.standing`): each seat's chance of holding the
 best total, on a logistic as wide as the hands still to play before someone reaches
 the target can move it, blended with the hand's own value (``blend``: the weight of the
-standing). The worlds, the candidates and the rollouts are the knowledge's.
+standing).
+
+The worlds are weighed by how well they explain the other players' bids and plays
+(:mod:`games.fumblaroo.computer.inference`): a pool of ``pool`` of the knowledge's
+worlds, drawn from by weight. The candidates and the rollouts are the knowledge's.
 """
 
 from __future__ import annotations
@@ -16,14 +20,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Self, cast
 
 from games.fumblaroo.computer.fast import DONE, FumblarooState
-from games.fumblaroo.computer.knowledge import KNOWLEDGE
+from games.fumblaroo.computer.inference import clues, weight
+from games.fumblaroo.computer.knowledge import KNOWLEDGE, deal_unseen, unseen, world
 from games.fumblaroo.scoring import game_winner
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
 from games.players.standing import adopt, place_values
+from games.players.weighed import PooledWorlds, Recent
 
 #: The weight of the standing in the value of a hand that makes no winner.
 BLEND = 0.75
@@ -31,6 +38,10 @@ BLEND = 0.75
 HAND_SPREAD = 1.5
 #: The points one player gains in a hand, on average, for the hands still to play.
 PACE = 0.8
+#: The knowledge's worlds weighed per perspective (0: draw them unweighed), and the
+#: pools kept, one per perspective searched lately (see :class:`~games.players.weighed.Recent`).
+POOL = 256
+KEPT = 8
 
 
 class StandingFumblaroo(FumblarooState):
@@ -65,26 +76,46 @@ def with_standing(world: FumblarooState, blend: float) -> StandingFumblaroo:
     return new
 
 
+class Weighed(PooledWorlds[list[int], FumblarooState]):
+    """A pool of the knowledge's worlds for one perspective, weighed by the other seats'
+    bids and plays, to draw from by weight (afresh when nobody else has bid yet)."""
+
+    def __init__(self, p: Perspective, size: int) -> None:
+        self.unseen = unseen(p)
+        found = clues(p, self.unseen)
+        super().__init__(p, size, deal=partial(deal_unseen, self.unseen),
+                         make=partial(world, self.unseen),
+                         weigh=partial(weight, found) if found.found else None)
+
+
 class FumblarooAdvice:
-    """Fumblaroo's :class:`~games.players.advice.Advice`: the knowledge's worlds, valued
-    by the totals they leave (``blend`` 0 values them as the knowledge does)."""
+    """Fumblaroo's :class:`~games.players.advice.Advice`: the knowledge's worlds weighed
+    by the bids and plays (``pool`` 0: unweighed), valued by the totals they leave
+    (``blend`` 0 values them as the knowledge does)."""
 
     game = "fumblaroo"
 
-    def __init__(self, blend: float = BLEND) -> None:
+    def __init__(self, blend: float = BLEND, pool: int = POOL) -> None:
         if not 0 <= blend <= 1:
             raise ValueError("blend is a weight in [0, 1]")
+        if pool < 0:
+            raise ValueError("the pool is a number of worlds, 0 or more")
         self.blend = blend
+        self.pool = pool
+        self._weighed: Recent[Weighed] = Recent(KEPT)
 
     def candidates(self, p: Perspective) -> Sequence[int]:
         return range(len(p.legal))
 
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
-        world = cast(FumblarooState, KNOWLEDGE.sample(p, rng))
-        return world if self.blend == 0 else with_standing(world, self.blend)
+        if self.pool == 0:
+            drawn = cast(FumblarooState, KNOWLEDGE.sample(p, rng))
+        else:
+            drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool)).draw(rng)
+        return drawn if self.blend == 0 else with_standing(drawn, self.blend)
 
 
 ADVICE = register_advice(FumblarooAdvice())
 
-__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "PACE", "FumblarooAdvice", "StandingFumblaroo",
-           "with_standing"]
+__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "KEPT", "PACE", "POOL", "FumblarooAdvice",
+           "StandingFumblaroo", "Weighed", "with_standing"]

@@ -138,6 +138,85 @@ def table_state(p: Perspective, hand: Hand) -> FumblarooState:
     )
 
 
+@dataclass(frozen=True)
+class Unseen:
+    """What a seat's worlds of the current hand share: the table as it sees it, and the
+    places its unseen cards may lie (the other hands, the dealer's discard, the Kingdom)."""
+
+    seat: int
+    hand: Hand
+    table: FumblarooState  # the other hands empty
+    cards: tuple[int, ...]  # the unseen cards
+    groups: tuple[int, ...]  # the suit each card follows (under trump once made)
+    others: tuple[int, ...]
+    sizes: tuple[int, ...]  # per other seat, then the discard, then the Kingdom
+    caps: tuple[tuple[int, ...], ...]
+    up: int  # the taken-up card when it is unseen, else -1
+    placed_up: str | None  # where that card is: "hand" (the dealer's) or "discard"
+    discard: int  # the seat's own discard, as a mask (the dealer's view), else 0
+
+
+def unseen(p: Perspective) -> Unseen:
+    """Read ``p`` into what every world of the seat shares."""
+    hand = rebuild(p)
+    view, seat = p.view, p.seat
+    seen = [*(view.zone(f"hand:{seat}").cards or ()), *(c for _, c in hand.plays),
+            *(view.zone("up-card").cards or ()), *(view.zone("turned down").cards or ())]
+    if hand.my_discard is not None:
+        seen.append(hand.my_discard)
+    others = [q for q in range(PLAYERS) if q != seat]
+    sizes = [view.zone(f"hand:{q}").count for q in others]
+    discard_size = 0 if seat == p.dealer else view.zone("discard").count
+    taken_up = _taken_up(p)
+    placed_up = None
+    if taken_up is not None and seat != p.dealer and taken_up not in seen:
+        seen.append(taken_up)
+        dealer_size = sizes[others.index(p.dealer)]
+        placed_up = _place_up(hand, p.dealer, dealer_size, discard_size)
+        if placed_up == "hand":
+            sizes[others.index(p.dealer)] -= 1
+        else:
+            discard_size -= 1
+    cards = list(range(COUNT))
+    for card in seen:
+        cards.remove(CARD_ID[card])
+    caps = [[COUNT] * 4 for _ in others]
+    for q, suit in voids(hand):
+        if q != seat:
+            caps[others.index(q)][suit] = 0
+    return Unseen(
+        seat=seat, hand=hand, table=table_state(p, hand), cards=tuple(cards),
+        groups=EFFECTIVE[hand.trump] if hand.trump >= 0 else SUIT, others=tuple(others),
+        sizes=(*sizes, discard_size, view.zone("kingdom").count),
+        caps=tuple(tuple(c) for c in (*caps, [COUNT] * 4, [COUNT] * 4)),
+        up=-1 if placed_up is None or taken_up is None else CARD_ID[taken_up],
+        placed_up=placed_up,
+        discard=0 if hand.my_discard is None else 1 << CARD_ID[hand.my_discard])
+
+
+def deal_unseen(u: Unseen, rng: random.Random) -> list[int]:
+    """A deal of the unseen cards: every seat's hand as a mask (the seat's own too), then
+    the dealer's discard (0 when there is none)."""
+    dealt = constrained_deal(u.cards, groups=u.groups, sizes=u.sizes, caps=u.caps, rng=rng)
+    hands = [0] * PLAYERS
+    hands[u.seat] = u.table.hands[u.seat]
+    for q, cards in zip(u.others, dealt, strict=False):
+        hands[q] = sum(1 << c for c in cards)
+    discard = u.discard | sum(1 << c for c in dealt[len(u.others)])
+    if u.placed_up == "hand":
+        hands[u.table.dealer] |= 1 << u.up
+    elif u.placed_up == "discard":
+        discard |= 1 << u.up
+    return [*hands, discard]
+
+
+def world(u: Unseen, dealt: list[int]) -> FumblarooState:
+    """The hand under way with the hands of ``dealt`` (:func:`deal_unseen`)."""
+    state = u.table.copy()
+    state.hands = dealt[:PLAYERS]
+    return state
+
+
 class FumblarooKnowledge:
     """Fumblaroo's :class:`~games.players.base.Knowledge`."""
 
@@ -148,42 +227,8 @@ class FumblarooKnowledge:
         return HIDDEN_DISCARD if action.startswith(FumblarooVerb.DISCARD) else action
 
     def sample(self, p: Perspective, rng: random.Random) -> FumblarooState:
-        hand = rebuild(p)
-        state = table_state(p, hand)
-        view, seat = p.view, p.seat
-        seen = [*(view.zone(f"hand:{seat}").cards or ()), *(c for _, c in hand.plays),
-                *(view.zone("up-card").cards or ()), *(view.zone("turned down").cards or ())]
-        if hand.my_discard is not None:
-            seen.append(hand.my_discard)
-        others = [q for q in range(PLAYERS) if q != seat]
-        sizes = [view.zone(f"hand:{q}").count for q in others]
-        discard_size = 0 if seat == p.dealer else view.zone("discard").count
-        taken_up = _taken_up(p)
-        placed_up = None
-        if taken_up is not None and seat != p.dealer and taken_up not in seen:
-            seen.append(taken_up)
-            dealer_size = sizes[others.index(p.dealer)]
-            placed_up = _place_up(hand, p.dealer, dealer_size, discard_size)
-            if placed_up == "hand":
-                sizes[others.index(p.dealer)] -= 1
-            else:
-                discard_size -= 1
-        pool = list(range(COUNT))
-        for card in seen:
-            pool.remove(CARD_ID[card])
-        groups = EFFECTIVE[hand.trump] if hand.trump >= 0 else SUIT
-        caps = [[COUNT] * 4 for _ in others]
-        for q, suit in voids(hand):
-            if q != seat:
-                caps[others.index(q)][suit] = 0
-        kingdom = view.zone("kingdom").count
-        dealt = constrained_deal(pool, groups=groups, sizes=[*sizes, discard_size, kingdom],
-                                 caps=[*caps, [COUNT] * 4, [COUNT] * 4], rng=rng)
-        for q, cards in zip(others, dealt, strict=False):
-            state.hands[q] = sum(1 << c for c in cards)
-        if placed_up == "hand" and taken_up is not None:
-            state.hands[p.dealer] |= 1 << CARD_ID[taken_up]
-        return state
+        u = unseen(p)
+        return world(u, deal_unseen(u, rng))
 
     def easy(self, p: Perspective, rng: random.Random) -> Decision:
         state = table_state(p, rebuild(p))
@@ -240,6 +285,15 @@ def _dearest_winner(state: FumblarooState) -> int:
     return max(winners, key=lambda c: strength[c]) if winners else -1
 
 
+def up_card(p: Perspective) -> int:
+    """The current hand's up-card: up, taken up or turned down (-1 between hands)."""
+    up = p.view.zone("up-card").cards or p.view.zone("turned down").cards
+    if up:
+        return CARD_ID[up[0]]
+    taken = _taken_up(p)
+    return -1 if taken is None else CARD_ID[taken]
+
+
 def _taken_up(p: Perspective) -> Card | None:
     for name, value in p.view.facts:
         if name == "Taken up":
@@ -261,5 +315,5 @@ def _turned_down(p: Perspective) -> Card:
 
 KNOWLEDGE = register_knowledge(FumblarooKnowledge())
 
-__all__ = ["BUDGET", "HIDDEN_DISCARD", "KNOWLEDGE", "FumblarooKnowledge", "hand_entries",
-           "rebuild", "voids"]
+__all__ = ["BUDGET", "HIDDEN_DISCARD", "KNOWLEDGE", "FumblarooKnowledge", "Unseen", "deal_unseen",
+           "hand_entries", "rebuild", "table_state", "unseen", "up_card", "voids", "world"]
