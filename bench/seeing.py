@@ -37,7 +37,6 @@ from typing import Any
 import games
 from bench.strength import SHORTEST, Measured, group_wins, matches, wilson
 from games.core.game import Game
-from games.fazes.computer.advice import FazesAdvice
 from games.players import knowledge_for
 from games.players.advice import advice_for
 from games.players.base import Knowledge, Perspective, SearchState
@@ -58,10 +57,11 @@ def seeing(name: str) -> Iterator[None]:
     cls = type(know)
     own = cls.__dict__.get("sample")
     make = games.new_game
-    # An advice that weighs its worlds itself (Fazes' pool) draws them from the knowledge
-    # inside the context: every one is the true world, with nothing left to weigh.
-    advice = advice_for(name)
-    pool = advice.pool if isinstance(advice, FazesAdvice) else None
+    # An advice that weighs its worlds itself (Fazes' and Fumblaroo's pools) draws them
+    # from the knowledge inside the context: every one is the true world, with nothing
+    # left to weigh.
+    advice: Any = advice_for(name)
+    pool = getattr(advice, "pool", None)
     live: list[Game[Any]] = []
 
     def new_game(*args: Any, **kwargs: Any) -> Game[Any]:
@@ -74,13 +74,13 @@ def seeing(name: str) -> Iterator[None]:
 
     games.new_game = new_game
     cls.sample = sample  # type: ignore[method-assign]
-    if isinstance(advice, FazesAdvice):
+    if pool is not None:
         advice.pool = 0
     try:
         yield
     finally:
         games.new_game = make
-        if isinstance(advice, FazesAdvice) and pool is not None:
+        if pool is not None:
             advice.pool = pool
         if own is None:
             del cls.sample

@@ -10,7 +10,7 @@ import pytest
 
 import games
 from bench import seeing
-from games.players import knowledge_for, perspective
+from games.players import decide, knowledge_for, perspective
 from games.players.advice import advice_for
 
 
@@ -97,3 +97,24 @@ def test_fazes_weighing_comes_back_even_when_the_game_fails():
         assert advice.pool == 0
         raise RuntimeError("a game that fails")
     assert advice.pool == pool > 0
+
+
+def test_fumblaroos_weighed_pool_is_put_aside_too_so_its_worlds_are_the_true_one():
+    # Mid-hand, after bids and plays: Fumblaroo's advice would draw from a pool weighed
+    # by them; inside the context it draws the true world, and the pool comes back.
+    advice = advice_for("fumblaroo")
+    pool = advice.pool
+    with seeing.seeing("fumblaroo"):
+        game = games.new_game("fumblaroo", 3, {"target": 5}, seed=4)
+        rng = random.Random(4)
+        for _ in range(8):
+            game.apply(game.to_act, decide("easy", perspective(game, game.to_act), rng).action)
+        p = perspective(game, game.to_act)
+        truth = _hands(knowledge_for("fumblaroo").from_game(game))
+        assert {_hands(advice.sample(p, random.Random(s))) for s in range(5)} == {truth}
+    assert advice.pool == pool > 0
+    assert _hands(advice.sample(p, random.Random(0))) != truth
+
+
+def _hands(world):
+    return tuple(world.hands), world.stage, world.trump
