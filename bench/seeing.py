@@ -1,14 +1,17 @@
 """How far better worlds could take the hard level: hard seeing every card, against easy.
 
     .venv/bin/python -m bench.seeing fazes --options '{"fazes": [1]}' --games 400 \\
-        --workers 2 [--seed 1] [--budget N] [--against bench/strength-results.json.games]
+        --workers 2 [--seed 1] [--budget N] [--against bench/strength-results.json.games] \\
+        [--stages "bidding,dealer's choice"]
 
 Plays the strength report's hard-against-easy match (``bench.strength``: the same
 seats, seeds, rotation and so the same deals) with one change: every world the hard
 seat's search draws is the true one, every hidden card where it really lies. That is a
 ceiling for any card-location inference, the issue's first lever: if a search that
 sees every card cannot reach a goal, better worlds alone will not either, and the gap
-is in the search or in the luck of the deal.
+is in the search or in the luck of the deal. ``--stages`` shows the cards only in some
+stages of the game (Fumblaroo's bidding, say, not its tricks; elsewhere the hard level
+draws the knowledge's own worlds, unweighed): how the ceiling splits between them.
 
 Prints one JSON object: the games, the seeing hard player's wins and share with its
 95 % Wilson interval, the fair share, its decision times, and with ``--against`` (a
@@ -31,6 +34,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +49,26 @@ from games.players.match import GameResult, Match, play_game, summarize
 #: The games whose hard level's worlds all come from ``Knowledge.sample``.
 SEEING = ("fazes", "fibonachos", "fumblaroo")
 
+def stage_of(game: Game[Any]) -> str | None:
+    """The name of the stage ``game`` is in (its ``stage``, an enumeration), or None."""
+    stage = getattr(game, "stage", None)
+    return str(stage.value) if isinstance(stage, Enum) else None
+
+
+def stage_names(game: Game[Any]) -> frozenset[str]:
+    """The names of ``game``'s stages (its ``stage``, an enumeration), or none."""
+    stage = getattr(game, "stage", None)
+    if not isinstance(stage, Enum):
+        return frozenset()
+    return frozenset(str(s.value) for s in type(stage))
+
+
 @contextmanager
-def seeing(name: str) -> Iterator[None]:
+def seeing(name: str, stages: frozenset[str] | None = None) -> Iterator[None]:
     """Within it, every world ``name``'s knowledge samples is the live game's true state
-    (the game :func:`games.new_game` made last); both are put back on the way out."""
+    (the game :func:`games.new_game` made last); both are put back on the way out. With
+    ``stages``, only while the live game is in one of them (:func:`stage_names`); in the
+    others the knowledge samples as it does, unweighed."""
     if name not in SEEING:
         raise ValueError(f"{name}'s hard level draws its own worlds; this measures "
                          f"{', '.join(SEEING)}")
@@ -69,8 +89,13 @@ def seeing(name: str) -> Iterator[None]:
         live[:] = [game]
         return game
 
+    unseeing = cls.sample
+
     def sample(self: Knowledge, p: Perspective, rng: random.Random) -> SearchState:
-        return self.from_game(live[0])
+        game = live[0]
+        if stages is None or stage_of(game) in stages:
+            return self.from_game(game)
+        return unseeing(self, p, rng)
 
     games.new_game = new_game
     cls.sample = sample  # type: ignore[method-assign]
@@ -88,15 +113,17 @@ def seeing(name: str) -> Iterator[None]:
             cls.sample = own  # type: ignore[method-assign]
 
 
-def _play(job: tuple[Match, int]) -> GameResult:
-    match, index = job
-    with seeing(match.game):
+def _play(job: tuple[Match, int, frozenset[str] | None]) -> GameResult:
+    match, index, stages = job
+    with seeing(match.game, stages):
         return play_game(match, index)
 
 
-def play(measured: Measured, workers: int) -> list[GameResult]:
-    """Every game of ``measured`` with its hard seat seeing every card, in order."""
-    jobs = [(measured.match, g) for g in range(measured.match.games)]
+def play(measured: Measured, workers: int,
+         stages: frozenset[str] | None = None) -> list[GameResult]:
+    """Every game of ``measured`` with its hard seat seeing every card (in ``stages``
+    only, if given), in order."""
+    jobs = [(measured.match, g, stages) for g in range(measured.match.games)]
     if workers <= 1:
         return [_play(job) for job in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -138,6 +165,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=None, help="hard's budget (a smoke run)")
     parser.add_argument("--against", type=Path, default=None,
                         help="a bench.strength games file with the same match")
+    parser.add_argument("--stages", default=None,
+                        help="see only in these stages of the game, comma-separated "
+                             "(Fumblaroo's: bidding, dealer's choice, dealer discards, "
+                             "calling trump, playing)")
     args = parser.parse_args(argv)
     try:
         options = json.loads(args.options)
@@ -150,10 +181,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.budget is not None:
         measured = Measured(dataclasses.replace(measured.match, budget=args.budget),
                             measured.group)
-    results = play(measured, args.workers)
+    stages = None
+    if args.stages is not None:
+        stages = frozenset(s.strip() for s in args.stages.split(",") if s.strip())
+        known = stage_names(games.new_game(args.game, measured.match.players, options, seed=0))
+        if not stages or not stages <= known:
+            parser.error(f"--stages names {args.game}'s stages: "
+                         f"{', '.join(sorted(known)) or 'it has none'}")
+    results = play(measured, args.workers, stages)
     summary = summarize(measured.match, results)
+    seen = "every card" if stages is None else f"every card in {', '.join(sorted(stages))}"
     out: dict[str, Any] = {"game": args.game, "options": options,
-                           "match": label + " (hard seeing every card)",
+                           "match": f"{label} (hard seeing {seen})",
                            "games": len(results), "seed": args.seed,
                            **group_wins(measured, results)}
     low, high = wilson(out["group_wins"], len(results))

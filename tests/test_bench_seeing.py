@@ -118,3 +118,39 @@ def test_fumblaroos_weighed_pool_is_put_aside_too_so_its_worlds_are_the_true_one
 
 def _hands(world):
     return tuple(world.hands), world.stage, world.trump
+
+
+def _fumblaroo_in(stage: str, seed: int = 4):
+    game = games.new_game("fumblaroo", 3, {"target": 5}, seed=seed)
+    rng = random.Random(seed)
+    while game.stage.value != stage:
+        game.apply(game.to_act, decide("easy", perspective(game, game.to_act), rng).action)
+    return game, perspective(game, game.to_act)
+
+
+def test_with_stages_the_worlds_are_true_in_those_stages_only():
+    know = knowledge_for("fumblaroo")
+    with seeing.seeing("fumblaroo", frozenset({"bidding"})):
+        game, p = _fumblaroo_in("bidding")
+        assert {_hands(know.sample(p, random.Random(s))) for s in range(5)} == {
+            _hands(know.from_game(game))}
+        game, p = _fumblaroo_in("playing")  # the same game's seed, its tricks
+        worlds = {_hands(know.sample(p, random.Random(s))) for s in range(5)}
+        assert len(worlds) == 5 and _hands(know.from_game(game)) not in worlds
+
+
+def test_stages_must_be_the_games_own():
+    with pytest.raises(SystemExit) as stop:
+        seeing.main(["fumblaroo", "--games", "3", "--budget", "50", "--stages", "bidding,tea"])
+    assert stop.value.code == 2
+    with pytest.raises(SystemExit):
+        seeing.main(["fazes", "--games", "4", "--budget", "50", "--stages", "bidding"])
+
+
+def test_a_run_seeing_in_the_bidding_only_says_so(capsys):
+    assert seeing.main(["fumblaroo", "--options", '{"target": 5}', "--games", "3",
+                        "--budget", "100", "--stages", "bidding,dealer's choice"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 3
+    assert out["match"] == ("hard vs easy (hard seeing every card in bidding, "
+                            "dealer's choice)")
