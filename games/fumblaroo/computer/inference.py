@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from games.fumblaroo.computer import thumb
 from games.fumblaroo.computer.bits import CARD_ID, EFFECTIVE, FOLLOWS, STRENGTH, SUIT, cards_of
 from games.fumblaroo.computer.fast import PLAYERS
 from games.fumblaroo.computer.knowledge import (
@@ -34,16 +35,6 @@ from games.fumblaroo.computer.knowledge import (
     Unseen,
     hand_entries,
     up_card,
-)
-from games.fumblaroo.computer.thumb import (
-    ORDER_AT,
-    PICK_AT,
-    after_pick,
-    best_call,
-    discard,
-    follow,
-    hand_weight,
-    lead,
 )
 from games.fumblaroo.game import FumblarooVerb
 from games.players.base import Perspective
@@ -152,9 +143,9 @@ def bid_likelihood(took: bool, dealt: int, up: int, *, dealer: bool) -> float:
     """The chance that an easy player dealt ``dealt`` takes (or lets go) the up-card."""
     suit = SUIT[up]
     if dealer:
-        strength = hand_weight(after_pick(dealt, up), suit) - PICK_AT
+        strength = thumb.hand_weight(thumb.after_pick(dealt, up), suit) - thumb.PICK_AT
     else:
-        strength = hand_weight(dealt, suit) - ORDER_AT
+        strength = thumb.hand_weight(dealt, suit) - thumb.ORDER_AT
     chance = _phi(strength / WAVER)
     return max(chance if took else 1.0 - chance, FLOOR)
 
@@ -162,11 +153,11 @@ def bid_likelihood(took: bool, dealt: int, up: int, *, dealer: bool) -> float:
 def play_likelihood(play: Play, hand: int, trump: int, *, caller: bool) -> float:
     """The chance that an easy player holding ``hand`` (before the play) plays it."""
     if not play.trick:
-        return 1.0 if lead(hand, trump, caller=caller) == play.card else FLOOR
+        return 1.0 if thumb.lead(hand, trump, caller=caller) == play.card else FLOOR
     led = EFFECTIVE[trump][play.trick[0]]
     legal = hand & FOLLOWS[trump][led] or hand
     moves = cards_of(legal)
-    usual = follow(moves, play.trick, trump)
+    usual = thumb.follow(moves, play.trick, trump)
     strength = STRENGTH[trump][led]
     best = max(strength[c] for c in play.trick)
     winners = [c for c in moves if strength[c] > best]
@@ -188,11 +179,11 @@ def weight(c: Clues, dealt: list[int]) -> float:
         start = dealt_hand(c, clue.seat, hands, discarded)
         if isinstance(clue, Bid):
             w *= bid_likelihood(clue.took, start, c.up, dealer=clue.dealer)
-        elif best_call(start, c.turned) != clue.suit:
+        elif thumb.best_call(start, c.turned) != clue.suit:
             w *= FLOOR
     if c.discarded and discarded:
         six = dealt_hand(c, c.dealer, hands, discarded) | 1 << c.up
-        if discard(six, c.trump) != discarded.bit_length() - 1:
+        if thumb.discard(six, c.trump) != discarded.bit_length() - 1:
             w *= FLOOR
     return w
 

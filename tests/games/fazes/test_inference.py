@@ -138,31 +138,6 @@ def test_a_pool_of_none_draws_the_knowledges_worlds():
         FazesAdvice(pool=-1)
 
 
-def test_two_searches_taking_turns_each_keep_their_own_pool(monkeypatch):
-    # Two perspectives asked for worlds in turn, as two searches in threads would: each
-    # pool is made once, not again at every turn; a new perspective gets a new pool.
-    made = []
-    real = advice_module.Weighed
-
-    def counted(p, size):
-        made.append(p)
-        return real(p, size)
-
-    monkeypatch.setattr(advice_module, "Weighed", counted)
-    advice = FazesAdvice(pool=16)
-    g1, _ = easy_game(4, 1, 7, 10)
-    p = perspective(g1, g1.to_act)
-    g2, _ = easy_game(4, 1, 8, 11)
-    q = perspective(g2, g2.to_act)
-    for r in range(6):
-        advice.sample(p, random.Random(r))
-        advice.sample(q, random.Random(r))
-    assert made == [p, q]
-    g3, _ = easy_game(4, 1, 9, 12)
-    advice.sample(perspective(g3, g3.to_act), random.Random(0))
-    assert len(made) == 3
-
-
 def test_the_pool_is_the_perspectives_alone_whatever_the_hidden_cards():
     # Two games alike but for two unseen cards swapped between other seats: the same
     # perspective, so the same pool and the same weights.

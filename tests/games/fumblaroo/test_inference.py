@@ -10,7 +10,6 @@ import pytest
 
 from games.core.registry import new_game
 from games.fumblaroo import Fumblaroo
-from games.fumblaroo.computer import advice as advice_module
 from games.fumblaroo.computer.advice import FumblarooAdvice, Weighed
 from games.fumblaroo.computer.bits import CARD_ID, SUIT, hand_mask
 from games.fumblaroo.computer.fast import PLAYERS, FumblarooState
@@ -168,24 +167,6 @@ def test_a_pool_of_none_draws_the_knowledges_worlds_and_a_pool_draws_its_own_dea
     deals = {tuple(d[:PLAYERS]) for d in weighed.pool.deals}
     advice = FumblarooAdvice(blend=0, pool=16)
     assert {tuple(advice.sample(p, random.Random(r)).hands) for r in range(12)} <= deals
-
-
-def test_a_search_reads_its_pool_once_per_perspective(monkeypatch):
-    made = []
-    real = advice_module.Weighed
-
-    def counted(p, size):
-        made.append(p)
-        return real(p, size)
-
-    monkeypatch.setattr(advice_module, "Weighed", counted)
-    advice = FumblarooAdvice(pool=8)
-    g, h = easy_game(7, 9), easy_game(8, 10)
-    p, q = perspective(g, g.to_act), perspective(h, h.to_act)
-    for r in range(5):
-        advice.sample(p, random.Random(r))
-        advice.sample(q, random.Random(r))
-    assert made == [p, q]
 
 
 def test_after_two_passes_on_hearts_the_dealers_worlds_give_the_passers_fewer_hearts():

@@ -1,0 +1,101 @@
+"""The weighed pool of worlds shared by the games whose hard level reads the plays
+(Fiasco, Fazes, Fumblaroo): drawn by weight, evenly when nothing explains the plays,
+seeded by the perspective alone, and read once per perspective by a search."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import games
+from games.fazes.computer import advice as fazes_advice
+from games.fumblaroo.computer import advice as fumblaroo_advice
+from games.players import decide, perspective
+from games.players.weighed import PooledWorlds, Recent, WeighedPool, own_generator
+
+
+def test_draws_follow_the_weights():
+    pool = WeighedPool("abc", [1.0, 3.0, 0.0])
+    drawn = Counter(pool.pick(random.Random(r)) for r in range(2000))
+    assert set(drawn) == {"a", "b"}
+    assert 2.5 < drawn["b"] / drawn["a"] < 3.6
+
+
+def test_with_every_weight_zero_the_deals_are_drawn_evenly():
+    drawn = Counter(WeighedPool("abcd", [0.0] * 4).pick(random.Random(r)) for r in range(400))
+    assert set(drawn) == set("abcd") and min(drawn.values()) > 60
+
+
+def test_a_pool_needs_a_weight_per_deal_and_a_deal():
+    with pytest.raises(ValueError, match="one weight"):
+        WeighedPool("ab", [1.0])
+    with pytest.raises(ValueError, match="one weight"):
+        WeighedPool([], [])
+
+
+def played(game: str, players: int, seed: int, actions: int):
+    g = games.new_game(game, players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        g.apply(g.to_act, decide("easy", perspective(g, g.to_act), rng).action)
+    return perspective(g, g.to_act)
+
+
+def test_the_pool_is_dealt_from_the_perspective_alone():
+    p, q = played("fazes", 4, 1, 9), played("fazes", 4, 1, 9)
+    assert p == q and p is not q
+    assert own_generator(p).random() == own_generator(q).random()
+    assert own_generator(p).random() != own_generator(played("fazes", 4, 1, 10)).random()
+    one = WeighedPool.dealt(p, 8, lambda rng: rng.random(), lambda x: x)
+    other = WeighedPool.dealt(q, 8, lambda rng: rng.random(), lambda x: x)
+    assert one.deals == other.deals and one.cumulative == other.cumulative
+
+
+def test_without_clues_a_world_is_dealt_from_the_searchs_own_generator():
+    p = played("fazes", 4, 2, 0)
+    worlds = PooledWorlds(p, 8, deal=lambda rng: rng.random(), make=lambda x: ("world", x),
+                          weigh=None)
+    assert worlds.pool is None
+    assert worlds.draw(random.Random(5)) == ("world", random.Random(5).random())
+
+
+def test_recent_keeps_the_last_few_perspectives_by_identity():
+    made = []
+    recent: Recent[int] = Recent(2)
+    ps = [played("fazes", 4, s, 3) for s in range(3)]
+
+    def make(p):
+        made.append(p)
+        return len(made)
+
+    assert [recent.get(p, make) for p in (ps[0], ps[1], ps[0], ps[1])] == [1, 2, 1, 2]
+    assert recent.get(ps[2], make) == 3  # the oldest, ps[0], is forgotten
+    assert recent.get(ps[0], make) == 4 and recent.get(ps[2], make) == 3
+    with pytest.raises(ValueError):
+        Recent(0)
+
+
+@pytest.mark.parametrize(("module", "game", "players"), [
+    (fazes_advice, "fazes", 4), (fumblaroo_advice, "fumblaroo", 3)])
+def test_two_searches_taking_turns_each_read_their_pool_once(monkeypatch, module, game,
+                                                             players):
+    # Two perspectives asked for worlds in turn, as two searches in threads would: each
+    # pool is made once, not again at every turn; a new perspective gets a new pool.
+    made = []
+    real = module.Weighed
+
+    def counted(p, size):
+        made.append(p)
+        return real(p, size)
+
+    monkeypatch.setattr(module, "Weighed", counted)
+    advice = type(module.ADVICE)(pool=16)
+    p, q = played(game, players, 7, 10), played(game, players, 8, 11)
+    for r in range(6):
+        advice.sample(p, random.Random(r))
+        advice.sample(q, random.Random(r))
+    assert made == [p, q]
+    advice.sample(played(game, players, 9, 12), random.Random(0))
+    assert len(made) == 3
