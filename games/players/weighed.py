@@ -24,6 +24,11 @@ from typing import Generic, TypeVar
 
 from games.players.base import Perspective
 
+#: Pools kept by :class:`Recent`, one per perspective searched lately (a search asks for
+#: hundreds of worlds): enough for the searches in threads at once of the bot's fallback
+#: when its workers die.
+KEPT = 8
+
 Deal = TypeVar("Deal")
 Kept = TypeVar("Kept")
 World = TypeVar("World")
@@ -94,7 +99,7 @@ class Recent(Generic[Kept]):
 
     __slots__ = ("_kept", "kept")
 
-    def __init__(self, kept: int) -> None:
+    def __init__(self, kept: int = KEPT) -> None:
         if kept < 1:
             raise ValueError("keep at least one")
         self.kept = kept
@@ -110,4 +115,4 @@ class Recent(Generic[Kept]):
         return made
 
 
-__all__ = ["PooledWorlds", "Recent", "WeighedPool", "own_generator"]
+__all__ = ["KEPT", "PooledWorlds", "Recent", "WeighedPool", "own_generator"]

@@ -46,9 +46,6 @@ from games.players.weighed import PooledWorlds, Recent
 TIE = 2.5
 #: The knowledge's worlds weighed per perspective (0: draw them unweighed).
 POOL = 256
-#: Pools kept, one per perspective searched lately (a search asks for hundreds of worlds):
-#: enough for the searches in threads at once of the bot's fallback when its workers die.
-KEPT = 8
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
@@ -111,14 +108,6 @@ class Weighed(PooledWorlds[list[int], FastFazes]):
                          make=partial(world, self.seen),
                          weigh=(lambda hands: weight(found, hands, faze)) if found else None)
 
-    @property
-    def hands(self) -> list[list[int]]:
-        return self.pool.deals if self.pool is not None else []
-
-    @property
-    def cumulative(self) -> list[float]:
-        return self.pool.cumulative if self.pool is not None else []
-
 
 class FazesAdvice(StandingAdvice):
     """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds weighed by the
@@ -133,7 +122,7 @@ class FazesAdvice(StandingAdvice):
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.pool = pool
-        self._weighed: Recent[Weighed] = Recent(KEPT)
+        self._weighed: Recent[Weighed] = Recent()
 
     def read(self, p: Perspective) -> Standing:
         return standing_of(p, blend=self.blend, last_width=self.last_width,
@@ -151,5 +140,5 @@ class FazesAdvice(StandingAdvice):
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "KEPT", "POOL", "TIE", "FazesAdvice", "StandingFazes", "Weighed",
+__all__ = ["ADVICE", "POOL", "TIE", "FazesAdvice", "StandingFazes", "Weighed",
            "standing_of", "with_standing"]

@@ -26,6 +26,7 @@ from games.fiasco.game import FiascoVerb
 from games.fiasco.options import FiascoOptions
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
+from games.players.weighed import Recent
 
 #: Uniform worlds weighed per perspective (the knowledge weighs 256).
 POOL = 256
@@ -41,7 +42,7 @@ class FiascoAdvice:
     def __init__(self, pool: int = POOL, sharp: bool = SHARP) -> None:
         self.pool = pool
         self.sharp = sharp
-        self._worlds: Worlds | None = None
+        self._worlds: Recent[Worlds] = Recent()
 
     def candidates(self, p: Perspective) -> Sequence[int]:
         if p.legal[0].verb == FiascoVerb.CHOOSE and cast(FiascoOptions, p.options).suits != "four":
@@ -51,9 +52,7 @@ class FiascoAdvice:
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
         if p.view.over or p.view.to_act is None or p.legal[0].verb == FiascoVerb.CHOOSE:
             return KNOWLEDGE.sample(p, rng)
-        if self._worlds is None or self._worlds.p is not p:
-            self._worlds = Worlds(p, claims_of(p), self.pool)
-        world = self._worlds.draw(rng)
+        world = self._worlds.get(p, lambda p: Worlds(p, claims_of(p), self.pool)).draw(rng)
         return sharpened(world, p.seat) if self.sharp else world
 
 

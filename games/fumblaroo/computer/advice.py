@@ -38,10 +38,8 @@ BLEND = 0.75
 HAND_SPREAD = 1.5
 #: The points one player gains in a hand, on average, for the hands still to play.
 PACE = 0.8
-#: The knowledge's worlds weighed per perspective (0: draw them unweighed), and the
-#: pools kept, one per perspective searched lately (see :class:`~games.players.weighed.Recent`).
+#: The knowledge's worlds weighed per perspective (0: draw them unweighed).
 POOL = 256
-KEPT = 8
 
 
 class StandingFumblaroo(FumblarooState):
@@ -102,7 +100,7 @@ class FumblarooAdvice:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.blend = blend
         self.pool = pool
-        self._weighed: Recent[Weighed] = Recent(KEPT)
+        self._weighed: Recent[Weighed] = Recent()
 
     def candidates(self, p: Perspective) -> Sequence[int]:
         return range(len(p.legal))
@@ -117,5 +115,5 @@ class FumblarooAdvice:
 
 ADVICE = register_advice(FumblarooAdvice())
 
-__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "KEPT", "PACE", "POOL", "FumblarooAdvice",
+__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "PACE", "POOL", "FumblarooAdvice",
            "StandingFumblaroo", "Weighed", "with_standing"]

@@ -99,11 +99,12 @@ def test_the_true_deal_weighs_more_than_most_worlds_the_seat_could_imagine():
         for plays in (12, 24, 36):
             g, _ = easy_game(4, 1, 100 + seed, plays)
             p = perspective(g, g.to_act)
-            pool = Weighed(p, 64)
+            pool = Weighed(p, 64).pool
+            assert pool is not None
             true = FastFazes.from_game(g).hands
             found = clues(p, 1, faze_plays(p))
             truth = weight(found, list(true), 1)
-            weights = [weight(found, hands, 1) for hands in pool.hands]
+            weights = [weight(found, hands, 1) for hands in pool.deals]
             quantiles.append(sum(w < truth for w in weights) / len(weights))
     assert statistics.mean(quantiles) > 0.75
 
@@ -111,11 +112,12 @@ def test_the_true_deal_weighs_more_than_most_worlds_the_seat_could_imagine():
 def test_draws_come_from_the_pool_and_without_clues_as_the_knowledge_deals():
     g, _ = easy_game(4, 1, 5, 14)
     p = perspective(g, g.to_act)
-    pool = Weighed(p, 32)
-    drawn = {tuple(pool.draw(random.Random(r)).hands) for r in range(20)}
+    worlds = Weighed(p, 32)
+    assert worlds.pool is not None
+    drawn = {tuple(worlds.draw(random.Random(r)).hands) for r in range(20)}
     s = seen(p)
     imagined = set()
-    for hands in pool.hands:  # a drawn world is a pool's deal, the trick's cards aside
+    for hands in worlds.pool.deals:  # a drawn world is a pool's deal, the trick's cards aside
         imagined.add(tuple(FastFazes.start(4, 1, [h | sum(1 << c for q, c in s.trick if q == i)
                                                   for i, h in enumerate(hands)],
                                            leader=s.leader, tricks_left=s.tricks_left,
@@ -124,7 +126,7 @@ def test_draws_come_from_the_pool_and_without_clues_as_the_knowledge_deals():
     # At the opening nobody else has played: the knowledge's own worlds, draw for draw.
     opening = new(4, {"fazes": [1]}, 5)
     q = perspective(opening, opening.to_act)
-    assert Weighed(q, 32).hands == []
+    assert Weighed(q, 32).pool is None
     assert Weighed(q, 32).draw(random.Random(3)).hands == KNOWLEDGE.sample(
         q, random.Random(3)).hands
 
@@ -151,8 +153,9 @@ def test_the_pool_is_the_perspectives_alone_whatever_the_hidden_cards():
             continue
         p, q = perspective(g, me), perspective(twin, me)
         assert p == q and g.hands[a] != twin.hands[a]
-        one, other = Weighed(p, 32), Weighed(q, 32)
-        assert one.hands and one.hands == other.hands and one.cumulative == other.cumulative
+        one, other = Weighed(p, 32).pool, Weighed(q, 32).pool
+        assert one is not None and other is not None
+        assert one.deals == other.deals and one.cumulative == other.cumulative
         compared += 1
     assert compared >= 4
 
@@ -163,7 +166,7 @@ def test_the_pool_is_the_same_in_every_process():
               "from games.players import perspective\n"
               "from games.fazes.computer.advice import Weighed\n"
               "g, _ = easy_game(4, 2, 11, 10)\n"
-              "print(Weighed(perspective(g, g.to_act), 16).hands)\n")
+              "print(Weighed(perspective(g, g.to_act), 16).pool.deals)\n")
     pools = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             check=True, cwd=ROOT,
                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout
@@ -174,6 +177,6 @@ def test_the_pool_is_the_same_in_every_process():
 def test_when_no_world_explains_the_plays_the_pool_is_drawn_from_evenly(monkeypatch):
     monkeypatch.setattr(advice_module, "weight", lambda found, hands, faze: 0.0)
     g, _ = easy_game(4, 1, 5, 14)
-    pool = Weighed(perspective(g, g.to_act), 32)
-    assert pool.hands and pool.cumulative[-1] == 0
-    assert len({tuple(pool.draw(random.Random(r)).hands) for r in range(20)}) > 5
+    worlds = Weighed(perspective(g, g.to_act), 32)
+    assert worlds.pool is not None and worlds.pool.cumulative[-1] == 0
+    assert len({tuple(worlds.draw(random.Random(r)).hands) for r in range(20)}) > 5
