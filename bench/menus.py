@@ -3,9 +3,12 @@
 ``python -m bench.menus`` plays each game a seeded number of random moves in (4 players,
 Fumblaroo 3; ``--states`` positions a game), then times, in CPU microseconds, what the
 bot does for every seat's menu at each position (the snapshot, :func:`menu_of`, then
-:func:`render_hand`) and for the table message (:func:`table_of`, then
-:func:`render_table`): the rendering work that every click and every change of a table
-costs, without discord.py's or aiohttp's part.
+:func:`render_hand`, then its buttons written as the payload's components) and for the
+table message (:func:`table_of`, then :func:`render_table`, then its components): the
+rendering work that every click and every change of a table costs, without the rest of
+discord.py's or aiohttp's part. The components are counted because where they are made
+moved: discord.py made them from its items when sending, the bot's own static view makes
+them now.
 
 With ``--versus REV`` the same positions are timed with the code of git revision ``REV``
 too (:mod:`bench.botcode` extracts it), each side in a process of its own, the two
@@ -67,11 +70,13 @@ def timed(work):
 
 def menus(session, players):
     for seat in range(players):
-        render_hand(menu_of(session, seat))
+        render_hand(menu_of(session, seat)).view.to_components()
     return players
 
 def tables(session, players):
-    render_table(table_of(session))
+    shown = render_table(table_of(session))
+    if shown.view is not None:
+        shown.view.to_components()
     return 1
 
 timed(menus), timed(tables)  # warm: imports, caches, the first view of each game
@@ -156,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                               "positions": rounds["this"][0]["positions"]}
     print(f"{result['positions']} positions, CPU µs each, median (min-max) of "
           f"{args.rounds} rounds of {args.repeats} passes:")
-    for figure, words in (("menu_us", "a seat's hand menu (menu_of, render_hand)"),
-                          ("table_us", "the table message (table_of, render_table)")):
+    for figure, words in (("menu_us", "a seat's hand menu (menu_of, render_hand, components)"),
+                          ("table_us", "the table message (table_of, render_table, components)")):
         for name in roots:
             spread = Spread.of([r[figure] for r in rounds[name]])
             result[f"{name}_{figure}"] = asdict(spread)

@@ -22,7 +22,7 @@ from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.scene import Scene, hand_scene
 from cogs.render.table import table_lines
-from cogs.ui import button, clip, plural, sentence, static_view
+from cogs.ui import StaticButton, button, clip, plural, sentence, static_view
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.words import fact_words
@@ -153,7 +153,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
     ]
     decision_rows = math.ceil(len(decision_buttons) / PER_ROW)
     card_rows = math.ceil(len(card_buttons) / PER_ROW)
-    items: list[discord.ui.Button[discord.ui.View]] = []
+    items: list[StaticButton] = []
     if card_rows + decision_rows <= ROWS:
         _place(items, card_buttons, first_row=0)
         _place(items, decision_buttons, first_row=card_rows)
@@ -175,8 +175,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
     return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), scene=scene)
 
 
-def _place(items: list[discord.ui.Button[discord.ui.View]],
-           buttons: list[discord.ui.Button[discord.ui.View]], *, first_row: int) -> None:
+def _place(items: list[StaticButton], buttons: list[StaticButton], *, first_row: int) -> None:
     for index, item in enumerate(buttons):
         item.row = first_row + index // PER_ROW
         items.append(item)

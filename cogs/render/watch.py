@@ -18,7 +18,7 @@ from bot.tables.watching import TableSummary
 from cogs import ids
 from cogs.render.hand import Menu
 from cogs.render.table import heading, public_lines
-from cogs.ui import EMBED_COLOUR, button, clip, jump_url, plural, static_view
+from cogs.ui import EMBED_COLOUR, StaticButton, button, clip, jump_url, plural, static_view
 
 RECENT_WATCHED = 6
 """How many of the latest events a watcher's view shows (the table message shows three)."""
@@ -83,7 +83,7 @@ def table_line(number: int, table: TableSummary, now: dt.datetime) -> str:
 
 
 def listed_button(number: int, table: TableSummary, viewer: int
-                  ) -> discord.ui.Button[discord.ui.View] | None:
+                  ) -> StaticButton | None:
     """``Join`` on a lobby with a free seat, ``Watch`` on a game; none where the viewer
     already sits (or nothing may be done)."""
     if viewer in table.people:
