@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 import discord
-from discord.http import handle_message_parameters
+from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from games.core.words import plural as plural  # counted words: one helper for every layer
 
@@ -86,6 +86,44 @@ async def edit_original(interaction: discord.Interaction[Any], *, content: str |
             interaction.application_id, interaction.token, session=interaction._session,
             proxy=state.http.proxy, proxy_auth=state.http.proxy_auth,
             payload=params.payload, multipart=params.multipart, files=params.files)
+
+
+async def respond(interaction: discord.Interaction[Any], content: str | None = MISSING, *,
+                  update: bool = False, embed: discord.Embed | None = MISSING,
+                  view: discord.ui.View | None = MISSING,
+                  files: Sequence[discord.File] = MISSING, ephemeral: bool = False,
+                  allowed_mentions: discord.AllowedMentions | None = MISSING) -> None:
+    """``interaction.response.send_message(...)``, or with ``update``
+    ``interaction.response.edit_message(content, ..., attachments=files)``, without the
+    message built back from Discord's answer.
+
+    discord.py asks Discord for the message it sent or replaced (``with_response``) and
+    makes a ``Message`` of it, which no caller here reads; Discord answers this call with
+    no body instead. Like discord.py's, the call raises ``InteractionResponded`` for an
+    interaction already answered and marks it answered once Discord took it; views here
+    are static (:class:`StaticView`), so none is to be kept.
+    """
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    if update:
+        kind, flags = discord.InteractionResponseType.message_update, MISSING
+    else:
+        kind = discord.InteractionResponseType.channel_message
+        flags = discord.MessageFlags._from_value(0)
+        flags.ephemeral = ephemeral
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=kind.value, content=content, embed=embed, view=view, flags=flags,
+        previous_allowed_mentions=state.allowed_mentions, allowed_mentions=allowed_mentions,
+        files=MISSING if update else files, attachments=files if update else MISSING)
+    route = Route("POST", "/interactions/{webhook_id}/{webhook_token}/callback",
+                  webhook_id=interaction.id, webhook_token=interaction.token)
+    await async_context.get().request(
+        route, session=interaction._session, proxy=state.http.proxy,
+        proxy_auth=state.http.proxy_auth, payload=params.payload,
+        multipart=params.multipart, files=params.files)
+    response._response_type = kind
 
 
 @dataclass(slots=True)

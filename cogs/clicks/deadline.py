@@ -45,6 +45,8 @@ import discord
 from discord.utils import DISCORD_EPOCH, MISSING
 from discord.webhook.async_ import async_context, interaction_response_params
 
+from cogs.ui import edit_original, respond
+
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
 
@@ -113,7 +115,7 @@ async def shed(interaction: Interaction) -> bool:
     SHEDDING.note(old)
     if answerable(old) and not interaction.response.is_done():
         try:
-            await interaction.response.send_message(BUSY, ephemeral=True)
+            await respond(interaction, BUSY, ephemeral=True)
         except discord.HTTPException as exc:
             log.info("a busy answer was refused (%.1f s old): %s", age(interaction), exc)
     return True
@@ -274,11 +276,9 @@ async def edit_menu(interaction: Interaction, *, content: str | None,
                     attachments: list[discord.File] = MISSING) -> None:
     """Replace the clicked message (a hand menu): the response, or an edit once deferred."""
     if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, view=view,
-                                                 attachments=attachments)
+        await edit_original(interaction, content=content, view=view, attachments=attachments)
     else:
-        await interaction.response.edit_message(content=content, view=view,
-                                                attachments=attachments)
+        await respond(interaction, content, update=True, view=view, files=attachments)
 
 
 async def send_menu(interaction: Interaction, content: str | None, *,
@@ -287,5 +287,4 @@ async def send_menu(interaction: Interaction, content: str | None, *,
     if interaction.response.is_done():
         await interaction.followup.send(content or "", view=view, files=files, ephemeral=True)
     else:
-        await interaction.response.send_message(content, view=view, files=files,
-                                                ephemeral=True)
+        await respond(interaction, content, view=view, files=files, ephemeral=True)

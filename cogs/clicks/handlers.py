@@ -41,7 +41,7 @@ from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
-from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, safe_name, say
+from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, respond, safe_name, say
 from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
@@ -254,8 +254,8 @@ class Clicks:
                 menu = render_hand(shown, note=self._went_through(session, shown.seat))
 
                 async def send(menu: Menu) -> None:
-                    await interaction.response.send_message(menu.content, view=menu.view,
-                                                            files=menu.files(), ephemeral=True)
+                    await respond(interaction, menu.content, view=menu.view,
+                                  files=menu.files(), ephemeral=True)
 
                 await self.pictures.answer(interaction, session, shown.seat, menu, send)
                 self._kept(session, shown, interaction)

@@ -54,7 +54,7 @@ from cogs.render.lobby import render_lobby
 from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
-from cogs.ui import settled
+from cogs.ui import respond, settled
 from cogs.upkeep.ending import announce
 from cogs.upkeep.hand_pictures import PICTURE_WAIT
 
@@ -240,9 +240,9 @@ class Publisher:
                 return False  # the drawing goes on into the cache: the edit will be quick
             shown.with_picture(picture)
         files = shown.files()
-        await interaction.response.edit_message(
-            content=shown.content, embed=shown.embed, view=shown.view,
-            allowed_mentions=shown.mentions, attachments=files if files else MISSING)
+        await respond(interaction, shown.content, update=True, embed=shown.embed,
+                      view=shown.view, allowed_mentions=shown.mentions,
+                      files=files if files else MISSING)
         self._shown[session.id] = key
         return True
 

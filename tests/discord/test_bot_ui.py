@@ -1,14 +1,18 @@
-"""The one place a failed interaction is answered (cogs.ui.answered_on_failure)."""
+"""The one place a failed interaction is answered (cogs.ui.answered_on_failure), and the
+answer sent without asking Discord for the message back (cogs.ui.respond)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
+from discord.webhook.async_ import async_context
 
-from cogs.ui import APOLOGY, answered_on_failure
+from cogs.ui import APOLOGY, StaticView, answered_on_failure, button, respond
 
 
 class Response:
@@ -72,3 +76,67 @@ def _response():
         reason = "Internal Server Error"
 
     return R()
+
+
+class Adapter:
+    """discord.py's webhook adapter as respond() uses it: the requests it was asked for."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.requests: list[tuple[Any, dict[str, Any]]] = []
+        self.fail = fail
+
+    async def request(self, route: Any, **kwargs: Any) -> None:
+        self.requests.append((route, kwargs))
+        if self.fail:
+            raise discord.HTTPException(_response(), "refused")
+
+
+def clicked() -> Any:
+    parent = SimpleNamespace(
+        id=11, token="tok", _session=object(),
+        _state=SimpleNamespace(allowed_mentions=None,
+                               http=SimpleNamespace(proxy=None, proxy_auth=None)))
+    parent.response = discord.InteractionResponse(parent)  # type: ignore[arg-type]
+    return parent
+
+
+async def test_respond_sends_one_callback_asking_nothing_back_and_marks_it_answered():
+    adapter, interaction = Adapter(), clicked()
+    async_context.set(adapter)  # type: ignore[arg-type]
+    view = StaticView([button("Play", "p")])
+
+    await respond(interaction, "Your hand", view=view, ephemeral=True)
+
+    ((route, kwargs),) = adapter.requests
+    assert (route.method, route.url) == (
+        "POST", f"{discord.http.Route.BASE}/interactions/11/tok/callback")
+    assert "params" not in kwargs  # no with_response: Discord sends no message back
+    assert kwargs["payload"]["type"] == 4  # CHANNEL_MESSAGE_WITH_SOURCE
+    data = kwargs["payload"]["data"]
+    assert data["content"] == "Your hand" and data["flags"] == 64
+    assert data["components"] == view.to_components()
+    assert interaction.response.is_done()
+    with pytest.raises(discord.InteractionResponded):
+        await respond(interaction, "again")
+    assert len(adapter.requests) == 1
+
+
+async def test_respond_updates_the_clicked_message_with_its_attachments():
+    adapter, interaction = Adapter(), clicked()
+    async_context.set(adapter)  # type: ignore[arg-type]
+
+    await respond(interaction, "Played", update=True, view=StaticView([]), files=[])
+
+    ((_, kwargs),) = adapter.requests
+    assert kwargs["payload"]["type"] == 7  # UPDATE_MESSAGE
+    assert kwargs["payload"]["data"]["attachments"] == []  # the old picture taken off
+    assert "flags" not in kwargs["payload"]["data"]
+    assert interaction.response.is_done()
+
+
+async def test_a_refused_respond_leaves_the_interaction_unanswered():
+    adapter, interaction = Adapter(fail=True), clicked()
+    async_context.set(adapter)  # type: ignore[arg-type]
+    with pytest.raises(discord.HTTPException):
+        await respond(interaction, "Your hand", ephemeral=True)
+    assert not interaction.response.is_done()

@@ -74,6 +74,7 @@ async def test_a_quick_click_is_answered_with_the_menu_itself(fake_world: FakeWo
         answers = [r for r in fake.requests[requests:]
                    if f"/{clicked.id}/" in r.path or token in r.path]
         assert len(answers) == 1, [r.path for r in answers]  # no defer, no later edit
+        assert "with_response" not in answers[0].query  # nothing asked back to be parsed
 
 
 async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu(
