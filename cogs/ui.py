@@ -88,6 +88,22 @@ async def edit_original(interaction: discord.Interaction[Any], *, content: str |
             payload=params.payload, multipart=params.multipart, files=params.files)
 
 
+async def edit_message(message: discord.PartialMessage | discord.Message, *,
+                       content: str | None = MISSING, embed: discord.Embed | None = MISSING,
+                       view: discord.ui.View | None = MISSING,
+                       attachments: Sequence[discord.File] = MISSING,
+                       allowed_mentions: discord.AllowedMentions | None = MISSING) -> None:
+    """``message.edit(...)`` without the edited message built back from Discord's answer,
+    which the publisher never reads (as :func:`edit_original` for a menu). Views here are
+    static (:class:`StaticView`): none is stored."""
+    state = message._state
+    previous = state.allowed_mentions if content is not MISSING else None
+    with handle_message_parameters(content=content, embed=embed, view=view,
+                                   attachments=attachments, allowed_mentions=allowed_mentions,
+                                   previous_allowed_mentions=previous) as params:
+        await state.http.edit_message(message.channel.id, message.id, params=params)
+
+
 async def respond(interaction: discord.Interaction[Any], content: str | None = MISSING, *,
                   update: bool = False, embed: discord.Embed | None = MISSING,
                   view: discord.ui.View | None = MISSING,

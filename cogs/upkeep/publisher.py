@@ -54,7 +54,7 @@ from cogs.render.lobby import render_lobby
 from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
-from cogs.ui import respond, settled
+from cogs.ui import edit_message, respond, settled
 from cogs.upkeep.ending import announce
 from cogs.upkeep.hand_pictures import PICTURE_WAIT
 
@@ -413,7 +413,7 @@ class Publisher:
         record = record_file(shown.table) if with_record else None
         if record is not None:
             files.append(record)
-        await message.edit(content=shown.content, embed=shown.embed, view=shown.view,
+        await edit_message(message, content=shown.content, embed=shown.embed, view=shown.view,
                            allowed_mentions=shown.mentions,
                            attachments=files if files or replace else MISSING)
 

@@ -12,7 +12,7 @@ import discord
 import pytest
 from discord.webhook.async_ import async_context
 
-from cogs.ui import APOLOGY, StaticView, answered_on_failure, button, respond
+from cogs.ui import APOLOGY, StaticView, answered_on_failure, button, edit_message, respond
 
 
 class Response:
@@ -140,3 +140,28 @@ async def test_a_refused_respond_leaves_the_interaction_unanswered():
     with pytest.raises(discord.HTTPException):
         await respond(interaction, "Your hand", ephemeral=True)
     assert not interaction.response.is_done()
+
+
+class Http:
+    def __init__(self) -> None:
+        self.edits: list[tuple[int, int, dict[str, Any]]] = []
+
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> Any:
+        self.edits.append((channel_id, message_id, params.payload))
+        return {"id": str(message_id)}  # Discord's message: read by no one here
+
+
+async def test_edit_message_patches_the_table_and_keeps_its_attachments_unless_told():
+    http = Http()
+    message = SimpleNamespace(id=7, channel=SimpleNamespace(id=3),
+                              _state=SimpleNamespace(allowed_mentions=None, http=http))
+    view = StaticView([button("Rules", "r")])
+
+    await edit_message(message, content="Table", view=view,  # type: ignore[arg-type]
+                       allowed_mentions=discord.AllowedMentions.none())
+    await edit_message(message, content="Table", attachments=[])  # type: ignore[arg-type]
+
+    (channel, first, kept), (_, _, cleared) = http.edits
+    assert (channel, first) == (3, 7)
+    assert kept["content"] == "Table" and kept["components"] == view.to_components()
+    assert "attachments" not in kept and cleared["attachments"] == []
