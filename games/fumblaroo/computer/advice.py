@@ -76,14 +76,16 @@ def with_standing(world: FumblarooState, blend: float) -> StandingFumblaroo:
 
 class Weighed(PooledWorlds[list[int], FumblarooState]):
     """A pool of the knowledge's worlds for one perspective, weighed by the other seats'
-    bids and plays, to draw from by weight (afresh when nobody else has bid yet)."""
+    bids, plays and discard, to draw from by weight (afresh while there is none to read:
+    nobody else has bid, and the dealer's discard is the seat's own or not yet made)."""
 
     def __init__(self, p: Perspective, size: int) -> None:
         self.unseen = unseen(p)
         found = clues(p, self.unseen)
         super().__init__(p, size, deal=partial(deal_unseen, self.unseen),
                          make=partial(world, self.unseen),
-                         weigh=partial(weight, found) if found.found else None)
+                         weigh=partial(weight, found)
+                         if found.found or found.discarded else None)
 
 
 class FumblarooAdvice:

@@ -98,6 +98,21 @@ def test_the_dealers_dealt_hand_is_what_they_hold_and_played_and_threw_less_the_
     assert dealt_hand(c, 1, dealt[:PLAYERS], dealt[PLAYERS]) == mask(hands[1])
 
 
+def test_the_dealers_discard_alone_is_read():
+    # Seat 0 orders up first: its own bid is no clue, but the dealer's discard is.
+    hands = ["9D 9S TS JS QS", "2D TD KS AS 9H", "JH QH KH AH 2H"]
+    g = game(hands, "TH", actions=("0 order", "2 discard JH"))
+    before = game(hands, "TH", actions=("0 order",))
+    assert Weighed(perspective(before, 0), 64).pool is None  # nothing yet to read
+    p = perspective(g, 0)
+    c = clues(p, unseen(p))
+    assert c.found == () and c.discarded
+    pool = Weighed(p, 64).pool
+    assert pool is not None
+    weights = [weight(c, deal) for deal in pool.deals]
+    assert min(weights) == FLOOR and max(weights) == 1.0  # some worlds explain it, some not
+
+
 def test_a_bid_is_as_likely_as_the_hands_weight_and_the_easy_waver_make_it():
     strong, weak = mask("2H 2D AH KH QH"), mask("9S TC JD 9H AS")
     up = cid("TH")
