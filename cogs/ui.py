@@ -104,6 +104,10 @@ async def edit_message(message: discord.PartialMessage | discord.Message, *,
         await state.http.edit_message(message.channel.id, message.id, params=params)
 
 
+UPDATABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+"""The interactions whose answer may replace the message they came from."""
+
+
 async def respond(interaction: discord.Interaction[Any], content: str | None = MISSING, *,
                   update: bool = False, embed: discord.Embed | None = MISSING,
                   view: discord.ui.View | None = MISSING,
@@ -122,12 +126,16 @@ async def respond(interaction: discord.Interaction[Any], content: str | None = M
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
+    flags = MISSING
     if update:
-        kind, flags = discord.InteractionResponseType.message_update, MISSING
+        if interaction.type not in UPDATABLE:
+            return  # as discord.py: only a click or a form has a message to replace
+        kind = discord.InteractionResponseType.message_update
     else:
         kind = discord.InteractionResponseType.channel_message
-        flags = discord.MessageFlags._from_value(0)
-        flags.ephemeral = ephemeral
+        if ephemeral:
+            flags = discord.MessageFlags._from_value(0)
+            flags.ephemeral = True
     state = interaction._state
     params = interaction_message_response_params(
         type=kind.value, content=content, embed=embed, view=view, flags=flags,
@@ -161,7 +169,8 @@ class StaticButton:
                                    "disabled": self.disabled}
         if self.label:
             payload["label"] = self.label
-        payload["custom_id"] = self.custom_id
+        if self.custom_id:
+            payload["custom_id"] = self.custom_id
         return payload
 
 

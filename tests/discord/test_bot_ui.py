@@ -91,9 +91,9 @@ class Adapter:
             raise discord.HTTPException(_response(), "refused")
 
 
-def clicked() -> Any:
+def clicked(kind: discord.InteractionType = discord.InteractionType.component) -> Any:
     parent = SimpleNamespace(
-        id=11, token="tok", _session=object(),
+        id=11, token="tok", _session=object(), type=kind,
         _state=SimpleNamespace(allowed_mentions=None,
                                http=SimpleNamespace(proxy=None, proxy_auth=None)))
     parent.response = discord.InteractionResponse(parent)  # type: ignore[arg-type]
@@ -132,6 +132,19 @@ async def test_respond_updates_the_clicked_message_with_its_attachments():
     assert kwargs["payload"]["data"]["attachments"] == []  # the old picture taken off
     assert "flags" not in kwargs["payload"]["data"]
     assert interaction.response.is_done()
+
+
+async def test_only_a_click_or_a_form_can_update_and_a_public_answer_has_no_flags():
+    adapter = Adapter()
+    async_context.set(adapter)  # type: ignore[arg-type]
+    command = clicked(discord.InteractionType.application_command)
+    await respond(command, "Played", update=True)  # as discord.py: no message to replace
+    assert adapter.requests == [] and not command.response.is_done()
+
+    await respond(command, "The table")
+    ((_, kwargs),) = adapter.requests
+    assert kwargs["payload"] == {"type": 4, "data": {"tts": False, "content": "The table"}}
+    assert command.response.is_done()
 
 
 async def test_a_refused_respond_leaves_the_interaction_unanswered():

@@ -41,7 +41,7 @@ def outcome(make: Any) -> Any:
 
 buttons = st.lists(
     st.builds(StaticButton, label=st.text(min_size=0, max_size=6),
-              custom_id=st.text(min_size=1, max_size=8),
+              custom_id=st.text(min_size=0, max_size=8),
               style=st.sampled_from(STYLES), disabled=st.booleans(),
               row=st.one_of(st.none(), st.integers(0, 4))),
     max_size=27)
