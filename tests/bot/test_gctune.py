@@ -11,6 +11,17 @@ from bot import __main__ as bot_main
 from bot import gctune
 
 
+def test_tune_collects_the_young_and_middle_generations_less_often():
+    before = gc.get_threshold()
+    try:
+        gctune.tune()
+        assert gc.get_threshold() == (gctune.YOUNG_THRESHOLD, gctune.MIDDLE_THRESHOLD,
+                                      before[2])
+        assert gctune.YOUNG_THRESHOLD > 700 and gctune.MIDDLE_THRESHOLD > 10  # CPython's
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_the_meter_counts_each_generation_and_its_cpu():
     meter = gctune.PauseMeter()
     meter.install()
