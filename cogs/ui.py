@@ -77,7 +77,7 @@ async def edit_original(interaction: discord.Interaction[Any], *, content: str |
                         allowed_mentions: discord.AllowedMentions | None = MISSING) -> None:
     """``interaction.edit_original_response(...)`` without the edited message built back
     from Discord's answer: the bot never reads it, and a hand menu of 25 buttons costs more
-    to parse than to send. Views here are static (:func:`static_view`): none is stored."""
+    to parse than to send. Views here are static (:class:`StaticView`): none is stored."""
     state = interaction._state
     with handle_message_parameters(content=content, view=view, attachments=attachments,
                                    allowed_mentions=allowed_mentions,
@@ -242,11 +242,6 @@ class StaticView(discord.ui.View):
                                 key=lambda pair: pair[0]):
             rows.setdefault(row, []).append(item.to_dict())
         return [{"type": 1, "components": components} for components in rows.values()]
-
-
-def static_view(buttons: Sequence[StaticButton]) -> StaticView:
-    """A view of ``buttons`` that only describes them (:class:`StaticView`)."""
-    return StaticView(buttons)
 
 
 def button(label: str, custom_id: str, *,

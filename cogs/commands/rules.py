@@ -31,7 +31,7 @@ import games
 from cogs import ids
 from cogs.commands.options import game_specs
 from cogs.commands.play import game_choices
-from cogs.ui import button, clip, static_view
+from cogs.ui import StaticView, button, clip
 from games.core.option_words import allowed
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def rules_page(game: str, section: str = "overview") -> tuple[str, discord.ui.Vi
     if section not in pages:
         section = "overview"
     text = clip(f"**{cls.title}: {_label(section).lower()}**\n{pages[section]}", 2000)
-    view = static_view([
+    view = StaticView([
         button(_label(name), ids.rules_id(game, name), disabled=name == section,
                style=discord.ButtonStyle.primary if name == section
                else discord.ButtonStyle.secondary)

@@ -22,7 +22,7 @@ from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.scene import Scene, hand_scene
 from cogs.render.table import table_lines
-from cogs.ui import StaticButton, button, clip, plural, sentence, static_view
+from cogs.ui import StaticButton, StaticView, button, clip, plural, sentence
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.words import fact_words
@@ -131,7 +131,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
                           style=discord.ButtonStyle.success) for a in by_card[focus]]
         choices = choices[: (ROWS - 1) * PER_ROW]
         choices.append(button("Back", ids.page_id(table_id, version, 0)))
-        return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(choices))
+        return Menu(clip("\n".join(lines), CONTENT_LIMIT), StaticView(choices))
 
     hint = menu.hints and menu.to_act == menu.seat and not menu.over
     decision_buttons = [
@@ -172,7 +172,7 @@ def render_hand(menu: MenuSnapshot, *, page: int = 0, focus: Card | None = None,
                             disabled=page + 1 >= pages, row=nav_row))
     scene = hand_scene(menu.game, menu.view, hand, menu.legal, menu.card_name) \
         if menu.pictures and hand else None
-    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(items), scene=scene)
+    return Menu(clip("\n".join(lines), CONTENT_LIMIT), StaticView(items), scene=scene)
 
 
 def _place(items: list[StaticButton], buttons: list[StaticButton], *, first_row: int) -> None:

@@ -13,7 +13,7 @@ from bot.tables.computers import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, button, clip, static_view
+from cogs.ui import EMBED_COLOUR, StaticView, button, clip
 from games.core.game import Game
 from games.core.seats import players_text
 
@@ -81,7 +81,7 @@ def render_lobby(session: Session) -> tuple[discord.Embed, discord.ui.View]:
     full = count >= cls.max_players or table.fixed is not None
     saved = any(seat.replaced_because == "saved" for seat in table.seats)
     can_start = cls.min_players <= count <= cls.max_players
-    view = static_view([
+    view = StaticView([
         button("Join", ids.lobby_id(table.id, "join"), style=discord.ButtonStyle.primary,
                disabled=full and not saved),
         button("Leave", ids.lobby_id(table.id, "leave")),
@@ -111,7 +111,7 @@ def render_computer_chooser(session: Session, note: str | None = None
                      "Add a computer player at which level?")
         lines += [f"**{level.capitalize()}** {LEVEL_WORDS[level]}."
                   for level in ids.COMPUTER_LEVELS]
-    view = static_view([
+    view = StaticView([
         button(level.capitalize(), ids.computer_id(table.id, level), disabled=full,
                style=discord.ButtonStyle.primary if level == DEFAULT_LEVEL
                else discord.ButtonStyle.secondary)

@@ -11,14 +11,14 @@ import discord
 
 from bot.tables.seats import LostSeat
 from cogs import ids
-from cogs.ui import button, static_view
+from cogs.ui import StaticView, button
 
 
 def render_take_back(lost: LostSeat) -> tuple[str, discord.ui.View | None]:
     """The content and buttons of the answer; no buttons when the seat cannot come back."""
     if lost.refusal is not None:
         return f"A computer plays your seat: {lost.refusal}.", None
-    view = static_view([button("Take my seat back", ids.take_back_id(lost.table_id),
+    view = StaticView([button("Take my seat back", ids.take_back_id(lost.table_id),
                                style=discord.ButtonStyle.success)])
     return (f"A computer plays your seat: {lost.why}. Take it back and play on from here "
             "(or type /join).", view)

@@ -16,7 +16,7 @@ import games
 from bot.models import GameStats, LeaderRow, RecentGame, SeasonStanding
 from bot.tables.seasons import season_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, button, clip, plural, static_view
+from cogs.ui import EMBED_COLOUR, StaticView, button, clip, plural
 
 PAGE_SIZE = 10
 RATING_NOTE = "Rating: OpenSkill, 1000 for a new player; only games with two or more people count."
@@ -104,7 +104,7 @@ def render_leaderboard(game: str, rows: list[LeaderRow], total: int, offset: int
         button("Previous", ids.leaderboard_id(game, previous, key), disabled=offset == 0),
         button("Next", ids.leaderboard_id(game, following, key), disabled=following >= total),
     ]
-    return Page(embed, static_view(buttons))
+    return Page(embed, StaticView(buttons))
 
 
 def stats_line(stat: GameStats) -> str:

@@ -27,7 +27,7 @@ from bot.tables.timers import countdown
 from cogs import ids
 from cogs.render.pictures import Picture, as_file
 from cogs.render.pictures.scene import Scene
-from cogs.ui import EMBED_COLOUR, button, clip, fit, plural, static_view
+from cogs.ui import EMBED_COLOUR, StaticView, button, clip, fit, plural
 from games.core import words
 from games.core.game import View
 from games.core.zones import ZoneKind, ZoneView, zone_title
@@ -151,7 +151,7 @@ def render_table(shown: TableSnapshot) -> Rendered:
                               style=discord.ButtonStyle.primary)]
         if not shown.private:
             buttons.insert(1, button("Watch", ids.watch_id(shown.table_id)))
-    return Rendered(None, fit(embed), static_view(buttons), discord.AllowedMentions.none(),
+    return Rendered(None, fit(embed), StaticView(buttons), discord.AllowedMentions.none(),
                     table=shown)
 
 

@@ -18,7 +18,7 @@ from bot.tables.watching import TableSummary
 from cogs import ids
 from cogs.render.hand import Menu
 from cogs.render.table import heading, public_lines
-from cogs.ui import EMBED_COLOUR, StaticButton, button, clip, jump_url, plural, static_view
+from cogs.ui import EMBED_COLOUR, StaticButton, StaticView, button, clip, jump_url, plural
 
 RECENT_WATCHED = 6
 """How many of the latest events a watcher's view shows (the table message shows three)."""
@@ -41,7 +41,7 @@ def render_watch(shown: TableSnapshot, note: str | None = None) -> Menu:
         buttons = [button("Refresh", ids.watching_id(shown.table_id, "refresh"),
                           style=discord.ButtonStyle.primary),
                    button("Stop watching", ids.watching_id(shown.table_id, "stop"))]
-    return Menu(clip("\n".join(lines), CONTENT_LIMIT), static_view(buttons))
+    return Menu(clip("\n".join(lines), CONTENT_LIMIT), StaticView(buttons))
 
 
 def duration_words(seconds: float) -> str:
@@ -110,7 +110,7 @@ def render_listing(tables: Sequence[TableSummary], offset: int, *, viewer: int,
     if not tables:
         embed.description = ("No open table here that you can see. `/play` opens one; "
                              "`/daily` plays today's deal, the same for everyone.")
-        return embed, static_view([])
+        return embed, StaticView([])
     start = page_start(offset, len(tables))
     shown = tables[start:start + PAGE_SIZE]
     embed.description = clip("\n".join(
@@ -126,7 +126,7 @@ def render_listing(tables: Sequence[TableSummary], offset: int, *, viewer: int,
                            disabled=start == 0, row=2),
                     button("Next", ids.tables_id(start + PAGE_SIZE),
                            disabled=start + PAGE_SIZE >= len(tables), row=2)]
-    return embed, static_view(buttons)
+    return embed, StaticView(buttons)
 
 
 __all__ = ["PAGE_SIZE", "RECENT_WATCHED", "duration_words", "page_start", "render_listing",

@@ -42,7 +42,7 @@ from cogs import ids
 from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
-from cogs.ui import answered_on_failure, button, jump_url, plural, say, sentence, static_view
+from cogs.ui import StaticView, answered_on_failure, button, jump_url, plural, say, sentence
 from cogs.upkeep.guard import Throttle
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def render_result(shown: TableSnapshot, ending: Ending, table: StoredTable
         buttons[:0] = [button("Play again", ids.end_id(shown.table_id, "again"),
                               style=discord.ButtonStyle.success),
                        button("Same cards", ids.end_id(shown.table_id, "same"))]
-    return "\n".join(lines), static_view(buttons), people
+    return "\n".join(lines), StaticView(buttons), people
 
 
 async def announce(channel: discord.abc.Messageable, session: Session) -> None:
