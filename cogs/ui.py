@@ -238,10 +238,9 @@ class StaticView(discord.ui.View):
     def to_components(self) -> list[dict[str, Any]]:
         """The action rows, top to bottom, each with its buttons in the order given."""
         rows: dict[int, list[dict[str, Any]]] = {}
-        for row, item in sorted(zip(self._rows, self.buttons, strict=True),
-                                key=lambda pair: pair[0]):
+        for row, item in zip(self._rows, self.buttons, strict=True):
             rows.setdefault(row, []).append(item.to_dict())
-        return [{"type": 1, "components": components} for components in rows.values()]
+        return [{"type": 1, "components": rows[row]} for row in sorted(rows)]
 
 
 def button(label: str, custom_id: str, *,
@@ -274,7 +273,7 @@ _ESCAPE = re.compile(r"\\([\\*_`~|>#\[\]()-])")
 
 def unescaped(text: str) -> str:
     """``text`` with the escapes of :func:`safe_name` taken out, for plain text."""
-    return _ESCAPE.sub(r"\1", text)
+    return _ESCAPE.sub(r"\1", text) if "\\" in text else text
 
 
 def clip(text: str, limit: int = FIELD_LIMIT) -> str:

@@ -15,12 +15,15 @@ import datetime as dt
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.logs import working_on
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.results import Ending
-from games.core.game import Game, View
+from games.core.game import Game
+
+if TYPE_CHECKING:
+    from bot.tables.snapshots import Seen
 
 RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
 
@@ -72,9 +75,9 @@ class Session:
     # The people watching the game (``Watch``): in memory only; a watcher's next click after
     # a restart counts them again. Never a seated person.
     watchers: set[int] = field(default_factory=set)
-    # The public view of ``game`` as it is (bot.tables.snapshots.public_view): the table
-    # message and every menu show it. Kept with the game and how many actions it had.
-    public: tuple[Game[Any], int, View] | None = field(default=None, repr=False)
+    # What every reader of ``game`` as it is shares (bot.tables.snapshots.Seen): its zones
+    # and its public view, which the table message and every menu show.
+    public: Seen | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:

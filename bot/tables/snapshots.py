@@ -16,7 +16,7 @@ they are, never copies of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +25,7 @@ from bot.tables.session import Session
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game, View
-from games.core.zones import Zone, ZoneKind, view_zone
+from games.core.zones import Zone, ZoneKind, ZoneView, view_zone
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,16 +125,24 @@ def seat_view(session: Session, seat: int
     """
     game = session.game
     assert game is not None
+    seen = _seen(session)
     public = public_view(session)
-    zones = game.zones()
-    own = _own_zones(zones, seat)
+    own = _own_zones(seen.zones, seat)
     hand, up = _sorted_own(game, own)
     if not own:
-        return replace(public, viewer=seat), hand, up
-    mine = {id(zone) for zone in own}
-    shown = tuple(view_zone(zone, seat) if id(zone) in mine else public_zone
-                  for zone, public_zone in zip(zones, public.zones, strict=True))
-    return replace(public, viewer=seat, zones=shown), hand, up
+        return _as_seen_by(public, seat, public.zones), hand, up
+    shown = tuple(view_zone(zone, seat) if zone.owner == seat and zone.visible_to(seat)
+                  else public_zone
+                  for zone, public_zone in zip(seen.zones, public.zones, strict=True))
+    return _as_seen_by(public, seat, shown), hand, up
+
+
+def _as_seen_by(public: View, seat: int, zones: tuple[ZoneView, ...]) -> View:
+    """``public`` as ``seat`` sees it, with ``zones``: the same view but for the viewer and
+    the zones (``dataclasses.replace`` without its walk of the fields, on every menu)."""
+    return View(public.game, seat, public.players, public.to_act, public.over, public.winners,
+                public.scores, public.phase, public.facts, zones, public.trick,
+                public.seat_notes, public.teams)
 
 
 MenuKey = tuple[object, ...]
@@ -147,7 +155,7 @@ def menu_key(session: Session, seat: int) -> MenuKey:
     comparison and not a snapshot each (its game must be started)."""
     game = session.game
     assert game is not None
-    hand, up = own_cards(game, seat)
+    hand, up = _sorted_own(game, _own_zones(_seen(session).zones, seat))
     return _key(session.table.status, game.over, game.to_act == seat,
                 game.legal_actions(seat), hand + up, len(game.tricks), len(game.rounds))
 
@@ -158,18 +166,38 @@ def _key(status: TableStatus, over: bool, my_turn: bool, legal: Sequence[Action]
             tuple(card.text for card in cards), tricks, rounds)
 
 
-def public_view(session: Session) -> View:
-    """What everyone may see of ``session``'s game (it must be started), made once per
-    game state: the table message and each seat's menu show the same one. A game is
-    never changed once it is the session's (each action is applied to a copy that then
-    replaces it), so the view stays true for as long as that game is the session's; it
-    is also made again if that game took an action in place, so a view is never stale."""
+@dataclass(slots=True, eq=False)
+class Seen:
+    """What every reader of one state of a session's game shares, made once for it: the
+    game's zones, and the public view made from them when first asked for.
+
+    A game is never changed once it is the session's (each action is applied to a copy
+    that then replaces it), so what is kept stays true for as long as that game is the
+    session's; it is also made again if that game took an action in place, so it is
+    never stale. The zones hold the game's own lists (:class:`Zone`), never copies."""
+
+    game: Game[Any]
+    actions: int  # how many actions the game had when this was made
+    zones: tuple[Zone, ...]
+    view: View | None = None
+
+
+def _seen(session: Session) -> Seen:
     game = session.game
     assert game is not None
     kept = session.public
-    if kept is None or kept[0] is not game or kept[1] != len(game.history):
-        kept = session.public = (game, len(game.history), game.view_for(None))
-    return kept[2]
+    if kept is None or kept.game is not game or kept.actions != len(game.history):
+        kept = session.public = Seen(game, len(game.history), tuple(game.zones()))
+    return kept
+
+
+def public_view(session: Session) -> View:
+    """What everyone may see of ``session``'s game (it must be started), made once per
+    game state (:class:`Seen`): the table message and each seat's menu show the same one."""
+    seen = _seen(session)
+    if seen.view is None:
+        seen.view = seen.game.view_for(None, seen.zones)
+    return seen.view
 
 
 def menu_of(session: Session, seat: int) -> MenuSnapshot:
@@ -284,5 +312,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_key",
+__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "Seen", "TableSnapshot", "menu_for", "menu_key",
            "menu_of", "own_cards", "seat_view", "table_for", "table_of"]

@@ -207,8 +207,9 @@ class Game(ABC, Generic[DealT, OptionsT]):
         self.history.append(f"{player} {action}")
         return events
 
-    def view_for(self, player: int | None) -> View:
-        """What ``player`` (``None``: the public, spectators) may see."""
+    def view_for(self, player: int | None, zones: Sequence[Zone] | None = None) -> View:
+        """What ``player`` (``None``: the public, spectators) may see; ``zones`` are this
+        game's :meth:`zones` as they are now, when the caller has them already."""
         return View(
             game=self.name,
             viewer=player,
@@ -219,7 +220,7 @@ class Game(ABC, Generic[DealT, OptionsT]):
             scores=tuple(self.scores),
             phase=self.phase(),
             facts=tuple(self.facts()),
-            zones=tuple(view_zone(z, player) for z in self.zones()),
+            zones=tuple(view_zone(z, player) for z in (self.zones() if zones is None else zones)),
             trick=tuple(self.current_trick()),
             seat_notes=tuple(self.seat_notes()),
             teams=self.teams(),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
@@ -89,3 +91,24 @@ def test_the_top_of_the_menu_says_what_the_rules_ask_now():
     lines = menu.content.splitlines()
     assert lines.index(next(x for x in lines if x.startswith("**Your turn**"))) < \
         lines.index(next(x for x in lines if x.startswith("**Your hand**")))
+
+
+def test_card_labels_are_kept_true_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The labels the buttons read are kept per game and card: each the game's own, found
+    again the same (two games write the same card text differently), and the kept ones
+    bounded, since a card may come from a forged custom id."""
+    from cogs.render import cards as labels
+    from games.core.cards import Card
+
+    monkeypatch.setattr(labels, "_LABELS", {})
+    for _ in range(2):  # found, then kept
+        for name in games.names():
+            cls = games.get(name)
+            for card in cls.every_card():
+                assert card_label(name, card) == cls.card_label(card), (name, card)
+    assert len(labels._LABELS) <= labels.KEPT_LABELS
+    monkeypatch.setattr(labels, "KEPT_LABELS", len(labels._LABELS) + 3)
+    forged = [Card(f"S{n}", "S", 20 + n) for n in range(10)]  # no such cards
+    assert [card_label("fizzbin", c) for c in forged] == \
+        [games.get("fizzbin").card_label(c) for c in forged]
+    assert len(labels._LABELS) == labels.KEPT_LABELS
