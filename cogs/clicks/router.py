@@ -24,7 +24,7 @@ from cogs import ids
 from cogs.clicks.deadline import shed
 from cogs.clicks.handlers import Clicks
 from cogs.commands.rules import show_rules
-from cogs.ui import is_ephemeral
+from cogs.ui import is_ephemeral, let_go
 
 Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
@@ -49,14 +49,17 @@ class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
         return cls(str(getattr(item, "custom_id", "")), match.groupdict())
 
     async def callback(self, interaction: Interaction) -> None:
-        if await shed(interaction):
-            return  # too late to act on in time: answered "busy", nothing changed
-        clicks = clicks_of(interaction)
-        if clicks is None:
-            await interaction.response.send_message("The tables are restarting; try again.",
-                                                    ephemeral=True)
-            return
-        await self.handle(clicks, interaction)
+        try:
+            if await shed(interaction):
+                return  # too late to act on in time: answered "busy", nothing changed
+            clicks = clicks_of(interaction)
+            if clicks is None:
+                await interaction.response.send_message(
+                    "The tables are restarting; try again.", ephemeral=True)
+                return
+            await self.handle(clicks, interaction)
+        finally:
+            let_go(self, interaction)  # answered: nothing reads its view or response again
 
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         raise NotImplementedError

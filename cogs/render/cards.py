@@ -14,7 +14,6 @@ from collections.abc import Iterable
 import games
 from games.core.cards import Card
 
-
 _LABELS: dict[tuple[str, str], str] = {}
 """Each card's label by game and card, as found: a game has a few dozen cards, and every
 menu writes each card of a hand on its button. Bounded (:data:`KEPT_LABELS`), since a

@@ -4,6 +4,7 @@ answer sent without asking Discord for the message back (cogs.ui.respond)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from types import SimpleNamespace
 from typing import Any
@@ -12,7 +13,16 @@ import discord
 import pytest
 from discord.webhook.async_ import async_context
 
-from cogs.ui import APOLOGY, StaticView, answered_on_failure, button, edit_message, respond
+from bench.clicks import payload, state
+from cogs.ui import (
+    APOLOGY,
+    StaticView,
+    answered_on_failure,
+    button,
+    edit_message,
+    let_go,
+    respond,
+)
 
 
 class Response:
@@ -178,3 +188,46 @@ async def test_edit_message_patches_the_table_and_keeps_its_attachments_unless_t
     assert (channel, first) == (3, 7)
     assert kept["content"] == "Table" and kept["components"] == view.to_components()
     assert "attachments" not in kept and cleared["attachments"] == []
+
+
+def cyclic_garbage(click: Any) -> list[str]:
+    """The discord.py objects that only the collector would free after ``click`` (given a
+    parsed click and the view discord.py made from its message) has run."""
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        click()
+        gc.collect()
+        return sorted({type(o).__qualname__ for o in gc.garbage
+                       if type(o).__module__.startswith("discord")})
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+
+
+@pytest.mark.parametrize("cut", [True, False])
+def test_let_go_leaves_nothing_for_the_collector(cut: bool) -> None:
+    """A click on a whole hand menu (ten buttons: the gate leaves some messages whole) and
+    its answer: discord.py's interaction, response and view are freed as the last
+    reference goes once :func:`let_go` has run, and only then."""
+    connection = state()
+    connection._add_guild(discord.Guild(data={"id": "6", "name": "g", "roles": [], "emojis": [],
+                                              "stickers": [], "features": []},
+                                        state=connection))
+    data = payload(10)
+
+    def click() -> None:
+        interaction = discord.Interaction(data=data, state=connection)
+        assert interaction.message is not None
+        view = discord.ui.View.from_message(interaction.message, timeout=None)
+        item = view.children[3]
+        assert not interaction.response.is_done()
+        if cut:
+            let_go(item, interaction)
+            assert not interaction.response.is_done()  # still answers the question
+
+    left = cyclic_garbage(click)
+    if cut:
+        assert left == []
+    else:  # the cycles are there to cut
+        assert {"Interaction", "InteractionResponse", "View", "Button"} <= set(left), left
