@@ -125,15 +125,15 @@ def seat_view(session: Session, seat: int
     """
     game = session.game
     assert game is not None
-    seen = _seen(session)
     public = public_view(session)
-    own = _own_zones(seen.zones, seat)
+    zones = _seen(session).zones  # the ones the public view was made from
+    own = _own_zones(zones, seat)
     hand, up = _sorted_own(game, own)
     if not own:
         return _as_seen_by(public, seat, public.zones), hand, up
-    shown = tuple(view_zone(zone, seat) if zone.owner == seat and zone.visible_to(seat)
-                  else public_zone
-                  for zone, public_zone in zip(seen.zones, public.zones, strict=True))
+    mine = {id(zone) for zone in own}
+    shown = tuple(view_zone(zone, seat) if id(zone) in mine else public_zone
+                  for zone, public_zone in zip(zones, public.zones, strict=True))
     return _as_seen_by(public, seat, shown), hand, up
 
 
