@@ -9,13 +9,22 @@ capacity drains its backlog instead of answering ever later, and every answer it
 still arrives in time (``bench.bot`` counts shed clicks apart from late ones). Meanwhile
 the work that answers nobody waits for the loop (:func:`bot.load.LoopLoad.calm`).
 
+Age alone at the gateway does not show every backlog. A burst of clicks read together is
+young when read; run all at once, each step of each of them waits for a step of every
+other, so all of them are answered after the work of all of them, late together. So clicks
+take turns in a lane of bounded width (:data:`cogs.clicks.handlers.LANE`, first come first
+served): a burst is answered in order, and the time each waits is the work ahead of it.
+One whose turn comes :data:`LANE_LINE` seconds after Discord made it is refused as busy
+then; the lane's width bounds what is left to do for it, so its answer is still in time.
+
 The refusal is made twice over, by one test (:func:`too_late`). First at the gateway
 (:class:`Gate`), the moment discord.py reads the event, before it builds an
 ``Interaction``, finds the clicked item and starts the handler's task: on a loop that
 far behind, that work and the wait for the handler's turn are what would make the
 answer late, so an interaction already too old is answered busy from its raw payload
 (or, past Discord's deadline, dropped: Discord would refuse any answer). Then in the
-handler (:func:`shed`), for one that aged past the line while it waited its turn there.
+handler (:func:`shed`), for one that aged past the line while it waited its turn there
+(a click: its turn in the lane, at :data:`LANE_LINE`; a command: at :data:`SHED_AFTER`).
 
 A click that acts waits for the session's lock and for its action to be durable
 (:meth:`bot.tables.actions.Actions.act`) before the menu can show the result. Usually that is a
@@ -56,6 +65,12 @@ SHED_AFTER = 1.0
 """Seconds after an interaction was created from which its handler refuses it as busy:
 the work of a click answers within about a second more even on a loaded bot, and a busy
 answer goes out in a few milliseconds."""
+LANE_LINE = 2.0
+"""Seconds after a click was created from which it is refused as busy when its turn in the
+lane comes (see the module docstring): later than :data:`SHED_AFTER`, since a click that
+has its turn has only its own work ahead of it, and that of the few beside it in the lane,
+a few hundred milliseconds under load; measured with ``bench.bot`` at 1,000 and 2,000
+saturated tables, where 1.75 s refused more and 2.25 s left a p99 of 2.7 s."""
 ANSWER_BUDGET = 1.5
 """Seconds after an interaction was created by when work must be done or be deferred:
 half of Discord's 3 s, leaving room for a slow defer."""
@@ -95,9 +110,9 @@ class Shedding:
 SHEDDING = Shedding()
 
 
-def too_late(old: float) -> bool:
+def too_late(old: float, line: float = SHED_AFTER) -> bool:
     """Whether an interaction ``old`` seconds old is too late to be acted on in time."""
-    return old >= SHED_AFTER
+    return old >= line
 
 
 def answerable(old: float) -> bool:
@@ -105,12 +120,12 @@ def answerable(old: float) -> bool:
     return old < DEADLINE
 
 
-async def shed(interaction: Interaction) -> bool:
+async def shed(interaction: Interaction, line: float = SHED_AFTER) -> bool:
     """Whether ``interaction`` came too late to be acted on in time; if so it has been
     answered :data:`BUSY` (or, already past Discord's deadline, not at all: Discord would
     refuse the answer) and must be left alone."""
     old = age(interaction)
-    if not too_late(old):
+    if not too_late(old, line):
         return False
     SHEDDING.note(old)
     if answerable(old) and not interaction.response.is_done():

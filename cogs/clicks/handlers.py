@@ -18,6 +18,7 @@ work is still running near Discord's deadline; the answer then edits the deferre
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
@@ -52,6 +53,10 @@ THROTTLED = frozenset({"join", "leave"})
 """The lobby verbs counted against ``COMMANDS_PER_MINUTE`` (:class:`cogs.upkeep.guard.Throttle`)."""
 UNANSWERED_KEPT = 1000
 """Moves whose answer Discord refused, remembered until their player next opens a hand."""
+LANE = 128
+"""Click handlers that run at once (:attr:`Clicks.lane`); the others wait their turn, first
+come first served. Wide enough to keep the loop busy while handlers wait for the store and
+Discord; narrow enough that a burst is answered in turn, not all together and late."""
 Answer = Callable[[Interaction, Session], Awaitable[None]]
 
 
@@ -126,6 +131,8 @@ class Clicks:
         self._lobby_answers: dict[str, Answer] = {"cpu": self._computer_chooser}
         # The table message's keeper: a click on it is answered with the table itself.
         self.table = table
+        # Clicks take turns (cogs.clicks.router): a burst is answered in order, each in time.
+        self.lane = asyncio.Semaphore(LANE)
 
     def _answering(self, session: Session, interaction: Interaction
                    ) -> contextlib.AbstractContextManager[None]:

@@ -10,6 +10,11 @@ Other cogs route their own dynamic items (the leaderboard's pages) and tell
 this module with :func:`add_route`, so :func:`is_routed` leaves their clicks to
 discord.py and :func:`route_unrouted` hands them a dropped one (a forged id, or
 one no longer on its message) to answer.
+
+Every click waits its turn in the lane of the :class:`~cogs.clicks.handlers.Clicks`
+(:data:`~cogs.clicks.handlers.LANE` handlers at a time, first come first served), and one
+whose turn comes :data:`~cogs.clicks.deadline.LANE_LINE` seconds after Discord made it is
+answered busy (:mod:`cogs.clicks.deadline`).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 import discord
 
 from cogs import ids
-from cogs.clicks.deadline import shed
+from cogs.clicks.deadline import LANE_LINE, shed
 from cogs.clicks.handlers import Clicks
 from cogs.commands.rules import show_rules
 from cogs.ui import is_ephemeral, let_go
@@ -50,14 +55,16 @@ class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
 
     async def callback(self, interaction: Interaction) -> None:
         try:
-            if await shed(interaction):
-                return  # too late to act on in time: answered "busy", nothing changed
             clicks = clicks_of(interaction)
             if clicks is None:
-                await interaction.response.send_message(
-                    "The tables are restarting; try again.", ephemeral=True)
+                if not await shed(interaction):
+                    await interaction.response.send_message(
+                        "The tables are restarting; try again.", ephemeral=True)
                 return
-            await self.handle(clicks, interaction)
+            async with clicks.lane:
+                if await shed(interaction, LANE_LINE):
+                    return  # too late to act on in time: answered "busy", nothing changed
+                await self.handle(clicks, interaction)
         finally:
             let_go(self, interaction)  # answered: nothing reads its view or response again
 

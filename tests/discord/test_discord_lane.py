@@ -1,0 +1,126 @@
+"""Clicks take turns in a lane of bounded width, and one that waited too long is refused.
+
+Without a bound, every click the gateway lets in runs at once and the event loop runs a
+step of each in turn, so under a burst they are all answered together, late together.
+The lane (:attr:`cogs.clicks.handlers.Clicks.lane`, :data:`cogs.clicks.handlers.LANE`
+wide) lets that many handlers run at a time; the others wait their turn, first come first
+served, and one whose turn comes :data:`cogs.clicks.router.LANE_LINE` seconds or more
+after Discord made it is answered busy and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cogs.clicks import deadline, router
+from cogs.clicks.deadline import BUSY
+from tests.answers import answered_privately, updated_the_menu
+from tests.botdriver import enabled_choices, hand_to_act, open_table, running_bot, until
+from tests.fakediscord.fixtures import FakeWorld
+
+
+class WatchedLane(asyncio.Semaphore):
+    """A lane that counts the clicks waiting for their turn in it."""
+
+    waiting = 0
+
+    async def acquire(self) -> bool:
+        self.waiting += 1
+        try:
+            return await super().acquire()
+        finally:
+            self.waiting -= 1
+
+
+async def test_a_click_waits_its_turn_in_the_lane_then_plays(fake_world: FakeWorld,
+                                                             tmp_path):
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+        clicks = bot.get_cog("Tables").clicks
+        lane = clicks.lane = WatchedLane(1)
+        version = session.version
+
+        await lane.acquire()  # another click's handler holds the lane's one place
+        click = asyncio.create_task(fake.click(person, menu, enabled_choices(menu)[0]))
+        await until(lambda: lane.waiting == 1, 10, "the click waits for its turn")
+        assert not click.done() and session.version == version  # nothing done yet
+
+        lane.release()  # its turn
+        played = await asyncio.wait_for(click, 20)
+        assert updated_the_menu(played), played
+        assert session.version > version
+
+
+async def test_a_click_whose_turn_comes_past_the_line_is_answered_busy_and_changes_nothing(
+        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    world, fake = fake_world, fake_world.fake
+    shedding = deadline.Shedding()
+    monkeypatch.setattr(deadline, "SHEDDING", shedding)
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob])
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+        clicks = bot.get_cog("Tables").clicks
+        lane = clicks.lane = WatchedLane(1)
+        card, before = enabled_choices(menu)[0], menu.text
+        version, stored = session.version, await bot.store.get_table(session.id)
+
+        await lane.acquire()
+        click = asyncio.create_task(fake.click(person, menu, card))
+        await until(lambda: lane.waiting == 1, 10, "the click waits for its turn")
+        requests, line = len(fake.requests), router.LANE_LINE
+        # Its wait in the lane has taken it past the line (as a long backlog would).
+        monkeypatch.setattr(router, "LANE_LINE", 0.0)
+        lane.release()
+        late = await asyncio.wait_for(click, 20)
+
+        assert answered_privately(late) and late.text == BUSY, late
+        assert shedding.count == 1
+        assert len(fake.requests) == requests + 1  # the busy answer alone
+        assert session.version == version and menu.text == before
+        assert await bot.store.get_table(session.id) == stored
+
+        monkeypatch.setattr(router, "LANE_LINE", line)
+        played = await fake.click(person, menu, card)  # on time: it plays
+        assert updated_the_menu(played), played
+        assert session.version > version
+
+
+async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest.MonkeyPatch):
+    """However many clicks come at once, at most LANE handlers run together, and each of
+    them runs."""
+    from types import SimpleNamespace
+
+    from cogs.clicks import handlers
+
+    monkeypatch.setattr(handlers, "LANE", 3)
+    clicks = handlers.Clicks(SimpleNamespace())  # type: ignore[arg-type]
+    running, most, gate = 0, 0, asyncio.Event()
+
+    class Probe(router._Item, template=r"probe:(?P<n>\d+)"):
+        async def handle(self, clicks: object, interaction: object) -> None:
+            nonlocal running, most
+            running += 1
+            most = max(most, running)
+            await gate.wait()
+            running -= 1
+
+    monkeypatch.setattr(router, "clicks_of", lambda interaction: clicks)
+    monkeypatch.setattr(router, "shed", _never_shed)
+    monkeypatch.setattr(router, "let_go", lambda item, interaction: None)
+    items = [Probe(f"probe:{n}", {"n": str(n)}) for n in range(10)]
+    tasks = [asyncio.create_task(item.callback(SimpleNamespace())) for item in items]
+    await until(lambda: running == 3, 10, "the lane full")
+    assert most == 3 and not any(task.done() for task in tasks)
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+    assert most == 3 and running == 0
+
+
+async def _never_shed(interaction: object, line: float = 0.0) -> bool:
+    return False
