@@ -11,6 +11,8 @@ after Discord made it is answered busy and changes nothing.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -34,61 +36,71 @@ class WatchedLane(asyncio.Semaphore):
             self.waiting -= 1
 
 
+@dataclass
+class Queued:
+    """A click waiting for its turn in a lane one place wide, that place taken."""
+
+    session: Any
+    person: Any  # the person to act, who clicked
+    menu: Any  # the person's hand menu, as it was before the click
+    card: str
+    lane: WatchedLane
+    click: asyncio.Task[Any]  # the click, answered once it has had its turn
+    version: int  # the table's version before the click
+    stored: Any  # the table's stored record before the click
+
+
+async def queued_click(fake: Any, bot: Any, world: FakeWorld) -> Queued:
+    """A two-person Fiasco table whose person to act clicks a card while the lane is full."""
+    session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                               people=[world.bob])
+    person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+    lane = bot.get_cog("Tables").clicks.lane = WatchedLane(1)
+    card, version = enabled_choices(menu)[0], session.version
+    stored = await bot.store.get_table(session.id)
+    await lane.acquire()  # another click's handler holds the lane's one place
+    click = asyncio.create_task(fake.click(person, menu, card))
+    await until(lambda: lane.waiting == 1, 10, "the click waits for its turn")
+    return Queued(session, person, menu, card, lane, click, version, stored)
+
+
 async def test_a_click_waits_its_turn_in_the_lane_then_plays(fake_world: FakeWorld,
                                                              tmp_path):
-    world, fake = fake_world, fake_world.fake
-    async with running_bot(fake, tmp_path) as bot:
-        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                   people=[world.bob])
-        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
-        clicks = bot.get_cog("Tables").clicks
-        lane = clicks.lane = WatchedLane(1)
-        version = session.version
+    async with running_bot(fake_world.fake, tmp_path) as bot:
+        queued = await queued_click(fake_world.fake, bot, fake_world)
+        assert not queued.click.done()
+        assert queued.session.version == queued.version  # nothing done yet
 
-        await lane.acquire()  # another click's handler holds the lane's one place
-        click = asyncio.create_task(fake.click(person, menu, enabled_choices(menu)[0]))
-        await until(lambda: lane.waiting == 1, 10, "the click waits for its turn")
-        assert not click.done() and session.version == version  # nothing done yet
-
-        lane.release()  # its turn
-        played = await asyncio.wait_for(click, 20)
+        queued.lane.release()  # its turn
+        played = await asyncio.wait_for(queued.click, 20)
         assert updated_the_menu(played), played
-        assert session.version > version
+        assert queued.session.version > queued.version
 
 
 async def test_a_click_whose_turn_comes_past_the_line_is_answered_busy_and_changes_nothing(
         fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch):
-    world, fake = fake_world, fake_world.fake
+    fake = fake_world.fake
     shedding = deadline.Shedding()
     monkeypatch.setattr(deadline, "SHEDDING", shedding)
     async with running_bot(fake, tmp_path) as bot:
-        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
-                                   people=[world.bob])
-        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
-        clicks = bot.get_cog("Tables").clicks
-        lane = clicks.lane = WatchedLane(1)
-        card, before = enabled_choices(menu)[0], menu.text
-        version, stored = session.version, await bot.store.get_table(session.id)
-
-        await lane.acquire()
-        click = asyncio.create_task(fake.click(person, menu, card))
-        await until(lambda: lane.waiting == 1, 10, "the click waits for its turn")
+        queued = await queued_click(fake, bot, fake_world)
+        session, menu, before = queued.session, queued.menu, queued.menu.text
         requests, line = len(fake.requests), router.LANE_LINE
         # Its wait in the lane has taken it past the line (as a long backlog would).
         monkeypatch.setattr(router, "LANE_LINE", 0.0)
-        lane.release()
-        late = await asyncio.wait_for(click, 20)
+        queued.lane.release()
+        late = await asyncio.wait_for(queued.click, 20)
 
         assert answered_privately(late) and late.text == BUSY, late
         assert shedding.count == 1
         assert len(fake.requests) == requests + 1  # the busy answer alone
-        assert session.version == version and menu.text == before
-        assert await bot.store.get_table(session.id) == stored
+        assert session.version == queued.version and menu.text == before
+        assert await bot.store.get_table(session.id) == queued.stored
 
         monkeypatch.setattr(router, "LANE_LINE", line)
-        played = await fake.click(person, menu, card)  # on time: it plays
+        played = await fake.click(queued.person, menu, queued.card)  # on time: it plays
         assert updated_the_menu(played), played
-        assert session.version > version
+        assert session.version > queued.version
 
 
 async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest.MonkeyPatch):
