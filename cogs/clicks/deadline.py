@@ -62,9 +62,10 @@ T = TypeVar("T")
 DEADLINE = 3.0
 """Discord's: an interaction not acknowledged by then has failed."""
 SHED_AFTER = 1.0
-"""Seconds after an interaction was created from which its handler refuses it as busy:
-the work of a click answers within about a second more even on a loaded bot, and a busy
-answer goes out in a few milliseconds."""
+"""Seconds after an interaction was created from which the gateway refuses it as busy when
+it reads it (and a command's handler when it starts; a click's handler waits for
+:data:`LANE_LINE`): the work of a click answers within about a second more even on a
+loaded bot, and a busy answer goes out in a few milliseconds."""
 LANE_LINE = 2.0
 """Seconds after a click was created from which it is refused as busy when its turn in the
 lane comes (see the module docstring): later than :data:`SHED_AFTER`, since a click that
