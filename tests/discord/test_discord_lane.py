@@ -4,7 +4,7 @@ Without a bound, every click the gateway lets in runs at once and the event loop
 step of each in turn, so under a burst they are all answered together, late together.
 The lane (:attr:`cogs.clicks.handlers.Clicks.lane`, :data:`cogs.clicks.handlers.LANE`
 wide) lets that many handlers run at a time; the others wait their turn, first come first
-served, and one whose turn comes :data:`cogs.clicks.router.LANE_LINE` seconds or more
+served, and one whose turn comes :data:`cogs.clicks.deadline.LANE_LINE` seconds or more
 after Discord made it is answered busy and changes nothing.
 """
 
