@@ -16,6 +16,11 @@ take turns in a lane of bounded width (:data:`cogs.clicks.handlers.LANE`, first 
 served): a burst is answered in order, and the time each waits is the work ahead of it.
 One whose turn comes :data:`LANE_LINE` seconds after Discord made it is refused as busy
 then; the lane's width bounds what is left to do for it, so its answer is still in time.
+A click that waits on something other than the loop once acknowledged (a hint, deferred
+while its search runs in a worker) steps out of the lane then (:class:`Lane`,
+:func:`step_out`), so that wait keeps no other click from its turn. A click deferred because
+its own work ran long (:func:`in_time`) keeps its place: that work is the loop's, which the
+lane shares out.
 
 The refusal is made twice over, by one test (:func:`too_late`). First at the gateway
 (:class:`Gate`), the moment discord.py reads the event, before it builds an
@@ -44,9 +49,11 @@ cancelled: the action is applied and saved however late its answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import aiohttp
@@ -109,6 +116,66 @@ class Shedding:
 
 
 SHEDDING = Shedding()
+
+
+class Lane:
+    """At most ``width`` clicks handled at once, first come first served (see the module
+    docstring): a click waits for a place (:meth:`turn`) and holds it until it is answered
+    or acknowledged (:func:`step_out`)."""
+
+    def __init__(self, width: int) -> None:
+        self._places = asyncio.Semaphore(width)
+
+    async def acquire(self) -> None:
+        """Wait for a place."""
+        await self._places.acquire()
+
+    def release(self) -> None:
+        """Give a place back to the next in line."""
+        self._places.release()
+
+    def full(self) -> bool:
+        """Whether every place is taken (a click now would wait its turn)."""
+        return self._places.locked()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, interaction: Interaction) -> AsyncIterator[None]:
+        """Hold a place for ``interaction`` while the block runs, or until it steps out."""
+        await self.acquire()
+        place = _Place(self, interaction.id)
+        token = _PLACE.set(place)
+        try:
+            yield
+        finally:
+            _PLACE.reset(token)
+            place.leave()
+
+
+class _Place:
+    """One click's place in a :class:`Lane`, given back once."""
+
+    __slots__ = ("held", "interaction_id", "lane")
+
+    def __init__(self, lane: Lane, interaction_id: int) -> None:
+        self.lane, self.interaction_id, self.held = lane, interaction_id, True
+
+    def leave(self) -> None:
+        if self.held:
+            self.held = False
+            self.lane.release()
+
+
+_PLACE: contextvars.ContextVar[_Place | None] = contextvars.ContextVar("lane_place",
+                                                                      default=None)
+"""The place in the lane of the click whose handler runs in this task, if any."""
+
+
+def step_out(interaction: Interaction) -> None:
+    """``interaction`` has been acknowledged: its place in the lane goes to the next click
+    (nothing if it holds none, as a slash command or a click outside the lane)."""
+    place = _PLACE.get()
+    if place is not None and place.interaction_id == interaction.id:
+        place.leave()
 
 
 def too_late(old: float, line: float = SHED_AFTER) -> bool:

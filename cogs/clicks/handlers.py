@@ -18,7 +18,6 @@ work is still running near Discord's deadline; the answer then edits the deferre
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
@@ -36,7 +35,7 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from bot.tables.snapshots import MenuSnapshot, Outcome
 from cogs import ids
-from cogs.clicks.deadline import defer, edit_menu, in_time, send_menu
+from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
 from cogs.commands.rules import show_rules
 from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
@@ -56,7 +55,9 @@ UNANSWERED_KEPT = 1000
 LANE = 128
 """Click handlers that run at once (:attr:`Clicks.lane`); the others wait their turn, first
 come first served. Wide enough to keep the loop busy while handlers wait for the store and
-Discord; narrow enough that a burst is answered in turn, not all together and late."""
+Discord; narrow enough that a burst is answered in turn, not all together and late. A click
+acknowledged before its work is done (a hint, whose search runs in a worker) gives its
+place up then."""
 Answer = Callable[[Interaction, Session], Awaitable[None]]
 
 
@@ -132,7 +133,7 @@ class Clicks:
         # The table message's keeper: a click on it is answered with the table itself.
         self.table = table
         # Clicks take turns (cogs.clicks.router): a burst is answered in order, each in time.
-        self.lane = asyncio.Semaphore(LANE)
+        self.lane = Lane(LANE)
 
     def _answering(self, session: Session, interaction: Interaction
                    ) -> contextlib.AbstractContextManager[None]:
@@ -352,6 +353,7 @@ class Clicks:
             asked = await self.tables.ask_hint(session, interaction.user.id)
             with self._answering(session, interaction):
                 await interaction.response.defer()
+                step_out(interaction)  # its search holds no place in the lane
                 hinted = await self.tables.hint(asked)
                 menu = await render_hand(hinted.menu, note=hinted.words[0]).painted()
                 require_holder(session, interaction.user.id, hinted.menu.seat)

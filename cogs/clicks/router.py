@@ -14,7 +14,8 @@ one no longer on its message) to answer.
 Every click waits its turn in the lane of the :class:`~cogs.clicks.handlers.Clicks`
 (:data:`~cogs.clicks.handlers.LANE` handlers at a time, first come first served), and one
 whose turn comes :data:`~cogs.clicks.deadline.LANE_LINE` seconds after Discord made it is
-answered busy (:mod:`cogs.clicks.deadline`).
+answered busy (:mod:`cogs.clicks.deadline`). A hint, acknowledged before its search in a
+worker, steps out of the lane then (:func:`~cogs.clicks.deadline.step_out`).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
                     await interaction.response.send_message(
                         "The tables are restarting; try again.", ephemeral=True)
                 return
-            async with clicks.lane:
+            async with clicks.lane.turn(interaction):
                 if await shed(interaction, LANE_LINE):
                     return  # too late to act on in time: answered "busy", nothing changed
                 await self.handle(clicks, interaction)

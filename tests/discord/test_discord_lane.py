@@ -5,7 +5,8 @@ step of each in turn, so under a burst they are all answered together, late toge
 The lane (:attr:`cogs.clicks.handlers.Clicks.lane`, :data:`cogs.clicks.handlers.LANE`
 wide) lets that many handlers run at a time; the others wait their turn, first come first
 served, and one whose turn comes :data:`cogs.clicks.deadline.LANE_LINE` seconds or more
-after Discord made it is answered busy and changes nothing.
+after Discord made it is answered busy and changes nothing. A hint gives its place up once
+it is acknowledged: its search, in a worker, keeps no other click waiting.
 """
 
 from __future__ import annotations
@@ -17,21 +18,28 @@ from typing import Any
 import pytest
 
 from cogs.clicks import deadline, router
-from cogs.clicks.deadline import BUSY
-from tests.answers import answered_privately, updated_the_menu
-from tests.botdriver import enabled_choices, hand_to_act, open_table, running_bot, until
+from cogs.clicks.deadline import BUSY, Lane
+from tests.answers import answered_privately, deferred, updated_the_menu
+from tests.botdriver import (
+    enabled_choices,
+    hand_to_act,
+    open_table,
+    running_bot,
+    table_message,
+    until,
+)
 from tests.fakediscord.fixtures import FakeWorld
 
 
-class WatchedLane(asyncio.Semaphore):
+class WatchedLane(Lane):
     """A lane that counts the clicks waiting for their turn in it."""
 
     waiting = 0
 
-    async def acquire(self) -> bool:
+    async def acquire(self) -> None:
         self.waiting += 1
         try:
-            return await super().acquire()
+            await super().acquire()
         finally:
             self.waiting -= 1
 
@@ -103,6 +111,43 @@ async def test_a_click_whose_turn_comes_past_the_line_is_answered_busy_and_chang
         assert session.version > queued.version
 
 
+async def test_a_hint_gives_its_place_in_the_lane_up_while_its_search_runs(
+        fake_world: FakeWorld, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    world, fake = fake_world, fake_world.fake
+    async with running_bot(fake, tmp_path) as bot:
+        session = await open_table(fake, bot, world.alice, world.table, "fiasco",
+                                   people=[world.bob], options={"hints": True})
+        person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
+        other = world.bob if person is world.alice else world.alice
+        clicks = bot.get_cog("Tables").clicks
+        lane = clicks.lane = WatchedLane(1)
+        searching, answer = asyncio.Event(), asyncio.Event()
+        think = clicks.tables.hint
+
+        async def slow_hint(asked: Any) -> Any:
+            searching.set()
+            await answer.wait()  # a search that takes its time in the worker
+            return await think(asked)
+
+        monkeypatch.setattr(clicks.tables, "hint", slow_hint)
+        asked = await fake.click(person, menu, "Hint")
+        assert deferred(asked), asked  # acknowledged at once; the search goes on
+        await asyncio.wait_for(searching.wait(), 10)
+
+        # The lane is one place wide and the hint is still searching: the next click has
+        # its turn all the same.
+        shown = await asyncio.wait_for(
+            fake.click(other, table_message(fake, session), "Show my hand"), 20)
+        assert shown.ephemeral and shown.message is not None, shown
+        assert lane.waiting == 0 and "Hint:" not in menu.text
+
+        answer.set()
+        await until(lambda: "Hint:" in menu.text, 20, "the hint, once searched")
+        assert not lane.full()
+        await lane.acquire()  # its one place given back once, not twice
+        assert lane.full()
+
+
 async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest.MonkeyPatch):
     """However many clicks come at once, at most LANE handlers run together, and each of
     them runs."""
@@ -126,7 +171,8 @@ async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest
     monkeypatch.setattr(router, "shed", _never_shed)
     monkeypatch.setattr(router, "let_go", lambda item, interaction: None)
     items = [Probe(f"probe:{n}", {"n": str(n)}) for n in range(10)]
-    tasks = [asyncio.create_task(item.callback(SimpleNamespace())) for item in items]
+    tasks = [asyncio.create_task(item.callback(SimpleNamespace(id=n)))
+             for n, item in enumerate(items)]
     await until(lambda: running == 3, 10, "the lane full")
     assert most == 3 and not any(task.done() for task in tasks)
     gate.set()
