@@ -18,16 +18,24 @@ picture must never queue behind a hard computer's thinking. If a worker dies, th
 pool is replaced; if they keep dying, the picture is drawn in a thread. One painter
 serves the process (:data:`PAINTER`); tests turn ``processes`` off and wrap
 :attr:`Painter.draw` to watch the drawing or make it slow.
+
+Under load more is asked than the workers draw, so the painter keeps its own queue and
+hands the workers only as many drawings as they have hands (and one to spare). A picture
+someone waits for with a deadline (:meth:`Painter.within`: a click's answer, a table
+edit) goes ahead of the others (a menu that follows the game, a table posted anew) for
+as long as that wait lasts; past it, it takes its turn with them. A scene asked for again
+while it is queued or drawn is drawn once, for everyone who asked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
 from bot.workers import WorkerPool
 from cogs.render.pictures import Picture, picture_of
@@ -38,8 +46,22 @@ WORKERS = 2
 """Drawings at once: two worker processes."""
 KEPT = 256
 """Pictures kept in the bot's own process, by scene (a table's hands come back)."""
+SPARE = 1
+"""Drawings handed to the workers beyond one each, so none waits for the loop between two."""
 
 log = logging.getLogger(__name__)
+
+Key = tuple[Scene, str]
+
+
+@dataclass(eq=False)
+class _Drawing:
+    """A scene to draw, queued or being drawn, and the picture everyone who asked awaits."""
+
+    picture: asyncio.Future[Picture | None]
+    urgent: bool  # someone waits for it with a deadline (see Painter.within)
+    started: bool = False
+    waiting: int = 0  # the deadlines (Painter.within) still running for it
 
 
 class Painter:
@@ -52,7 +74,14 @@ class Painter:
         self.draw = draw
         self._processes = WorkerPool(workers)
         self._threads: ThreadPoolExecutor | None = None
-        self._kept: OrderedDict[tuple[Scene, str], Picture | None] = OrderedDict()
+        self._kept: OrderedDict[Key, Picture | None] = OrderedDict()
+        self._drawings: dict[Key, _Drawing] = {}  # queued or being drawn
+        # Keys to draw, in the order asked; a key may stand in both (skipped once started).
+        self._urgent: deque[Key] = deque()
+        self._later: deque[Key] = deque()
+        self._busy = 0  # drawings handed to the workers
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._generation = 0  # close() starts a new one: older drawings count no more
 
     async def _executor(self) -> Executor:
         """The workers, started off the event loop on first use."""
@@ -70,17 +99,114 @@ class Painter:
         except Exception:  # the first picture will try again, or draw in a thread
             log.exception("the picture workers could not be started")
 
-    async def picture(self, scene: Scene, filename: str) -> Picture | None:
-        """``scene`` drawn off the event loop (None if too large to send)."""
+    async def picture(self, scene: Scene, filename: str, *, urgent: bool = False
+                      ) -> Picture | None:
+        """``scene`` drawn off the event loop (None if too large to send); ``urgent``: ahead
+        of the drawings that are not (see the module docstring)."""
         key = (scene, filename)
+        drawing = self._ask(key, urgent=urgent)
+        if drawing is None:
+            return self._kept[key]
+        return await _awaited(drawing)
+
+    async def within(self, scene: Scene, filename: str, seconds: float
+                     ) -> tuple[Picture | None, asyncio.Task[Picture | None] | None]:
+        """The picture if drawn within ``seconds``; else (None, the drawing still running).
+
+        Urgent while the ``seconds`` last; then, unless another deadline for the same
+        scene still runs, it takes its turn with the drawings nobody waits for. The drawing
+        is never cancelled: a late picture is still worth sending after the text, and it
+        lands in the cache for the next answer.
+        """
+        key = (scene, filename)
+        drawing = self._ask(key, urgent=seconds > 0)
+        if drawing is None:
+            return self._kept[key], None
+        task = asyncio.get_running_loop().create_task(_awaited(drawing),
+                                                      name=f"picture-{filename}")
+        if seconds > 0:
+            drawing.waiting += 1
+            try:
+                await asyncio.wait({task}, timeout=seconds)
+            finally:
+                drawing.waiting -= 1
+                if drawing.waiting == 0 and drawing.urgent and not drawing.started:
+                    drawing.urgent = False
+                    self._later.append(key)
+        if task.done():
+            return task.result(), None
+        return None, task
+
+    def _ask(self, key: Key, *, urgent: bool) -> _Drawing | None:
+        """The drawing of ``key``, queued if it is neither drawn nor asked for yet; None
+        when its picture is kept."""
         if key in self._kept:
             self._kept.move_to_end(key)
-            return self._kept[key]
-        picture = await self._drawn(scene, filename)
-        self._kept[key] = picture
-        while len(self._kept) > KEPT:
-            self._kept.popitem(last=False)
-        return picture
+            return None
+        drawing = self._drawings.get(key)
+        if drawing is None:
+            drawing = _Drawing(asyncio.get_running_loop().create_future(), urgent)
+            self._drawings[key] = drawing
+            (self._urgent if urgent else self._later).append(key)
+            self._hand_out()
+        elif urgent and not drawing.urgent and not drawing.started:
+            drawing.urgent = True
+            self._urgent.append(key)
+        return drawing
+
+    def _next(self) -> Key | None:
+        """The next scene to draw: the urgent first, each queue in the order asked."""
+        while self._urgent:
+            key = self._urgent.popleft()
+            drawing = self._drawings.get(key)
+            if drawing is not None and drawing.urgent and not drawing.started:
+                return key
+        while self._later:
+            key = self._later.popleft()
+            drawing = self._drawings.get(key)
+            if drawing is not None and not drawing.started:
+                return key
+        return None
+
+    def _hand_out(self) -> None:
+        """Give the workers what they have room for."""
+        while self._busy < self.workers + SPARE:
+            key = self._next()
+            if key is None:
+                return
+            drawing = self._drawings[key]
+            drawing.started = True
+            self._busy += 1
+            task = asyncio.get_running_loop().create_task(self._draw(key, drawing),
+                                                          name=f"draw-{key[1]}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _draw(self, key: Key, drawing: _Drawing) -> None:
+        """Draw ``key`` for everyone who asked, keep it, and hand out the next."""
+        generation = self._generation
+        try:
+            picture = await self._drawn(*key)
+        except asyncio.CancelledError:
+            drawing.picture.cancel()
+            raise
+        except Exception as exc:
+            if not drawing.picture.done():
+                drawing.picture.set_exception(exc)
+                drawing.picture.exception()  # said to whoever awaits it; never "unretrieved"
+        else:
+            if generation == self._generation:
+                self._kept[key] = picture
+                while len(self._kept) > KEPT:
+                    self._kept.popitem(last=False)
+            if not drawing.picture.done():
+                drawing.picture.set_result(picture)
+        finally:
+            if generation == self._generation:  # not one from before close()
+                self._busy -= 1
+                if self._drawings.get(key) is drawing:
+                    del self._drawings[key]
+                self._hand_out()
 
     async def _drawn(self, scene: Scene, filename: str) -> Picture | None:
         loop = asyncio.get_running_loop()
@@ -94,25 +220,6 @@ class Painter:
                 self._processes.discard(pool)
             return await asyncio.to_thread(picture_of, scene, filename, self.draw)
 
-    def start(self, scene: Scene, filename: str) -> asyncio.Task[Picture | None]:
-        """Start drawing ``scene``; the task is the picture."""
-        return asyncio.get_running_loop().create_task(self.picture(scene, filename),
-                                                      name=f"draw-{filename}")
-
-    async def within(self, scene: Scene, filename: str, seconds: float
-                     ) -> tuple[Picture | None, asyncio.Task[Picture | None] | None]:
-        """The picture if drawn within ``seconds``; else (None, the drawing still running).
-
-        The drawing is never cancelled: a late picture is still worth sending after the
-        text, and it lands in the cache for the next answer.
-        """
-        task = self.start(scene, filename)
-        if seconds > 0:
-            await asyncio.wait({task}, timeout=seconds)
-        if task.done():
-            return task.result(), None
-        return None, task
-
     def close(self) -> None:
         """Stop the workers, dropping drawings not yet started (shutdown; the pool starts
         again if asked, as when the Tables cog is reloaded)."""
@@ -121,10 +228,24 @@ class Painter:
                 pool.shutdown(wait=False, cancel_futures=True)
         self._threads = None
         self._kept.clear()
+        for drawing in self._drawings.values():
+            if not drawing.started:
+                drawing.picture.cancel()  # never handed out: nobody will draw it
+        self._drawings.clear()
+        self._urgent.clear()
+        self._later.clear()
+        self._busy = 0
+        self._generation += 1
+
+
+async def _awaited(drawing: _Drawing) -> Picture | None:
+    """The drawing's picture, shielded: one who stops waiting leaves it to the others (and
+    to the cache)."""
+    return await asyncio.shield(drawing.picture)
 
 
 PAINTER = Painter()
 """The process's painter."""
 
 
-__all__ = ["KEPT", "PAINTER", "WORKERS", "Painter"]
+__all__ = ["KEPT", "PAINTER", "SPARE", "WORKERS", "Painter"]
