@@ -147,8 +147,8 @@ class Lane:
         try:
             yield
         finally:
-            _PLACE.reset(token)
             place.leave()
+            _PLACE.reset(token)
 
 
 class _Place:

@@ -355,7 +355,8 @@ class Clicks:
                 await interaction.response.defer()
                 step_out(interaction)  # its search holds no place in the lane
                 hinted = await self.tables.hint(asked)
-                menu = await render_hand(hinted.menu, note=hinted.words[0]).painted()
+                menu = await render_hand(hinted.menu, note=hinted.words[0]).painted(
+                    urgent=True)
                 require_holder(session, interaction.user.id, hinted.menu.seat)
                 if is_ephemeral(interaction):
                     await interaction.edit_original_response(content=menu.content,
@@ -378,7 +379,7 @@ class Clicks:
             deferred = interaction.response.is_done()
             if deferred:  # a followup, not the interaction's original response: not kept
                 await send_menu(interaction, menu.content, view=menu.view,
-                                files=(await menu.painted()).files())
+                                files=(await menu.painted(urgent=True)).files())
                 return
 
             async def send(menu: Menu) -> None:

@@ -126,7 +126,7 @@ class Daily(commands.Cog):
                 busy = place.in_dm and exc.message == TABLE_HERE
                 await say(interaction, sentence(DM_BUSY if busy else exc.message))
                 return
-            shown = await painted(render(session))
+            shown = await painted(render(session), urgent=True)
             message = await place.channel.send(
                 content=shown.content, embed=shown.embed, files=shown.files(),
                 view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)

@@ -237,7 +237,7 @@ class Tables(commands.Cog):
                     del self._reposted[next(iter(self._reposted))]
 
     async def _repost(self, interaction: Interaction, session: Session) -> None:
-        shown = await painted(render(session))
+        shown = await painted(render(session), urgent=True)
         sent = await interaction.response.send_message(
             content=shown.content, embed=shown.embed, files=shown.files(),
             view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)

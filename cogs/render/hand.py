@@ -45,10 +45,11 @@ class Menu:
         """The attachments of the menu: the hand's picture, or none (an edit clears it)."""
         return [as_file(self.picture)] if self.picture is not None else []
 
-    async def painted(self) -> Menu:
-        """The menu with its picture drawn, in the painter's threads (not on the loop)."""
+    async def painted(self, *, urgent: bool = False) -> Menu:
+        """The menu with its picture drawn, in the painter's workers (not on the loop);
+        ``urgent`` when someone waits for it (see :meth:`Painter.picture`)."""
         if self.scene is not None and self.picture is None:
-            self.picture = await PAINTER.picture(self.scene, HAND_FILE)
+            self.picture = await PAINTER.picture(self.scene, HAND_FILE, urgent=urgent)
         return self
 
 

@@ -86,10 +86,11 @@ def shown_key(session: Session, message_id: int) -> tuple[int, int, int]:
     return message_id, session.version, len(session.watchers) if session.in_play else 0
 
 
-async def painted(shown: Rendered) -> Rendered:
-    """``shown`` with its picture drawn in the painter's threads (the event loop goes on)."""
+async def painted(shown: Rendered, *, urgent: bool = False) -> Rendered:
+    """``shown`` with its picture drawn in the painter's workers (the event loop goes on);
+    ``urgent`` when someone waits for it (see :meth:`Painter.picture`)."""
     if shown.scene is not None:
-        shown.with_picture(await PAINTER.picture(shown.scene, TABLE_FILE))
+        shown.with_picture(await PAINTER.picture(shown.scene, TABLE_FILE, urgent=urgent))
     return shown
 
 

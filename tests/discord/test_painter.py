@@ -132,3 +132,40 @@ async def test_a_failed_drawing_is_said_to_everyone_who_asked_and_the_next_goes_
             await asyncio.wait_for(task, 10)
     assert (await asyncio.wait_for(after, 10)) is not None
     assert draw.drawn == ["after"]
+
+
+async def test_under_a_stream_of_urgent_pictures_the_others_still_take_turns(
+        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
+    painter, draw = held
+    monkeypatch.setattr(painter_module, "SPARE", 0)
+    first = asyncio.create_task(painter.picture(scene("first"), "t.png"))
+    await until(lambda: draw.started == ["first"], 10, "the first drawing under way")
+    table = asyncio.create_task(painter.picture(scene("a table"), "t.png"))
+    await asyncio.sleep(0)
+    answers = [asyncio.create_task(painter.picture(scene(f"answer {n}"), "h.png", urgent=True))
+               for n in range(2 * painter_module.EVERY_LATER)]
+    await until(lambda: asked(painter, f"answer {2 * painter_module.EVERY_LATER - 1}"), 10,
+                "every answer asked")
+
+    draw.gate.set()
+    await asyncio.wait_for(asyncio.gather(first, table, *answers), 10)
+    assert draw.drawn.index("a table") < painter_module.EVERY_LATER  # not last of all
+    assert draw.drawn[1] == "answer 0"  # the urgent first otherwise
+
+
+async def test_closing_the_painter_leaves_nobody_waiting_and_keeps_nothing_from_before(
+        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
+    painter, draw = held
+    monkeypatch.setattr(painter_module, "SPARE", 0)
+    before = asyncio.create_task(painter.picture(scene("before"), "t.png"))
+    queued = [asyncio.create_task(painter.picture(scene(f"queued {n}"), "t.png"))
+              for n in range(3)]
+    await asyncio.sleep(0)  # all asked: "before" handed out, its drawing not yet begun
+    painter.close()  # as when the cog is unloaded
+    draw.gate.set()
+    # Nobody is left waiting, and nobody's task is cancelled: no picture, the text alone.
+    results = await asyncio.wait_for(asyncio.gather(before, *queued), 10)
+    assert results[1:] == [None, None, None]
+
+    again = await asyncio.wait_for(painter.picture(scene("before"), "t.png"), 10)
+    assert again is not None and draw.drawn.count("before") == 2  # not kept from before

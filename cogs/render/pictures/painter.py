@@ -21,10 +21,12 @@ serves the process (:data:`PAINTER`); tests turn ``processes`` off and wrap
 
 Under load more is asked than the workers draw, so the painter keeps its own queue and
 hands the workers only as many drawings as they have hands (and one to spare). A picture
-someone waits for with a deadline (:meth:`Painter.within`: a click's answer, a table
-edit) goes ahead of the others (a menu that follows the game, a table posted anew) for
-as long as that wait lasts; past it, it takes its turn with them. A scene asked for again
-while it is queued or drawn is drawn once, for everyone who asked.
+someone waits for goes ahead of the others (a menu that follows the game, a table posted
+anew at start-up): one asked ``urgent`` (a command's answer, a hint), and one asked with
+a deadline (:meth:`Painter.within`: a click's answer, a table edit) for as long as that
+deadline lasts; past it, it takes its turn with the others. One drawing in
+:data:`EVERY_LATER` goes to the others all the same, so none waits for ever. A scene asked
+for again while it is queued or drawn is drawn once, for everyone who asked.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ KEPT = 256
 """Pictures kept in the bot's own process, by scene (a table's hands come back)."""
 SPARE = 1
 """Drawings handed to the workers beyond one each, so none waits for the loop between two."""
+EVERY_LATER = 4
+"""One drawing in this many goes to the oldest of those nobody waits for with a deadline,
+if any: under a stream of urgent ones the others are slower, never stopped."""
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +63,7 @@ Key = tuple[Scene, str]
 class _Drawing:
     """A scene to draw, queued or being drawn, and the picture everyone who asked awaits."""
 
+    key: Key
     picture: asyncio.Future[Picture | None]
     urgent: bool  # someone waits for it with a deadline (see Painter.within)
     started: bool = False
@@ -76,10 +82,11 @@ class Painter:
         self._threads: ThreadPoolExecutor | None = None
         self._kept: OrderedDict[Key, Picture | None] = OrderedDict()
         self._drawings: dict[Key, _Drawing] = {}  # queued or being drawn
-        # Keys to draw, in the order asked; a key may stand in both (skipped once started).
-        self._urgent: deque[Key] = deque()
-        self._later: deque[Key] = deque()
+        # Drawings to make, in the order asked; one may stand in both (skipped once started).
+        self._urgent: deque[_Drawing] = deque()
+        self._later: deque[_Drawing] = deque()
         self._busy = 0  # drawings handed to the workers
+        self._handed = 0  # drawings handed out in all (every EVERY_LATER-th: a later one)
         self._tasks: set[asyncio.Task[None]] = set()
         self._generation = 0  # close() starts a new one: older drawings count no more
 
@@ -101,8 +108,10 @@ class Painter:
 
     async def picture(self, scene: Scene, filename: str, *, urgent: bool = False
                       ) -> Picture | None:
-        """``scene`` drawn off the event loop (None if too large to send); ``urgent``: ahead
-        of the drawings that are not (see the module docstring)."""
+        """``scene`` drawn off the event loop (None if too large to send, or if the painter
+        was closed first); ``urgent`` (someone waits for it): ahead of the drawings that
+        are not (see the module docstring). A drawing that failed raises here, for
+        everyone who asked, and is logged once."""
         key = (scene, filename)
         drawing = self._ask(key, urgent=urgent)
         if drawing is None:
@@ -124,6 +133,7 @@ class Painter:
             return self._kept[key], None
         task = asyncio.get_running_loop().create_task(_awaited(drawing),
                                                       name=f"picture-{filename}")
+        task.add_done_callback(_retrieved)  # a caller may drop a late one: it was logged
         if seconds > 0:
             drawing.waiting += 1
             try:
@@ -132,7 +142,7 @@ class Painter:
                 drawing.waiting -= 1
                 if drawing.waiting == 0 and drawing.urgent and not drawing.started:
                     drawing.urgent = False
-                    self._later.append(key)
+                    self._later.append(drawing)
         if task.done():
             return task.result(), None
         return None, task
@@ -145,68 +155,78 @@ class Painter:
             return None
         drawing = self._drawings.get(key)
         if drawing is None:
-            drawing = _Drawing(asyncio.get_running_loop().create_future(), urgent)
+            drawing = _Drawing(key, asyncio.get_running_loop().create_future(), urgent)
             self._drawings[key] = drawing
-            (self._urgent if urgent else self._later).append(key)
+            (self._urgent if urgent else self._later).append(drawing)
             self._hand_out()
         elif urgent and not drawing.urgent and not drawing.started:
             drawing.urgent = True
-            self._urgent.append(key)
+            self._urgent.append(drawing)
         return drawing
 
-    def _next(self) -> Key | None:
-        """The next scene to draw: the urgent first, each queue in the order asked."""
-        while self._urgent:
-            key = self._urgent.popleft()
-            drawing = self._drawings.get(key)
-            if drawing is not None and drawing.urgent and not drawing.started:
-                return key
-        while self._later:
-            key = self._later.popleft()
-            drawing = self._drawings.get(key)
-            if drawing is not None and not drawing.started:
-                return key
+    def _next(self) -> _Drawing | None:
+        """The next drawing to make: the urgent first, but one in :data:`EVERY_LATER` the
+        oldest of the others; each queue in the order asked."""
+        self._handed += 1
+        queues = (self._later, self._urgent) if self._handed % EVERY_LATER == 0 \
+            else (self._urgent, self._later)
+        for queue in queues:
+            while queue:
+                drawing = queue.popleft()
+                if not drawing.started and (drawing.urgent or queue is self._later):
+                    return drawing
         return None
 
     def _hand_out(self) -> None:
         """Give the workers what they have room for."""
         while self._busy < self.workers + SPARE:
-            key = self._next()
-            if key is None:
+            drawing = self._next()
+            if drawing is None:
                 return
-            drawing = self._drawings[key]
             drawing.started = True
             self._busy += 1
-            task = asyncio.get_running_loop().create_task(self._draw(key, drawing),
-                                                          name=f"draw-{key[1]}")
+            task = asyncio.get_running_loop().create_task(
+                self._draw(drawing, self._generation), name=f"draw-{drawing.key[1]}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _draw(self, key: Key, drawing: _Drawing) -> None:
-        """Draw ``key`` for everyone who asked, keep it, and hand out the next."""
-        generation = self._generation
+    async def _draw(self, drawing: _Drawing, generation: int) -> None:
+        """Draw for everyone who asked, keep it, and hand out the next.
+
+        ``generation``: the painter's when it was handed out; one from before
+        :meth:`close` counts against nothing after it.
+        """
+        key, picture = drawing.key, None
         try:
             picture = await self._drawn(*key)
         except asyncio.CancelledError:
-            drawing.picture.cancel()
-            raise
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                drawing.picture.cancel()  # the loop is going: so is everyone who asked
+                raise
+            if not drawing.picture.done():  # the pool was shut down under it (close())
+                drawing.picture.set_result(None)  # no picture: the text goes alone
+            return
         except Exception as exc:
+            log.exception("a picture (%s) could not be drawn", key[1])
             if not drawing.picture.done():
                 drawing.picture.set_exception(exc)
-                drawing.picture.exception()  # said to whoever awaits it; never "unretrieved"
-        else:
-            if generation == self._generation:
-                self._kept[key] = picture
-                while len(self._kept) > KEPT:
-                    self._kept.popitem(last=False)
-            if not drawing.picture.done():
-                drawing.picture.set_result(picture)
+                drawing.picture.exception()  # logged: never "unretrieved" when none awaits
+            return
         finally:
-            if generation == self._generation:  # not one from before close()
+            if generation == self._generation:
                 self._busy -= 1
                 if self._drawings.get(key) is drawing:
                     del self._drawings[key]
-                self._hand_out()
+                task = asyncio.current_task()
+                if task is None or not task.cancelling():
+                    self._hand_out()
+        if generation == self._generation:
+            self._kept[key] = picture
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
+        if not drawing.picture.done():
+            drawing.picture.set_result(picture)
 
     async def _drawn(self, scene: Scene, filename: str) -> Picture | None:
         loop = asyncio.get_running_loop()
@@ -229,13 +249,19 @@ class Painter:
         self._threads = None
         self._kept.clear()
         for drawing in self._drawings.values():
-            if not drawing.started:
-                drawing.picture.cancel()  # never handed out: nobody will draw it
+            if not drawing.started and not drawing.picture.done():
+                drawing.picture.set_result(None)  # never to be drawn: the text goes alone
         self._drawings.clear()
         self._urgent.clear()
         self._later.clear()
         self._busy = 0
         self._generation += 1
+
+
+def _retrieved(task: asyncio.Task[Picture | None]) -> None:
+    """Mark a failed drawing's error as seen (:meth:`Painter._draw` logged it)."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def _awaited(drawing: _Drawing) -> Picture | None:
@@ -248,4 +274,4 @@ PAINTER = Painter()
 """The process's painter."""
 
 
-__all__ = ["KEPT", "PAINTER", "SPARE", "WORKERS", "Painter"]
+__all__ = ["EVERY_LATER", "KEPT", "PAINTER", "SPARE", "WORKERS", "Painter"]
