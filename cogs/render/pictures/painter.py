@@ -65,7 +65,7 @@ class _Drawing:
 
     key: Key
     picture: asyncio.Future[Picture | None]
-    urgent: bool  # someone waits for it with a deadline (see Painter.within)
+    urgent: bool  # someone waits for it (asked urgent, or within a deadline still running)
     started: bool = False
     waiting: int = 0  # the deadlines (Painter.within) still running for it
 
@@ -167,13 +167,13 @@ class Painter:
     def _next(self) -> _Drawing | None:
         """The next drawing to make: the urgent first, but one in :data:`EVERY_LATER` the
         oldest of the others; each queue in the order asked."""
-        self._handed += 1
-        queues = (self._later, self._urgent) if self._handed % EVERY_LATER == 0 \
+        queues = (self._later, self._urgent) if (self._handed + 1) % EVERY_LATER == 0 \
             else (self._urgent, self._later)
         for queue in queues:
             while queue:
                 drawing = queue.popleft()
                 if not drawing.started and (drawing.urgent or queue is self._later):
+                    self._handed += 1
                     return drawing
         return None
 
