@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -55,12 +56,25 @@ def held() -> Iterator[tuple[Painter, HeldDraw]]:
     painter.close()
 
 
-async def test_a_picture_waited_for_goes_ahead_of_those_nobody_waits_for(
-        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
-    painter, draw = held
-    monkeypatch.setattr(painter_module, "SPARE", 0)  # one drawing handed out at a time
+@pytest.fixture
+def one_at_a_time(held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch
+                  ) -> tuple[Painter, HeldDraw]:
+    """The painter handing out one drawing at a time (no spare), so its queue decides all."""
+    monkeypatch.setattr(painter_module, "SPARE", 0)
+    return held
+
+
+async def busy_with_first(painter: Painter, draw: HeldDraw) -> asyncio.Task[Any]:
+    """A first drawing under way and held back: whatever is asked now is queued."""
     first = asyncio.create_task(painter.picture(scene("first"), "t.png"))
     await until(lambda: draw.started == ["first"], 10, "the first drawing under way")
+    return first
+
+
+async def test_a_picture_waited_for_goes_ahead_of_those_nobody_waits_for(
+        one_at_a_time: tuple[Painter, HeldDraw]) -> None:
+    painter, draw = one_at_a_time
+    first = await busy_with_first(painter, draw)
     later = [asyncio.create_task(painter.picture(scene(f"later {n}"), "t.png"))
              for n in range(3)]
     await asyncio.sleep(0)  # they are asked for (queued: the worker is busy)
@@ -75,11 +89,9 @@ async def test_a_picture_waited_for_goes_ahead_of_those_nobody_waits_for(
 
 
 async def test_past_its_deadline_a_picture_takes_its_turn_with_the_others(
-        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
-    painter, draw = held
-    monkeypatch.setattr(painter_module, "SPARE", 0)
-    first = asyncio.create_task(painter.picture(scene("first"), "t.png"))
-    await until(lambda: draw.started == ["first"], 10, "the first drawing under way")
+        one_at_a_time: tuple[Painter, HeldDraw]) -> None:
+    painter, draw = one_at_a_time
+    first = await busy_with_first(painter, draw)
     picture, late = await painter.within(scene("missed"), "h.png", 0.01)
     assert picture is None and late is not None  # its answer went without it
     other = asyncio.create_task(painter.picture(scene("other"), "t.png"))
@@ -113,9 +125,8 @@ async def test_a_scene_asked_for_again_while_it_is_drawn_is_drawn_once(
 
 
 async def test_a_failed_drawing_is_said_to_everyone_who_asked_and_the_next_goes_on(
-        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
-    painter, draw = held
-    monkeypatch.setattr(painter_module, "SPARE", 0)
+        one_at_a_time: tuple[Painter, HeldDraw]) -> None:
+    painter, draw = one_at_a_time
 
     def failing(shown: Scene) -> bytes:
         if shown.title == "broken":
@@ -135,11 +146,9 @@ async def test_a_failed_drawing_is_said_to_everyone_who_asked_and_the_next_goes_
 
 
 async def test_under_a_stream_of_urgent_pictures_the_others_still_take_turns(
-        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
-    painter, draw = held
-    monkeypatch.setattr(painter_module, "SPARE", 0)
-    first = asyncio.create_task(painter.picture(scene("first"), "t.png"))
-    await until(lambda: draw.started == ["first"], 10, "the first drawing under way")
+        one_at_a_time: tuple[Painter, HeldDraw]) -> None:
+    painter, draw = one_at_a_time
+    first = await busy_with_first(painter, draw)
     table = asyncio.create_task(painter.picture(scene("a table"), "t.png"))
     await asyncio.sleep(0)
     answers = [asyncio.create_task(painter.picture(scene(f"answer {n}"), "h.png", urgent=True))
@@ -154,9 +163,8 @@ async def test_under_a_stream_of_urgent_pictures_the_others_still_take_turns(
 
 
 async def test_closing_the_painter_leaves_nobody_waiting_and_keeps_nothing_from_before(
-        held: tuple[Painter, HeldDraw], monkeypatch: pytest.MonkeyPatch) -> None:
-    painter, draw = held
-    monkeypatch.setattr(painter_module, "SPARE", 0)
+        one_at_a_time: tuple[Painter, HeldDraw]) -> None:
+    painter, draw = one_at_a_time
     before = asyncio.create_task(painter.picture(scene("before"), "t.png"))
     queued = [asyncio.create_task(painter.picture(scene(f"queued {n}"), "t.png"))
               for n in range(3)]
