@@ -143,9 +143,20 @@ async def test_a_hint_gives_its_place_in_the_lane_up_while_its_search_runs(
 
         answer.set()
         await until(lambda: "Hint:" in menu.text, 20, "the hint, once searched")
-        assert not lane.full()
-        await lane.acquire()  # its one place given back once, not twice
+
+
+async def test_a_click_that_steps_out_gives_its_place_back_once() -> None:
+    from types import SimpleNamespace
+
+    lane, click = Lane(1), SimpleNamespace(id=1)
+    async with lane.turn(click):  # type: ignore[arg-type]
+        deadline.step_out(SimpleNamespace(id=2))  # type: ignore[arg-type]  # not its place
         assert lane.full()
+        deadline.step_out(click)  # type: ignore[arg-type]
+        assert not lane.full()
+        deadline.step_out(click)  # type: ignore[arg-type]  # again: nothing more
+    await lane.acquire()  # the one place, given back once at the step out, not again at the end
+    assert lane.full()
 
 
 async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest.MonkeyPatch):
