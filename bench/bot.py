@@ -790,10 +790,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="with --versus: the bot set against the reference, as a spec "
                              "too (default: this tree as it is)")
     parser.add_argument("--versus", metavar="SPEC",
-                        help="also run the reference SPEC (rev=REV, without=speed|uvloop, or "
-                             "both joined by +: bench/botcode.py) and give each figure's "
-                             "ratio this / reference, round by round, the two interleaved; "
-                             "implies --no-memory")
+                        help="also run the reference SPEC (rev=REV, without=speed|uvloop, "
+                             "python=PATH, or several joined by +: bench/botcode.py) and "
+                             "give each figure's ratio this / reference, round by round, "
+                             "the two interleaved; implies --no-memory")
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.rounds, args.seconds, args.warmup = "10", 1, 1.0, 0.5

@@ -11,8 +11,11 @@ The reference is described by a spec:
     libraries hidden from the bot process as if they were not installed: ``speed`` (what
     ``discord.py[speed]`` adds: orjson for discord.py's payloads, aiodns, Brotli,
     zstandard) and ``uvloop``;
+``python=PATH``
+    the bot run by another interpreter (a virtual environment's ``bin/python`` with the
+    project's dependencies installed): which Python an operator should run it on;
 ``rev=REV+without=NAME``
-    both.
+    any of them joined by ``+``.
 
 The bot runs as ``python -c RUNNER HIDDEN PORT``: :data:`RUNNER` hides the libraries
 (``sys.modules[name] = None``, so ``import name`` fails as for a missing package), then
@@ -65,11 +68,14 @@ class BotCode:
     root: Path = ROOT
     always: tuple[str, ...] = ()
     while_discord: tuple[str, ...] = ()
+    python: str | None = None
+    """The interpreter that runs the bot; None: the bench's own."""
 
     def command(self, python: str, port: int) -> list[str]:
-        """The command line of this bot against the fake Discord on ``port``."""
+        """The command line of this bot against the fake Discord on ``port``, run by
+        :attr:`python` if set, else by ``python``."""
         hidden = {"always": list(self.always), "while_discord": list(self.while_discord)}
-        return [python, "-c", RUNNER, json.dumps(hidden), str(port)]
+        return [self.python or python, "-c", RUNNER, json.dumps(hidden), str(port)]
 
     def env(self) -> dict[str, str]:
         """What the bot process's environment adds: where its code is."""
@@ -107,7 +113,9 @@ def parse(spec: str, into: Path | None = None) -> BotCode:
     (a new temporary folder if None). CodeError says what is wrong with ``spec``."""
     if not spec:
         return THIS
-    root, always, during = ROOT, [], []
+    root, python = ROOT, None
+    always: list[str] = []
+    during: list[str] = []
     for part in filter(None, spec.split("+")):
         key, _, value = part.partition("=")
         if key == "rev" and value:
@@ -119,10 +127,25 @@ def parse(spec: str, into: Path | None = None) -> BotCode:
                                     f"{', '.join(LIBRARIES)}")
                 always += LIBRARIES[name][0]
                 during += LIBRARIES[name][1]
+        elif key == "python" and value:
+            python = interpreter(value)
         else:
-            raise CodeError(f"{part!r}: a reference is rev=REV, without=NAME, or both "
-                            "joined by +")
-    return BotCode(spec, root, tuple(always), tuple(during))
+            raise CodeError(f"{part!r}: a reference is rev=REV, without=NAME, python=PATH, "
+                            "or several joined by +")
+    return BotCode(spec, root, tuple(always), tuple(during), python)
 
 
-__all__ = ["LIBRARIES", "RUNNER", "THIS", "BotCode", "CodeError", "extract", "parse"]
+def interpreter(path: str) -> str:
+    """``path`` if it runs Python with discord.py importable; CodeError says why not."""
+    try:
+        subprocess.run([path, "-c", "import discord"], capture_output=True, check=True,
+                       timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        detail = getattr(exc, "stderr", b"") or str(exc).encode()
+        raise CodeError(f"python={path}: not an interpreter with discord.py installed "
+                        f"({detail.decode(errors='replace').strip()[-200:]})") from None
+    return path
+
+
+__all__ = ["LIBRARIES", "RUNNER", "THIS", "BotCode", "CodeError", "extract", "interpreter",
+           "parse"]

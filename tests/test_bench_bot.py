@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -70,10 +71,19 @@ def test_a_reference_is_a_revision_of_the_bot_with_libraries_hidden(tmp_path):
     assert botcode.parse("") is botcode.THIS
 
 
+def test_a_reference_may_be_run_by_another_interpreter(tmp_path):
+    """``python=PATH``: the bot's command starts with that interpreter, not the bench's."""
+    code = botcode.parse(f"python={sys.executable}+without=uvloop", tmp_path)
+    assert code.python == sys.executable and code.always == ("uvloop",)
+    assert code.command("bench-python", 1234)[0] == sys.executable
+    assert botcode.THIS.command("bench-python", 1234)[0] == "bench-python"
+
+
 @pytest.mark.parametrize(("spec", "message"), [
     ("without=numpy", "the libraries are speed, uvloop"),
-    ("tree=main", "a reference is rev=REV, without=NAME"),
+    ("tree=main", "a reference is rev=REV, without=NAME, python=PATH"),
     ("rev=no-such-revision", "cannot read revision"),
+    ("python=/no/such/python", "not an interpreter with discord.py installed"),
 ])
 def test_a_reference_that_names_no_bot_is_refused_with_the_reason(spec, message, tmp_path):
     with pytest.raises(botcode.CodeError, match=message):
