@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -136,15 +137,21 @@ def parse(spec: str, into: Path | None = None) -> BotCode:
 
 
 def interpreter(path: str) -> str:
-    """``path`` if it runs Python with discord.py importable; CodeError says why not."""
+    """``path`` as an absolute path (the bot runs in a folder of its own), if it runs Python
+    with discord.py importable; CodeError says why not. A bare name is looked up on PATH."""
+    found = shutil.which(path)
+    if found is None:
+        raise CodeError(f"python={path}: not an interpreter with discord.py installed "
+                        "(no such program)")
+    found = os.path.abspath(found)
     try:
-        subprocess.run([path, "-c", "import discord"], capture_output=True, check=True,
+        subprocess.run([found, "-c", "import discord"], capture_output=True, check=True,
                        timeout=60)
     except (OSError, subprocess.SubprocessError) as exc:
         detail = getattr(exc, "stderr", b"") or str(exc).encode()
         raise CodeError(f"python={path}: not an interpreter with discord.py installed "
                         f"({detail.decode(errors='replace').strip()[-200:]})") from None
-    return path
+    return found
 
 
 __all__ = ["LIBRARIES", "RUNNER", "THIS", "BotCode", "CodeError", "extract", "interpreter",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,6 +78,16 @@ def test_a_reference_may_be_run_by_another_interpreter(tmp_path):
     assert code.python == sys.executable and code.always == ("uvloop",)
     assert code.command("bench-python", 1234)[0] == sys.executable
     assert botcode.THIS.command("bench-python", 1234)[0] == "bench-python"
+
+
+def test_another_interpreter_is_named_by_its_absolute_path(tmp_path, monkeypatch):
+    """The bot runs in a folder of its own, so a path relative to the bench's must not
+    reach its command line as it was given."""
+    python = Path(sys.executable)
+    monkeypatch.chdir(python.parent)
+    code = botcode.parse(f"python=./{python.name}", tmp_path)
+    assert code.python is not None and Path(code.python).is_absolute()
+    assert Path(code.python).samefile(python)
 
 
 @pytest.mark.parametrize(("spec", "message"), [
