@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import zlib
@@ -98,7 +99,9 @@ def add_commands(bot: TinyBot) -> None:
         bot.seen["play"] = (game, seats, fast, rival)
         embed = discord.Embed(title=f"{game} table", description="Waiting for players")
         embed.add_field(name="Seats", value=str(seats)).set_footer(text="fast" if fast else "slow")
-        await interaction.response.send_message("Table open", embed=embed, view=TableView())
+        sent = await interaction.response.send_message("Table open", embed=embed,
+                                                       view=TableView())
+        bot.seen["posted"] = sent.message_id if sent is not None else None
 
     @tree.command(name="slow", description="Defer, then follow up")
     async def slow(interaction: discord.Interaction) -> None:
@@ -268,6 +271,26 @@ async def test_button_click_updates_the_message(fake_world: FakeWorld, bot: Tiny
     assert buttons(table.payload())[0].label == "Join"
     with pytest.raises(AssertionError):
         await fake.click(fake_world.bob, table, "No such button")
+
+
+async def test_an_answer_is_back_once_the_bot_has_read_discords_reply(
+    fake_world: FakeWorld, bot: TinyBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``slash`` and ``click`` return once the bot has Discord's reply to its answer (and
+    has run on with it, as the bot notes the id of the message it posted), however slowly
+    the reply reaches it: a person's next click never finds the bot a step behind."""
+    adapter = discord.webhook.async_.AsyncWebhookAdapter
+    request = adapter.request
+
+    async def slow_to_read(self: Any, *args: Any, **kwargs: Any) -> Any:
+        reply = await request(self, *args, **kwargs)
+        await asyncio.sleep(0.2)  # the reply on a slow link: the fake has answered long since
+        return reply
+
+    monkeypatch.setattr(adapter, "request", slow_to_read)
+    fake = fake_world.fake
+    result = await fake.slash(fake_world.alice, fake_world.table, "play", {"game": "fiasco"})
+    assert result.message is not None and bot.seen.get("posted") == result.message.id
 
 
 async def test_select_menu(fake_world: FakeWorld, bot: TinyBot) -> None:

@@ -182,16 +182,51 @@ class FakeDiscord:
 
     @contextlib.contextmanager
     def patch_discord(self) -> Iterator[None]:
-        """Point discord.py's REST base and default gateway at this fake; restore on exit."""
+        """Point discord.py's REST base and default gateway at this fake, and let it know
+        when an in-process client has read the reply to an interaction callback
+        (:meth:`wait_answered`); restore on exit."""
         route_base = discord.http.Route.BASE
         gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        adapter = discord.webhook.async_.AsyncWebhookAdapter
+        respond = adapter.create_interaction_response
         discord.http.Route.BASE = self.api_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        adapter.create_interaction_response = self._reading_replies(respond)  # type: ignore[method-assign]
         try:
             yield
         finally:
             discord.http.Route.BASE = route_base
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+            adapter.create_interaction_response = respond  # type: ignore[method-assign]
+
+    def _reading_replies(self, respond: Callable[..., Any]) -> Callable[..., Any]:
+        """discord.py's interaction callback, counting the replies not yet read.
+
+        Every first response goes through this one call (``InteractionResponse``'s
+        methods and the bot's own busy answer alike). The count goes up before the
+        request leaves, so by the time this fake has handled it, the fake knows a reply
+        is on its way back; it goes down once discord.py has returned the reply to the
+        bot, which then runs on, up to its next wait, before anyone woken by that sees
+        the loop again.
+        """
+        fake = self
+
+        async def create_interaction_response(
+            this: Any, interaction_id: int, token: str, **kwargs: Any
+        ) -> Any:
+            record = fake.interactions.get(int(interaction_id))
+            if record is None or record.token != token:
+                return await respond(this, interaction_id, token, **kwargs)
+            record.replies_unread += 1
+            record.replies_read.clear()
+            try:
+                return await respond(this, interaction_id, token, **kwargs)
+            finally:
+                record.replies_unread -= 1
+                if not record.replies_unread:
+                    record.replies_read.set()
+
+        return create_interaction_response
 
     async def __aenter__(self) -> FakeDiscord:
         await self.start()
@@ -1087,12 +1122,27 @@ class FakeDiscord:
     async def wait_answered(
         self, result: InteractionResult, timeout: float | None = None
     ) -> InteractionResult:
-        """Wait until the bot has called the interaction callback (or failed to in time)."""
+        """Wait until the bot has called the interaction callback (or failed to in time)
+        and, when the bot runs in this process, has read the reply.
+
+        The second wait is what a person relies on: the bot has done what it does on
+        hearing back from Discord (such as noting the id of the message it just posted)
+        before the person's next click. Without it, which of the two runs first is the
+        event loop's choice, and Python 3.11 and 3.12 choose differently.
+        """
         limit = self.answer_timeout if timeout is None else timeout
+        record = result.record
         try:
-            await asyncio.wait_for(result.record.answered.wait(), limit)
+            async with asyncio.timeout(limit):
+                await record.answered.wait()
+                while record.replies_unread:
+                    await record.replies_read.wait()
         except TimeoutError:
-            record = result.record
+            if record.answered.is_set():
+                raise InteractionNotAnswered(
+                    f"the bot did not read Discord's reply to {record.name or record.custom_id!r}"
+                    f" within {limit}s"
+                ) from None
             self.record_violation(
                 "unanswered",
                 f"interaction {record.id} ({record.name or record.custom_id}) never answered",

@@ -67,6 +67,11 @@ class InteractionRecord:
     choices: list[JSON] | None = None
     error_codes: list[int] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the bot's callback request has been handled here (answer or refusal)."""
+    replies_unread: int = 0
+    """Callback requests of an in-process client whose reply it has not read yet."""
+    replies_read: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set whenever ``replies_unread`` falls to zero."""
 
     @property
     def acknowledged(self) -> bool:
