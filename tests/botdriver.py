@@ -111,10 +111,15 @@ def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
 
 
 def settled(bot: FivefoldBot, session: Session) -> bool:
-    """No computer turn pending, no table edit and no hand-menu edit in flight."""
-    cog = bot.get_cog("Tables")
-    publishing = cog is not None and (bool(cog.publisher._running)  # type: ignore[attr-defined]
-                                      or cog.live.busy())  # type: ignore[attr-defined]
+    """No click being handled, no computer turn pending, no table edit and no hand-menu
+    edit in flight.
+
+    A click's handler may go on after its answer (a table edit it held back is started
+    as it returns): a test that goes by what the bot did next waits for the handler too.
+    """
+    cog: Any = bot.get_cog("Tables")
+    publishing = cog is not None and (bool(cog.publisher._running)
+                                      or cog.live.busy() or cog.clicks.lane.clicks > 0)
     turn = session.turn_task
     seat = session.to_act()
     computer_to_act = seat is not None and session.seats[seat].is_computer

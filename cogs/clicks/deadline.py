@@ -125,6 +125,9 @@ class Lane:
 
     def __init__(self, width: int) -> None:
         self._places = asyncio.Semaphore(width)
+        self.clicks = 0
+        """Clicks in the lane now: waiting for a place, or handled (stepped out or not),
+        until their handler returns."""
 
     async def acquire(self) -> None:
         """Wait for a place."""
@@ -141,14 +144,18 @@ class Lane:
     @contextlib.asynccontextmanager
     async def turn(self, interaction: Interaction) -> AsyncIterator[None]:
         """Hold a place for ``interaction`` while the block runs, or until it steps out."""
-        await self.acquire()
-        place = _Place(self, interaction.id)
-        token = _PLACE.set(place)
+        self.clicks += 1
         try:
-            yield
+            await self.acquire()
+            place = _Place(self, interaction.id)
+            token = _PLACE.set(place)
+            try:
+                yield
+            finally:
+                place.leave()
+                _PLACE.reset(token)
         finally:
-            place.leave()
-            _PLACE.reset(token)
+            self.clicks -= 1
 
 
 class _Place:

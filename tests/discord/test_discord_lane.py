@@ -186,9 +186,10 @@ async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest
              for n, item in enumerate(items)]
     await until(lambda: running == 3, 10, "the lane full")
     assert most == 3 and not any(task.done() for task in tasks)
+    assert clicks.lane.clicks == 10  # three handled, seven waiting: what tests wait out
     gate.set()
     await asyncio.wait_for(asyncio.gather(*tasks), 10)
-    assert most == 3 and running == 0
+    assert most == 3 and running == 0 and clicks.lane.clicks == 0
 
 
 async def _never_shed(interaction: object, line: float = 0.0) -> bool:
