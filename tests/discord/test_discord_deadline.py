@@ -22,6 +22,7 @@ from tests.botdriver import (
     open_table,
     running_bot,
     table_message,
+    until,
 )
 from tests.fakediscord.fixtures import FakeWorld
 
@@ -96,7 +97,10 @@ async def test_a_move_whose_answer_discord_refused_is_confirmed_in_the_next_menu
         assert [v.kind for v in fake.take_violations("late_response")] == ["late_response"]
         assert len(session.game.record().actions) == actions + 1  # played all the same
         # Logged in one line: a traceback per late answer costs more than the click.
-        [late_log] = [r for r in caplog.records if "after Discord's deadline" in r.getMessage()]
+        def late_logs() -> list[logging.LogRecord]:
+            return [r for r in caplog.records if "after Discord's deadline" in r.getMessage()]
+        await until(lambda: bool(late_logs()), what="the late answer logged")
+        [late_log] = late_logs()
         assert late_log.exc_info is None and late_log.levelno == logging.WARNING
 
         again = await fake.click(person, table_message(fake, session), "Show my hand")

@@ -57,6 +57,8 @@ class RequestRecord:
     """(form field, filename, bytes) of each uploaded file."""
     status: int = 0
     error_code: int | None = None
+    at: float = field(default_factory=time.monotonic)
+    """When the fake received it (``time.monotonic()``, not the :class:`FakeClock`)."""
 
 
 class DiscordAPIError(Exception):
