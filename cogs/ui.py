@@ -10,6 +10,7 @@ import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -64,11 +65,20 @@ async def answered_on_failure(interaction: discord.Interaction[Any], what: str, 
             await say(interaction, apology)
 
 
-async def settled(running: Mapping[Any, asyncio.Task[None]]) -> None:
-    """Wait until ``running`` is empty: its tasks take themselves out as they end, and
-    may start others before they do (the publisher's and the live menus' edits)."""
+async def settled(running: Mapping[Any, asyncio.Task[None]] | AbstractSet[asyncio.Task[None]]
+                  ) -> None:
+    """Wait until ``running`` (tasks, or a mapping to them) is empty: its tasks take
+    themselves out as they end, by a done callback, and may start others before they do
+    (the publisher's and the live menus' edits, the hand menus' late pictures).
+
+    Each pass gives the loop a turn after the gather: from Python 3.12 a gather of tasks
+    that have all ended returns without one, so the done callbacks that take them out,
+    already queued, would never run and this loop would spin for ever.
+    """
     while running:
-        await asyncio.gather(*running.values(), return_exceptions=True)
+        tasks = running.values() if isinstance(running, Mapping) else running
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(0)
 
 
 async def edit_original(interaction: discord.Interaction[Any], *, content: str | None = MISSING,

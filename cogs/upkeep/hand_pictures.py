@@ -26,7 +26,7 @@ from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.render.hand import Menu
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
-from cogs.ui import edit_original
+from cogs.ui import edit_original, settled
 
 Interaction = discord.Interaction[Any]
 PICTURE_WAIT = 0.25
@@ -79,8 +79,7 @@ class HandPictures:
 
     async def idle(self) -> None:
         """Wait until every late picture has been sent (shutdown and tests)."""
-        while self._following:
-            await asyncio.gather(*self._following, return_exceptions=True)
+        await settled(self._following)
 
 
 __all__ = ["PICTURE_WAIT", "HandPictures"]
