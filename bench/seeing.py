@@ -32,7 +32,6 @@ import json
 import random
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -44,7 +43,7 @@ from games.core.game import Game
 from games.players import knowledge_for
 from games.players.advice import advice_for
 from games.players.base import Knowledge, Perspective, SearchState
-from games.players.match import GameResult, Match, play_game, summarize
+from games.players.match import GameResult, Match, play_game, processes, summarize
 
 #: The games whose hard level's worlds all come from ``Knowledge.sample``.
 SEEING = ("fazes", "fibonachos", "fumblaroo")
@@ -126,7 +125,7 @@ def play(measured: Measured, workers: int,
     jobs = [(measured.match, g, stages) for g in range(measured.match.games)]
     if workers <= 1:
         return [_play(job) for job in jobs]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with processes(workers) as pool:
         return list(pool.map(_play, jobs))
 
 

@@ -38,7 +38,6 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,7 +46,7 @@ import games
 from games.players import knowledge_for
 from games.players.frozen import LEVEL as FROZEN
 from games.players.hard import budget_for
-from games.players.match import GameResult, Match, play_game, summarize
+from games.players.match import GameResult, Match, play_game, processes, summarize
 
 #: Games played per match when --games does not say: a multiple of every player count.
 DEFAULT_GAMES = 48
@@ -154,7 +153,7 @@ def _play(match: Match, indices: Sequence[int], workers: int) -> Iterator[GameRe
         for g in indices:
             yield play_game(match, g)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with processes(workers) as pool:
         yield from pool.map(play_game, [match] * len(indices), indices)
 
 

@@ -15,6 +15,7 @@ many, gives the same games.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -156,13 +157,23 @@ def _play_indexed(job: tuple[Match, int]) -> GameResult:
     return play_game(*job)
 
 
+def processes(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes to play games in, started by a fork server where
+    there is one (spawn elsewhere), never forked from the caller: a caller that runs
+    threads (a test runner, an event loop) may leave a forked child deadlocked on a lock
+    one of them held, and Python 3.14 starts pools this way by default on Linux too."""
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+        else "spawn"
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+
+
 def play_games(match: Match, workers: int = 1) -> Iterator[GameResult]:
     """Every game of ``match`` in order, played in ``workers`` processes when above 1."""
     jobs = [(match, g) for g in range(match.games)]
     if workers <= 1 or match.games <= 1:
         yield from map(_play_indexed, jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with processes(workers) as pool:
         yield from pool.map(_play_indexed, jobs)
 
 

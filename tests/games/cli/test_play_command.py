@@ -15,7 +15,8 @@ import pytest
 import games
 from games.cli import play
 from games.cli.terminal import Table
-from games.players.match import Match, game_seed, play_game
+from games.players import match as match_module
+from games.players.match import Match, game_seed, play_game, processes
 from tests.voice import card_codes
 
 KEYS = {"game", "players", "seats", "games", "seed", "wins", "mean_place", "mean_score",
@@ -99,6 +100,18 @@ def test_worker_processes_give_the_same_object(capsys):
     two = run_json(capsys, *argv, "--workers", "2")
     one.pop("decision_ms"), two.pop("decision_ms")
     assert one == two
+
+
+def _mark_seen_in_worker() -> str:
+    return str(getattr(match_module, "_MARK", "not set"))
+
+
+def test_games_are_played_in_processes_not_forked_from_the_caller(monkeypatch):
+    """A pool's workers start afresh (a fork server), not as copies of the caller: a
+    caller running threads, as this test runner does, could leave a forked copy locked."""
+    monkeypatch.setattr(match_module, "_MARK", "set in the caller", raising=False)
+    with processes(1) as pool:
+        assert pool.submit(_mark_seen_in_worker).result(timeout=60) == "not set"
 
 
 def test_a_short_strength_smoke_through_python_m_games():
