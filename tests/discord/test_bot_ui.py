@@ -248,11 +248,13 @@ def test_settled_gives_ended_tasks_the_turn_that_takes_them_out(kind: str) -> No
         loop = asyncio.get_running_loop()
         ended: asyncio.Future[None] = loop.create_future()
         ended.set_result(None)
-        running: Any = {"table": ended} if kind == "mapping" else {ended}
         # As a task's done callback does: queued when it ended, run at the loop's next turn.
+        running: Any
         if kind == "mapping":
+            running = {"table": ended}
             loop.call_soon(running.pop, "table")
         else:
+            running = {ended}
             loop.call_soon(running.discard, ended)
         await settled(running)
         outcome.append("settled")
