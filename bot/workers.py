@@ -1,19 +1,31 @@
-"""Worker processes that never outlive the bot: the computers' and the pictures' pools.
+"""Worker processes that never outlive the bot, and that the event loop talks to itself:
+the computers' and the pictures' pools.
 
 Both pools (:class:`bot.tables.computers.Computers`, :class:`cogs.render.pictures.painter.
 Painter`) start their workers from a fork server (:func:`pool_context`): a clean process with
 the rules preloaded, never a fork of the bot, which runs threads. A worker's parent is
-then the fork server, not the bot, and a worker waiting for its next task holds both
-ends of its task queue and the fork server's "alive" pipe: when the bot is killed
-(SIGKILL, out of memory) nothing it holds tells them, and the workers and the fork
-server would wait for ever, orphans holding 40-70 MB each.
+then the fork server, not the bot, and a worker waiting for its next task holds its end of
+its sockets and the fork server's "alive" pipe: when the bot is killed (SIGKILL, out of
+memory) a worker in the middle of a task would go on, and the fork server would wait for
+ever, orphans holding 40-70 MB each.
 
-:func:`start_worker`, every worker's initializer, watches the bot itself: multiprocessing
-gives each child a sentinel of the process that asked for it (the end of a pipe only the
-bot holds open), and a daemon thread waits on it and ends the worker the moment it is
-closed. Once the workers are gone the fork server sees the last holder of its alive pipe
-go and exits too, as does multiprocessing's resource tracker. An orderly shutdown is
-unchanged: the pools stop their workers themselves, while the bot is still alive.
+:func:`start_worker`, every worker's start, watches the bot itself: multiprocessing gives
+each child a sentinel of the process that asked for it (the end of a pipe only the bot
+holds open), and a daemon thread waits on it and ends the worker the moment it is closed.
+Once the workers are gone the fork server sees the last holder of its alive pipe go and
+exits too, as does multiprocessing's resource tracker. An orderly shutdown is unchanged:
+the pools stop their workers themselves, while the bot is still alive.
+
+:class:`Workers` is the pool. Calls go to the workers over one socket that every idle worker
+reads from (one at a time, under a lock: whichever is free takes the next call, so a long
+call holds up no other); each worker sends its answers back on a socket of its own. The
+event loop writes and reads those sockets itself, with no thread of the bot's in between:
+``concurrent.futures.ProcessPoolExecutor``, which the pools used before, hands every call
+and answer through two threads of its own (a feeder and a manager, each taking the GIL
+from the loop) and spends about five times the bot's CPU on each call (``python -m
+bench.workers``). A worker that dies breaks the pool, as it did the executor's: every call
+not answered fails with :class:`~concurrent.futures.process.BrokenProcessPool`, and the
+callers start a new pool and ask again.
 
 Starting a worker blocks its starter until the fork server has forked it, and the fork
 server's first fork waits for it to import the rules (seconds on a busy machine). On the
@@ -25,21 +37,60 @@ the callers wait for it without holding the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import itertools
+import logging
 import multiprocessing
 import os
+import pickle
 import signal
+import socket
+import struct
 import threading
-from concurrent.futures import ProcessPoolExecutor, wait
-from multiprocessing.context import BaseContext
+import traceback
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
+from multiprocessing.synchronize import Lock
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Context = ForkServerContext | SpawnContext
+
+log = logging.getLogger(__name__)
 
 PRELOAD = ["bot.tables.computers"]
 """Modules the fork server imports once, so a new worker starts with the rules loaded."""
 ORPHANED = 3
 """A worker's exit status when it ended because the bot was gone."""
+SPARE = 1
+"""Calls sent to the workers beyond one each, so that none waits for the event loop between
+two calls; the others wait in the bot, where a caller who gives up takes its call back."""
+GRACE = 5.0
+"""Seconds a closed pool's worker may take to finish the call under way and exit before it
+is terminated."""
+
+_HEADER = struct.Struct("!i")
+"""A frame's length, as :class:`multiprocessing.connection.Connection` writes and reads it."""
+_NUMBER = struct.Struct("!Q")
+"""A call's number, at the head of the call's frame and of its answer's."""
+_READY = 0
+"""The number of a worker's first answer: that it has started."""
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
-def pool_context() -> BaseContext:
+class RemoteTraceback(Exception):
+    """Where in the worker an error was raised: the ``__cause__`` of the error raised here."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def pool_context() -> Context:
     """Fork server where there is one: workers start from a clean process with the rules
     preloaded, never forked from a process that runs threads (the SQLite store's, the
     event loop's); spawn elsewhere."""
@@ -51,8 +102,8 @@ def pool_context() -> BaseContext:
 
 
 def start_worker() -> None:
-    """A worker's initializer: Ctrl-C is the bot's to handle (it shuts the pool down in
-    order), and the worker ends as soon as the bot is gone."""
+    """A worker's start: Ctrl-C is the bot's to handle (it shuts the pool down in order),
+    and the worker ends as soon as the bot is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
@@ -67,14 +118,252 @@ def _exit_with(parent: BaseProcess) -> None:
     os._exit(ORPHANED)
 
 
-def _ready() -> None:
-    """A worker's first task: nothing but having started."""
+def _serve(calls: socket.socket, turn: Lock, answers: socket.socket) -> None:
+    """A worker: take the next call when free, answer it, until the pool is closed."""
+    start_worker()
+    inbox, outbox = Connection(calls.detach()), Connection(answers.detach())
+    outbox.send_bytes(_NUMBER.pack(_READY) + pickle.dumps((True, None), _PROTOCOL))
+    while True:
+        try:
+            with turn:  # one worker reads a whole frame at a time
+                frame = inbox.recv_bytes()
+        except (EOFError, OSError):
+            return  # the pool was closed (or the bot is gone)
+        try:
+            outbox.send_bytes(frame[:_NUMBER.size] + _answer(frame[_NUMBER.size:]))
+        except OSError:
+            return  # nobody is listening any more
 
 
-def _start_all(pool: ProcessPoolExecutor, workers: int) -> None:
-    """Start ``workers`` processes of ``pool`` now (blocking): as many tasks at once as it has
-    workers make it start them all."""
-    wait([pool.submit(_ready) for _ in range(workers)])
+def _answer(call: bytes) -> bytes:
+    """The pickled answer to a pickled call: (True, its value) or (False, (the error, the
+    worker's traceback))."""
+    try:
+        fn, args = pickle.loads(call)
+        answer: tuple[bool, Any] = (True, fn(*args))
+    except Exception as exc:
+        answer = (False, (exc, "".join(traceback.format_exception(exc))))
+    try:
+        return pickle.dumps(answer, _PROTOCOL)
+    except Exception as exc:  # an answer or an error that cannot be pickled
+        failed = RuntimeError(f"a worker's answer could not be sent back: {exc!r}")
+        return pickle.dumps((False, (failed, "".join(traceback.format_exception(exc)))),
+                            _PROTOCOL)
+
+
+class _Frames(asyncio.Protocol):
+    """The bot's end of a socket to the workers: the frames it reads, to ``received``; its
+    end, to ``ended``."""
+
+    def __init__(self, received: Callable[[bytes], None], ended: Callable[[], None]) -> None:
+        self._received = received
+        self._ended = ended
+        self._buffer = bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self._buffer
+        buffer += data
+        start = 0
+        while len(buffer) - start >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(buffer, start)
+            end = start + _HEADER.size + size
+            if size < 0 or len(buffer) < end:
+                break  # the rest is on its way (a negative size: never sent by a worker)
+            self._received(bytes(buffer[start + _HEADER.size:end]))
+            start = end
+        del buffer[:start]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._ended()
+
+
+class Workers:
+    """Worker processes that answer calls (:meth:`call`), talked to by the event loop
+    itself; start them with :meth:`start`. See the module's docstring."""
+
+    def __init__(self, count: int, context: Context | None = None) -> None:
+        self.count = count
+        self.loop = asyncio.get_running_loop()
+        """The event loop the pool belongs to (its sockets are that loop's)."""
+        self._context = context or pool_context()
+        self._numbers = itertools.count(_READY + 1)
+        self._calls: dict[int, asyncio.Future[Any]] = {}  # every call not yet answered
+        self._waiting: deque[tuple[int, bytes]] = deque()  # calls not yet sent
+        self._sent: set[int] = set()  # calls sent and not yet answered
+        self._processes: list[BaseProcess] = []
+        self._outbox: asyncio.Transport | None = None
+        self._inboxes: list[asyncio.Transport] = []
+        self._ready: list[asyncio.Future[None]] = []
+        self._broken: str | None = None
+        self._closed = False
+
+    @classmethod
+    async def start(cls, count: int, context: Context | None = None) -> Workers:
+        """``count`` workers, started off the event loop; returns once each has started."""
+        pool = cls(count, context)
+        try:
+            await pool._start()
+        except BaseException:
+            pool.shutdown()
+            raise
+        return pool
+
+    async def _start(self) -> None:
+        ours, theirs = socket.socketpair()
+        answers = [socket.socketpair() for _ in range(self.count)]
+        turn = self._context.Lock()
+        try:
+            await asyncio.to_thread(self._spawn, theirs, turn, [w for _, w in answers])
+        finally:
+            theirs.close()
+            for _, w in answers:
+                w.close()
+        self._outbox, _ = await self.loop.create_unix_connection(
+            lambda: _Frames(self._unexpected, self._lost), sock=ours)
+        for mine, _ in answers:
+            ready: asyncio.Future[None] = self.loop.create_future()
+            self._ready.append(ready)
+            transport, _ = await self.loop.create_unix_connection(
+                functools.partial(self._inbox, ready), sock=mine)
+            self._inboxes.append(transport)
+        await asyncio.gather(*self._ready)
+
+    def _inbox(self, ready: asyncio.Future[None]) -> _Frames:
+        """The bot's end of a worker's answers; ``ready`` is set by its first."""
+        return _Frames(lambda frame: self._answered(frame, ready), self._lost)
+
+    def _spawn(self, calls: socket.socket, turn: Lock, answers: list[socket.socket]) -> None:
+        """Start the processes (blocking: the fork server forks each)."""
+        for n, mine in enumerate(answers):
+            process = self._context.Process(target=_serve, args=(calls, turn, mine),
+                                            name=f"worker-{n + 1}", daemon=True)
+            process.start()
+            self._processes.append(process)
+
+    @property
+    def broken(self) -> bool:
+        """Whether a worker died: every call fails, and the pool is to be replaced."""
+        return self._broken is not None
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker: its value, or the error it raised (its ``__cause__``
+        the worker's traceback). ``fn`` and ``args`` are pickled (``fn`` by name).
+
+        BrokenProcessPool if a worker died before the answer came; CancelledError if the
+        pool was closed first. A caller cancelled before its call was sent takes it back.
+        """
+        if self._broken is not None:
+            raise BrokenProcessPool(self._broken)
+        if self._closed:
+            raise RuntimeError("the worker processes are closed")
+        number = next(self._numbers)
+        frame = _NUMBER.pack(number) + pickle.dumps((fn, args), _PROTOCOL)
+        answer: asyncio.Future[T] = self.loop.create_future()
+        self._calls[number] = answer
+        self._waiting.append((number, frame))
+        self._send()
+        try:
+            return await answer
+        finally:
+            if self._calls.get(number) is answer:
+                del self._calls[number]  # given up: not sent, or its answer is dropped
+
+    def _send(self) -> None:
+        """Send the workers the calls they have room for, in the order asked."""
+        outbox = self._outbox
+        while self._waiting and len(self._sent) < self.count + SPARE and outbox is not None:
+            number, frame = self._waiting.popleft()
+            if number not in self._calls:
+                continue  # its caller gave up before it was sent
+            self._sent.add(number)
+            outbox.write(_HEADER.pack(len(frame)) + frame)
+
+    def _answered(self, frame: bytes, ready: asyncio.Future[None]) -> None:
+        """A worker's answer (or its word that it has started)."""
+        (number,) = _NUMBER.unpack_from(frame)
+        if number == _READY:
+            if not ready.done():
+                ready.set_result(None)
+            return
+        self._sent.discard(number)
+        answer = self._calls.pop(number, None)
+        try:
+            if answer is not None and not answer.done():
+                ok, value = pickle.loads(frame[_NUMBER.size:])
+                if ok:
+                    answer.set_result(value)
+                else:
+                    error, where = value
+                    error.__cause__ = RemoteTraceback(where)
+                    answer.set_exception(error)
+        except Exception as exc:  # an answer that cannot be unpickled here
+            if answer is not None and not answer.done():
+                answer.set_exception(exc)
+        finally:
+            self._send()
+
+    def _unexpected(self, frame: bytes) -> None:
+        """Workers never write on the calls' socket."""
+        self._break("a worker wrote where only the bot writes")
+
+    def _lost(self) -> None:
+        """A socket to the workers ended: a worker died, unless the pool is being closed."""
+        if not self._closed:
+            self._break("a worker process ended unexpectedly")
+
+    def _break(self, why: str) -> None:
+        """A worker died: fail every call not answered, and end the other workers."""
+        if self._broken is not None or self._closed:
+            return
+        self._broken = why
+        for answer in (*self._calls.values(), *self._ready):
+            if not answer.done():
+                answer.set_exception(BrokenProcessPool(why))
+        for ready in self._ready:
+            ready.exception()  # read here: start() may have stopped waiting
+        self.shutdown(terminate=True)
+
+    def shutdown(self, *, terminate: bool = False) -> None:
+        """Stop: calls not answered are cancelled, the workers told to end (each after the
+        call it is on, or at once with ``terminate``), and reaped in a thread of their own.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        calls = list(self._calls.values())
+        self._calls.clear()
+        self._waiting.clear()
+        self._sent.clear()
+        with contextlib.suppress(RuntimeError):  # a pool left by an event loop now closed
+            for transport in (self._outbox, *self._inboxes):
+                if transport is not None:
+                    transport.close()
+            for answer in calls:
+                answer.cancel()
+        if terminate:
+            for process in self._processes:
+                if process.pid is not None:
+                    process.terminate()
+        threading.Thread(target=self._reap, name="workers-reaper", daemon=True).start()
+
+    async def close(self) -> None:
+        """:meth:`shutdown`, then wait (off the event loop) until the workers have ended."""
+        self.shutdown()
+        await asyncio.to_thread(self._reap)
+
+    def _reap(self) -> None:
+        """Wait for each worker to end: :data:`GRACE` seconds to finish, then terminated."""
+        for process in list(self._processes):
+            if process.pid is None:
+                continue
+            process.join(GRACE)
+            if process.exitcode is None:
+                log.warning("a worker process (pid %s) did not end; terminating it", process.pid)
+                process.terminate()
+                process.join(GRACE)
+            if process.exitcode is None:
+                process.kill()
+                process.join()
 
 
 class WorkerPool:
@@ -83,38 +372,40 @@ class WorkerPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._starting: asyncio.Future[ProcessPoolExecutor] | None = None
+        self._pool: Workers | None = None
+        self._starting: asyncio.Future[Workers] | None = None
 
-    async def get(self) -> ProcessPoolExecutor:
+    async def get(self) -> Workers:
         """The pool, its workers started; the first callers wait while they start."""
+        pool = self._pool
+        if pool is not None and (pool.broken or pool.loop is not asyncio.get_running_loop()):
+            self.discard(pool)  # broken, or left by an event loop that has ended
         if self._pool is not None:
             return self._pool
         if self._starting is None:
             self._starting = asyncio.ensure_future(self._start())
         return await asyncio.shield(self._starting)  # a caller given up stops no start
 
-    async def _start(self) -> ProcessPoolExecutor:
-        pool = ProcessPoolExecutor(self.workers, mp_context=pool_context(),
-                                   initializer=start_worker)
+    async def _start(self) -> Workers:
         try:
-            await asyncio.to_thread(_start_all, pool, self.workers)
+            pool = await Workers.start(self.workers)
         finally:
             self._starting = None
         self._pool = pool
         return pool
 
-    def discard(self, pool: ProcessPoolExecutor) -> None:
-        """Drop a broken ``pool`` (once, however many of its tasks noticed): the next
+    def discard(self, pool: Workers) -> None:
+        """Drop a broken ``pool`` (once, however many of its calls noticed): the next
         :meth:`get` starts a new one."""
         if self._pool is pool:
             self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(terminate=True)
 
-    def take(self) -> ProcessPoolExecutor | None:
+    def take(self) -> Workers | None:
         """The running pool, no longer this one's (to shut down); None if none runs."""
         pool, self._pool = self._pool, None
         return pool
 
 
-__all__ = ["ORPHANED", "PRELOAD", "WorkerPool", "pool_context", "start_worker"]
+__all__ = ["GRACE", "ORPHANED", "PRELOAD", "SPARE", "RemoteTraceback", "WorkerPool",
+           "Workers", "pool_context", "start_worker"]

@@ -146,7 +146,7 @@ class _Lane:
             pool = None
             try:
                 pool = await self._pools.get()
-                return await asyncio.wrap_future(pool.submit(self.thinker, question, self.budget))
+                return await pool.call(self.thinker, question, self.budget)
             except BrokenProcessPool:
                 log.warning("a computer worker died (attempt %d of %d); asking again",
                             attempt, ATTEMPTS)
@@ -163,7 +163,7 @@ class _Lane:
         """Stop the workers, dropping questions not yet started; waits off the event loop."""
         pool = self._pools.take()
         if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+            await pool.close()
 
 
 class Computers:

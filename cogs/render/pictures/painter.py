@@ -35,11 +35,11 @@ import asyncio
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from bot.workers import WorkerPool
+from bot.workers import WorkerPool, Workers
 from cogs.render.pictures import Picture, picture_of
 from cogs.render.pictures.draw import render_png
 from cogs.render.pictures.scene import Scene
@@ -90,7 +90,7 @@ class Painter:
         self._tasks: set[asyncio.Task[None]] = set()
         self._generation = 0  # close() starts a new one: older drawings count no more
 
-    async def _executor(self) -> Executor:
+    async def _executor(self) -> Workers | ThreadPoolExecutor:
         """The workers, started off the event loop on first use."""
         if self.processes:
             return await self._processes.get()
@@ -233,19 +233,23 @@ class Painter:
         pool = None
         try:
             pool = await self._executor()
+            if isinstance(pool, Workers):
+                return await pool.call(picture_of, scene, filename, self.draw)
             return await loop.run_in_executor(pool, picture_of, scene, filename, self.draw)
         except BrokenProcessPool:
             log.warning("a picture worker died; drawing in a thread, the pool started anew")
-            if isinstance(pool, ProcessPoolExecutor):
+            if isinstance(pool, Workers):
                 self._processes.discard(pool)
             return await asyncio.to_thread(picture_of, scene, filename, self.draw)
 
     def close(self) -> None:
         """Stop the workers, dropping drawings not yet started (shutdown; the pool starts
         again if asked, as when the Tables cog is reloaded)."""
-        for pool in (self._processes.take(), self._threads):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+        workers = self._processes.take()
+        if workers is not None:
+            workers.shutdown()
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
         self._threads = None
         self._kept.clear()
         for drawing in self._drawings.values():
