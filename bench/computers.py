@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import games
-from bot.tables.computers import Computers, Question, Thinker, move_rng, think
+from bot.tables.computers import Computers, Question, Thinker, move_seed, think
 from games.players import Decision, perspective
 
 SPIN_SECONDS = 0.1
@@ -46,7 +46,7 @@ def questions(game_name: str, players: int, count: int, seed: int) -> list[Quest
             legal = game.legal_actions(seat)
             if len(legal) > 1:
                 out.append(Question("hard", perspective(game, seat),
-                                    move_rng(game.seed, len(game.history), "hard", seat)))
+                                    move_seed(game.seed, len(game.history), "hard", seat)))
             game.apply(seat, rng.choice(legal))
     return out
 

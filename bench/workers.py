@@ -32,7 +32,7 @@ from typing import Any
 from bench.rules import Spread, machine
 from bot.__main__ import event_loop
 from bot.models import ComputerLevel
-from bot.tables.computers import Question, move_rng, think
+from bot.tables.computers import Question, move_seed, think
 from bot.workers import Workers, pool_context, start_worker
 from games.core.registry import new_game
 from games.players import perspective
@@ -51,7 +51,7 @@ def question() -> Question:
         game.apply(seat, game.legal_actions(seat)[0])
     seat = game.to_act
     assert seat is not None
-    return Question(ComputerLevel.RANDOM, perspective(game, seat), move_rng(7, 6, seat=seat))
+    return Question(ComputerLevel.RANDOM, perspective(game, seat), move_seed(7, 6, seat=seat))
 
 
 def picture(scene: bytes, size: int) -> bytes:

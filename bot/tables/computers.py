@@ -2,7 +2,7 @@
 
 A computer's choice is a pure function of what its seat may know (a
 :class:`~games.players.Perspective`), its level, and a generator drawn from the table's
-seed, the number of actions so far, the level and the seat (:func:`move_rng`). Nothing
+seed, the number of actions so far, the level and the seat (:func:`move_seed`). Nothing
 else, no process state: a table resumed after a restart makes the same computer moves
 as one that never stopped.
 
@@ -10,8 +10,8 @@ The ``random`` level costs microseconds and runs in the bot's own process. Every
 level runs in :class:`Computers`, a small pool of worker processes, because a hard
 decision may take a few hundred milliseconds of CPU and the event loop serves every
 table. A worker that dies (killed, out of memory) costs nothing but time: the pool is
-replaced and the same question asked again, with the same generator, so it gets the
-same answer.
+replaced and the same question asked again, with the same seed, so it gets the same
+answer.
 
 :class:`ComputerTurns` plays a computer's turn at a table (a computer seat's, or a
 person's whose time ran out) and answers the Hint button. A computer thinks outside the
@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import random
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.load import LOAD
@@ -71,30 +70,38 @@ ATTEMPTS = 3
 a thread of the bot's own process instead."""
 
 
-def move_rng(seed: int | None, actions: int, level: ComputerLevel = ComputerLevel.RANDOM,
-             seat: int | None = None) -> random.Random:
-    """The generator for one computer move: from the game's seed and the actions so far.
+def move_seed(seed: int | None, actions: int, level: ComputerLevel = ComputerLevel.RANDOM,
+              seat: int | None = None) -> str:
+    """The seed of the generator for one computer move: from the game's seed and the
+    actions so far.
 
     ``random`` keeps the first wave's generator bit for bit (stored tables and records
     replay unchanged); every other level mixes its name and the seat in, so two seats
     (or a seat and the hint for it) never share a stream by accident.
     """
     if level == ComputerLevel.RANDOM:
-        return random.Random(f"fivefold-computer:{seed}:{actions}")
-    return random.Random(f"fivefold-computer:{level}:{seat}:{seed}:{actions}")
+        return f"fivefold-computer:{seed}:{actions}"
+    return f"fivefold-computer:{level}:{seat}:{seed}:{actions}"
 
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """What a computer is asked: a level, a perspective and the generator to decide with.
+    """What a computer is asked: a level, a perspective and the seed of the generator to
+    decide with (:func:`move_seed`).
 
-    Picklable: it crosses to a worker process and back unchanged, so asking it again
-    (after a worker died) gives the same decision.
+    Picklable: it crosses to a worker process and back unchanged. It carries the seed, not
+    the generator (a few dozen bytes to send, not the generator's 4 KB of state), and each
+    answer starts a generator of its own from it, so asking it again (after a worker died)
+    gives the same decision.
     """
 
     level: ComputerLevel
     perspective: Perspective
-    rng: random.Random
+    seed: str
+
+    def rng(self) -> random.Random:
+        """A new generator for this question's answer."""
+        return random.Random(self.seed)
 
 
 Thinker = Callable[[Question, float], Decision]
@@ -108,21 +115,16 @@ def think(question: Question, budget: float) -> Decision:
     """
     p = question.perspective
     if question.level != ComputerLevel.HARD:
-        return decide(Level(question.level), p, question.rng)
+        return decide(Level(question.level), p, question.rng())
     if not p.legal:
         raise ValueError(f"seat {p.seat} has no legal action")
-    return HardPlayer(budget=hard_budget(budget, p.game)).decide(p, question.rng)
+    return HardPlayer(budget=hard_budget(budget, p.game)).decide(p, question.rng())
 
 
 def hard_budget(scale: float, game: str) -> int:
     """The hard search's simulated moves in ``game`` for the ``COMPUTER_BUDGET`` scale:
     the game's own budget (:func:`games.players.hard.budget_for`) scaled, at least 1."""
     return max(1, round(budget_for(game) * scale))
-
-
-def _untouched(question: Question) -> Question:
-    """``question`` with a copy of its generator, to think about without using it up."""
-    return replace(question, rng=copy.copy(question.rng))
 
 
 HINT_PATIENCE = 2.0
@@ -153,7 +155,7 @@ class _Lane:
                 if pool is not None:
                     self._pools.discard(pool)
         log.error("computer workers keep dying; thinking in the bot's own process")
-        return await asyncio.to_thread(self.thinker, _untouched(question), self.budget)
+        return await asyncio.to_thread(self.thinker, question, self.budget)
 
     async def warm(self) -> None:
         """Start the workers now rather than on the first question."""
@@ -197,12 +199,11 @@ class Computers:
     async def decide(self, question: Question) -> Decision:
         """The answer to ``question``; a worker dying under it only means asking again.
 
-        ``question`` is never used up: its generator crosses to a worker as a copy, and
-        is copied here too when the answer is thought in this process, so asking twice
-        gives the same answer.
+        ``question`` is never used up: each answer starts its own generator from the
+        question's seed, so asking twice gives the same answer.
         """
         if question.level in IN_PROCESS:
-            return self.thinker(_untouched(question), self.budget)
+            return self.thinker(question, self.budget)
         self._count(+1)
         try:
             return await self._lane.ask(question)
@@ -333,7 +334,7 @@ class ComputerTurns:
         game = session.game
         assert game is not None
         done = len((session.table.record or {}).get("actions", []))
-        return Question(level, perspective(game, seat), move_rng(game.seed, done, level, seat))
+        return Question(level, perspective(game, seat), move_seed(game.seed, done, level, seat))
 
     # --- hints --------------------------------------------------------------------------
 
@@ -427,7 +428,7 @@ __all__ = [
     "Question",
     "Thinker",
     "hard_budget",
-    "move_rng",
+    "move_seed",
     "think",
     "timeout_note",
 ]

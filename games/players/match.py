@@ -100,8 +100,8 @@ def game_seed(match_seed: int, deal_index: int) -> int:
 def decision_rng(level: str, seed: int | None, actions: int, seat: int) -> random.Random:
     """The generator of one computer decision in a game seeded ``seed``.
 
-    ``random`` gets the bot's first-wave generator (``bot/tables/computers.py``'s
-    ``move_rng``) unchanged; other levels mix in the level and the seat.
+    ``random`` gets the bot's first-wave generator (seeded by ``bot/tables/computers.py``'s
+    ``move_seed``) unchanged; other levels mix in the level and the seat.
     """
     if level == Level.RANDOM:
         return random.Random(f"fivefold-computer:{seed}:{actions}")

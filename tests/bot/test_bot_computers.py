@@ -27,7 +27,7 @@ from bot.__main__ import main
 from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_rng, think
+from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_seed, think
 from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
 from bot.tables.service import Tables
@@ -191,7 +191,7 @@ def expected_move(session: Session, seat: int) -> str:
     assert game is not None
     level = session.seats[seat].computer_level
     question = Question(level, perspective(game, seat),
-                        move_rng(game.seed, len(actions(session)), level, seat))
+                        move_seed(game.seed, len(actions(session)), level, seat))
     return f"{seat} {think(question, BUDGET).action}"
 
 
@@ -233,12 +233,12 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
 
 def test_levels_and_seats_draw_from_streams_of_their_own():
     firsts = {
-        (level, seat): move_rng(9, 4, level, seat).random()  # type: ignore[arg-type]
+        (level, seat): random.Random(move_seed(9, 4, level, seat)).random()  # type: ignore[arg-type]
         for level in ("random", "easy", "hard") for seat in (0, 1)
     }
     assert firsts[("random", 0)] == firsts[("random", 1)]  # the first wave's: seed and count
     assert len({v for (level, _), v in firsts.items() if level != "random"}) == 4
-    assert move_rng(9, 4, "hard", 1).random() == move_rng(9, 4, "hard", 1).random()
+    assert move_seed(9, 4, "hard", 1) == move_seed(9, 4, "hard", 1)
 
 
 @pytest.mark.parametrize("name", games.names())
@@ -250,7 +250,7 @@ def test_random_is_the_first_waves_choice_bit_for_bit(name):
     seed = game.seed
     while not game.over:
         seat, actions = game.to_act, len(game.history)
-        first_wave = move_rng(seed, actions).choice(game.legal_actions(seat))
+        first_wave = random.Random(move_seed(seed, actions)).choice(game.legal_actions(seat))
         now = decide("random", perspective(game, seat), decision_rng("random", seed, actions, seat))
         assert now.action == first_wave
         game.apply(seat, now.action)
@@ -282,7 +282,7 @@ async def test_workers_that_keep_dying_leave_the_answer_to_the_bots_own_process(
     game = games.new_game("fiasco", 3, {}, seed=2)
     seat = game.to_act
     assert seat is not None
-    question = Question("hard", perspective(game, seat), move_rng(2, 0, "hard", seat))
+    question = Question("hard", perspective(game, seat), move_seed(2, 0, "hard", seat))
     computers = Computers(workers=1, budget=BUDGET, thinker=DiesInWorkers())
     try:
         assert await computers.decide(question) == think(question, BUDGET)
@@ -543,7 +543,7 @@ async def test_a_hint_is_what_the_hard_computer_in_that_seat_would_play(tmp_path
         game = session.game
         assert game is not None
         alone = Question("hard", perspective(game, seat),
-                         move_rng(game.seed, len(actions(session)), "hard", seat))
+                         move_seed(game.seed, len(actions(session)), "hard", seat))
         assert hint == think(alone, BUDGET)
         assert hint.action in game.legal_actions(seat)
 

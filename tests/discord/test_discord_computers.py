@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from bot.models import TableStatus
-from bot.tables.computers import Question, move_rng, think
+from bot.tables.computers import Question, move_seed, think
 from cogs import ids
 from games.players import perspective
 from games.players.base import hint_words
@@ -136,7 +136,7 @@ async def test_the_hint_answers_only_the_player_to_act_privately_and_the_game_is
         assert mine is not None and mine.visible_to == mover.id
         actions_before = len(session.table.record["actions"])
         question = Question("hard", perspective(game, seat),
-                            move_rng(game.seed, actions_before, "hard", seat))
+                            move_seed(game.seed, actions_before, "hard", seat))
         expected = think(question, BUDGET)
         asked = await fake.click(mover, mine, "Hint")
         assert deferred(asked)  # the search runs in a worker

@@ -17,7 +17,7 @@ import discord
 
 from bot.app import FivefoldBot
 from bot.models import TableStatus
-from bot.tables.computers import move_rng
+from bot.tables.computers import move_seed
 from bot.tables.session import Session
 from games.core.zones import ZoneKind
 from games.players import decide, perspective
@@ -267,8 +267,8 @@ async def test_fiascos_tournament_rule_plays_a_random_card_from_that_hand(
         assert game is not None and seat is not None
         hand = next(z for z in game.view_for(seat).zones
                     if z.kind is ZoneKind.HAND and z.owner == seat)
-        expected = decide("random", perspective(game, seat),
-                          move_rng(game.seed, actions(session), "random", seat)).action
+        expected = decide("random", perspective(game, seat), random.Random(
+            move_seed(game.seed, actions(session), "random", seat))).action
         await time_out(bot, session, clock, 10)
         played = session.table.record["actions"][-1]
         assert played.endswith(str(expected)) and expected.card in (hand.cards or ())
