@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.workers import SPARE, RemoteTraceback, WorkerPool, Workers
+from bot.workers import SPARE, RemoteTraceback, WorkerPool, Workers, _Frames
 from tests.botdriver import until
 
 GATE_LIMIT = 15.0
@@ -102,6 +102,24 @@ async def test_calls_are_answered_in_worker_processes_not_in_the_bot() -> None:
         assert os.getpid() not in pids
         assert await asyncio.gather(*(pool.call(square, n) for n in range(20))) == \
             [n * n for n in range(20)]
+
+
+def test_frames_are_read_whole_however_the_socket_cuts_them() -> None:
+    frames = [b"", b"a", bytes(range(256)) * 300, b"last"]
+    stream = b"".join(len(f).to_bytes(4, "big") + f for f in frames)
+    for cut in (1, 3, 4096, len(stream)):  # a byte at a time, odd pieces, all at once
+        received: list[bytes] = []
+        reader = _Frames(lambda frame, into=received: into.append(bytes(frame)), lambda: None)
+        for start in range(0, len(stream), cut):
+            reader.data_received(stream[start:start + cut])
+        assert received == frames, cut
+
+
+async def test_big_answers_come_back_whole() -> None:
+    async with workers(2) as pool:
+        sizes = [1, 70_000, 300_000, 5]
+        answers = await asyncio.gather(*(pool.call(bytes, n) for n in sizes))
+        assert [len(a) for a in answers] == sizes
 
 
 async def test_the_calls_run_no_thread_in_the_bot() -> None:
