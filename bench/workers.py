@@ -27,6 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from bench.rules import Spread, machine
@@ -126,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-flight", type=int, default=8, help="calls at once")
     parser.add_argument("--picture-bytes", type=int, default=40_000,
                         help="the size of a picture's answer")
-    parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     if not kinds or any(k not in KINDS for k in kinds):
@@ -154,8 +155,7 @@ def main(argv: list[str] | None = None) -> int:
               f"ratio {Spread.of(ratios).text('.2f')} (round by round), "
               f"{saved:,.1f} µs saved a call")
     if args.json:
-        with open(args.json, "w") as out:
-            json.dump(result, out, indent=2)
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0
 
 
