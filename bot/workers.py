@@ -25,7 +25,9 @@ and answer through two threads of its own (a feeder and a manager, each taking t
 from the loop) and spends about five times the bot's CPU on each call (``python -m
 bench.workers``). A worker that dies breaks the pool, as it did the executor's: every call
 not answered fails with :class:`~concurrent.futures.process.BrokenProcessPool`, and the
-callers start a new pool and ask again.
+callers start a new pool and ask again. Closing a pool cancels the calls not yet sent and
+lets those sent be answered, as the executor's shutdown did; a call that raises, even
+``SystemExit``, fails alone and the worker goes on.
 
 Starting a worker blocks its starter until the fork server has forked it, and the fork
 server's first fork waits for it to import the rules (seconds on a busy machine). On the
@@ -37,6 +39,7 @@ the callers wait for it without holding the loop.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import itertools
@@ -80,6 +83,8 @@ _NUMBER = struct.Struct("!Q")
 """A call's number, at the head of the call's frame and of its answer's."""
 _READY = 0
 """The number of a worker's first answer: that it has started."""
+_LARGEST = 0x7FFFFFFF
+"""The largest frame a call may be: its length is a signed 32-bit number."""
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
@@ -122,7 +127,10 @@ def _serve(calls: socket.socket, turn: Lock, answers: socket.socket) -> None:
     """A worker: take the next call when free, answer it, until the pool is closed."""
     start_worker()
     inbox, outbox = Connection(calls.detach()), Connection(answers.detach())
-    outbox.send_bytes(_NUMBER.pack(_READY) + pickle.dumps((True, None), _PROTOCOL))
+    try:
+        outbox.send_bytes(_NUMBER.pack(_READY) + pickle.dumps((True, None), _PROTOCOL))
+    except OSError:
+        return  # the pool was closed while this worker started
     while True:
         try:
             with turn:  # one worker reads a whole frame at a time
@@ -141,8 +149,10 @@ def _answer(call: bytes) -> bytes:
     try:
         fn, args = pickle.loads(call)
         answer: tuple[bool, Any] = (True, fn(*args))
-    except Exception as exc:
-        answer = (False, (exc, "".join(traceback.format_exception(exc))))
+    except BaseException as exc:  # the call's to answer for, never the worker's end
+        error = exc if isinstance(exc, Exception) else RuntimeError(
+            f"a worker's call raised {exc!r}")
+        answer = (False, (error, "".join(traceback.format_exception(exc))))
     try:
         return pickle.dumps(answer, _PROTOCOL)
     except Exception as exc:  # an answer or an error that cannot be pickled
@@ -168,10 +178,16 @@ class _Frames(asyncio.Protocol):
         with memoryview(buffer) as frames:  # read in place, not copied (a picture: 40 KB)
             while len(buffer) - start >= _HEADER.size:
                 (size,) = _HEADER.unpack_from(buffer, start)
-                end = start + _HEADER.size + size
-                if size < 0 or len(buffer) < end:
-                    break  # the rest is on its way (a negative size: never sent by a worker)
-                with frames[start + _HEADER.size:end] as frame:
+                head = _HEADER.size
+                if size == -1:  # 2 GiB or more: the length follows in 8 bytes
+                    if len(buffer) - start < head + _NUMBER.size:
+                        break
+                    (size,) = _NUMBER.unpack_from(buffer, start + head)
+                    head += _NUMBER.size
+                end = start + head + size
+                if len(buffer) < end:
+                    break  # the rest is on its way
+                with frames[start + head:end] as frame:
                     self._received(frame)
                 start = end
         del buffer[:start]
@@ -194,40 +210,50 @@ class Workers:
         self._waiting: deque[tuple[int, bytes]] = deque()  # calls not yet sent
         self._sent: set[int] = set()  # calls sent and not yet answered
         self._processes: list[BaseProcess] = []
+        self._sockets: list[socket.socket] = []  # the bot's ends not yet the loop's
+        self._turn: Lock | None = None  # kept: a worker still starting opens it by name
+        self._spawned: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._reaped: concurrent.futures.Future[None] | None = None
         self._outbox: asyncio.Transport | None = None
         self._inboxes: list[asyncio.Transport] = []
+        self._ended = 0  # inboxes whose worker has gone
         self._ready: list[asyncio.Future[None]] = []
         self._broken: str | None = None
         self._closed = False
 
     @classmethod
     async def start(cls, count: int, context: Context | None = None) -> Workers:
-        """``count`` workers, started off the event loop; returns once each has started."""
+        """``count`` workers, started off the event loop; returns once each has started.
+        Cancelled meanwhile, it lets the processes under way start, then ends them."""
         pool = cls(count, context)
         try:
             await pool._start()
         except BaseException:
-            pool.shutdown()
+            pool.shutdown(terminate=True)
             raise
         return pool
 
     async def _start(self) -> None:
         ours, theirs = socket.socketpair()
         answers = [socket.socketpair() for _ in range(self.count)]
-        turn = self._context.Lock()
-        try:
-            await asyncio.to_thread(self._spawn, theirs, turn, [w for _, w in answers])
-        finally:
-            theirs.close()
-            for _, w in answers:
-                w.close()
+        self._sockets = [ours, *(mine for mine, _ in answers)]
+        self._turn = self._context.Lock()
+        threading.Thread(target=self._spawn, args=(theirs, [w for _, w in answers]),
+                         name="workers-start", daemon=True).start()
+        # Shielded: the fork server is reading the workers' sockets; a cancelled start
+        # leaves the thread to finish, and the reaper waits for it.
+        await asyncio.shield(asyncio.wrap_future(self._spawned))
+        if self._closed:
+            raise BrokenProcessPool(self._broken or "the worker processes were closed")
         self._outbox, _ = await self.loop.create_unix_connection(
-            lambda: _Frames(self._unexpected, self._lost), sock=ours)
+            lambda: _Frames(self._unexpected, self._calls_lost), sock=ours)
+        self._sockets.remove(ours)
         for mine, _ in answers:
             ready: asyncio.Future[None] = self.loop.create_future()
             self._ready.append(ready)
             transport, _ = await self.loop.create_unix_connection(
                 functools.partial(self._inbox, ready), sock=mine)
+            self._sockets.remove(mine)
             self._inboxes.append(transport)
         await asyncio.gather(*self._ready)
 
@@ -235,13 +261,28 @@ class Workers:
         """The bot's end of a worker's answers; ``ready`` is set by its first."""
         return _Frames(lambda frame: self._answered(frame, ready), self._lost)
 
-    def _spawn(self, calls: socket.socket, turn: Lock, answers: list[socket.socket]) -> None:
-        """Start the processes (blocking: the fork server forks each)."""
-        for n, mine in enumerate(answers):
-            process = self._context.Process(target=_serve, args=(calls, turn, mine),
-                                            name=f"worker-{n + 1}", daemon=True)
-            process.start()
-            self._processes.append(process)
+    def _spawn(self, calls: socket.socket, answers: list[socket.socket]) -> None:
+        """Start the processes (in a thread: the fork server forks each), then close the
+        workers' ends of the sockets, which are theirs now."""
+        error: BaseException | None = None
+        try:
+            for n, mine in enumerate(answers):
+                if self._closed:
+                    break  # closed while starting: no more
+                process = self._context.Process(target=_serve, args=(calls, self._turn, mine),
+                                                name=f"worker-{n + 1}", daemon=True)
+                process.start()
+                self._processes.append(process)
+        except BaseException as exc:
+            error = exc
+        finally:
+            calls.close()
+            for mine in answers:
+                mine.close()
+        if error is None:
+            self._spawned.set_result(None)
+        else:
+            self._spawned.set_exception(error)
 
     @property
     def broken(self) -> bool:
@@ -253,7 +294,8 @@ class Workers:
         the worker's traceback). ``fn`` and ``args`` are pickled (``fn`` by name).
 
         BrokenProcessPool if a worker died before the answer came; CancelledError if the
-        pool was closed first. A caller cancelled before its call was sent takes it back.
+        pool was closed before the call was sent. A caller cancelled before its call was
+        sent takes it back.
         """
         if self._broken is not None:
             raise BrokenProcessPool(self._broken)
@@ -261,6 +303,8 @@ class Workers:
             raise RuntimeError("the worker processes are closed")
         number = next(self._numbers)
         frame = _NUMBER.pack(number) + pickle.dumps((fn, args), _PROTOCOL)
+        if len(frame) > _LARGEST:
+            raise ValueError(f"a call of {len(frame):,} bytes is too large to send")
         answer: asyncio.Future[T] = self.loop.create_future()
         self._calls[number] = answer
         self._waiting.append((number, frame))
@@ -278,8 +322,8 @@ class Workers:
             number, frame = self._waiting.popleft()
             if number not in self._calls:
                 continue  # its caller gave up before it was sent
-            self._sent.add(number)
             outbox.write(_HEADER.pack(len(frame)) + frame)
+            self._sent.add(number)
 
     def _answered(self, frame: memoryview, ready: asyncio.Future[None]) -> None:
         """A worker's answer (or its word that it has started)."""
@@ -309,10 +353,22 @@ class Workers:
         """Workers never write on the calls' socket."""
         self._break("a worker wrote where only the bot writes")
 
+    def _calls_lost(self) -> None:
+        """The calls' socket ended: closed by the pool, else broken."""
+        if not self._closed:
+            self._break("the socket of the calls to the workers ended")
+
     def _lost(self) -> None:
-        """A socket to the workers ended: a worker died, unless the pool is being closed."""
+        """A socket to the workers ended: a worker died, unless the pool is being closed;
+        once every worker of a closed pool has gone, the calls left have no answer coming."""
         if not self._closed:
             self._break("a worker process ended unexpectedly")
+            return
+        self._ended += 1
+        if self._ended >= len(self._inboxes):
+            self._cancel(list(self._calls.values()))
+            self._calls.clear()
+            self._sent.clear()
 
     def _break(self, why: str) -> None:
         """A worker died: fail every call not answered, and end the other workers."""
@@ -327,46 +383,72 @@ class Workers:
         self.shutdown(terminate=True)
 
     def shutdown(self, *, terminate: bool = False) -> None:
-        """Stop: calls not answered are cancelled, the workers told to end (each after the
-        call it is on, or at once with ``terminate``), and reaped in a thread of their own.
+        """Stop, and reap the workers in a thread of its own (:meth:`close` waits for it).
+
+        The calls not yet sent are cancelled. The calls sent are answered as they would
+        have been, each worker ending once it has nothing more to do (terminated if it
+        takes more than :data:`GRACE` seconds); with ``terminate`` (a broken pool) they
+        are cancelled too and the workers ended at once.
         """
         if self._closed:
             return
         self._closed = True
-        calls = list(self._calls.values())
-        self._calls.clear()
+        waiting = [self._calls.pop(number) for number, _ in self._waiting
+                   if number in self._calls]
         self._waiting.clear()
-        self._sent.clear()
+        if terminate or not self._inboxes:
+            waiting += self._calls.values()
+            self._calls.clear()
+            self._sent.clear()
+        for raw in self._sockets:
+            raw.close()
+        self._sockets.clear()
         with contextlib.suppress(RuntimeError):  # a pool left by an event loop now closed
-            for transport in (self._outbox, *self._inboxes):
+            closing = (self._outbox, *self._inboxes) if terminate else (self._outbox,)
+            for transport in closing:
                 if transport is not None:
-                    transport.close()
-            for answer in calls:
-                answer.cancel()
+                    transport.close()  # the calls' socket: each worker reads its end
+            self._cancel(waiting)
         if terminate:
-            for process in self._processes:
+            for process in list(self._processes):
                 if process.pid is not None:
                     process.terminate()
-        threading.Thread(target=self._reap, name="workers-reaper", daemon=True).start()
+        reaped: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._reaped = reaped
+        threading.Thread(target=self._reap, args=(reaped,), name="workers-reaper",
+                         daemon=True).start()
+
+    @staticmethod
+    def _cancel(calls: list[asyncio.Future[Any]]) -> None:
+        with contextlib.suppress(RuntimeError):  # their event loop has closed
+            for answer in calls:
+                answer.cancel()
 
     async def close(self) -> None:
         """:meth:`shutdown`, then wait (off the event loop) until the workers have ended."""
         self.shutdown()
-        await asyncio.to_thread(self._reap)
+        assert self._reaped is not None
+        await asyncio.wrap_future(self._reaped)
 
-    def _reap(self) -> None:
-        """Wait for each worker to end: :data:`GRACE` seconds to finish, then terminated."""
-        for process in list(self._processes):
-            if process.pid is None:
-                continue
-            process.join(GRACE)
-            if process.exitcode is None:
-                log.warning("a worker process (pid %s) did not end; terminating it", process.pid)
-                process.terminate()
+    def _reap(self, reaped: concurrent.futures.Future[None]) -> None:
+        """Wait for each worker to end: :data:`GRACE` seconds to finish, then terminated.
+        The one reaper of the pool: a process is joined by one thread only."""
+        try:
+            concurrent.futures.wait([self._spawned])  # every process that will start has
+            for process in list(self._processes):
+                if process.pid is None:
+                    continue
                 process.join(GRACE)
-            if process.exitcode is None:
-                process.kill()
-                process.join()
+                if process.exitcode is None:
+                    log.warning("a worker process (pid %s) did not end; terminating it",
+                                process.pid)
+                    process.terminate()
+                    process.join(GRACE)
+                if process.exitcode is None:
+                    process.kill()
+                    process.join()
+        finally:
+            reaped.set_result(None)
 
 
 class WorkerPool:
@@ -393,7 +475,8 @@ class WorkerPool:
         try:
             pool = await Workers.start(self.workers)
         finally:
-            self._starting = None
+            if self._starting is asyncio.current_task():
+                self._starting = None
         self._pool = pool
         return pool
 
@@ -405,7 +488,11 @@ class WorkerPool:
         pool.shutdown(terminate=True)
 
     def take(self) -> Workers | None:
-        """The running pool, no longer this one's (to shut down); None if none runs."""
+        """The running pool, no longer this one's (to shut down); None if none runs. A pool
+        still starting is cancelled: it ends its workers once they have started."""
+        if self._starting is not None:
+            self._starting.cancel()
+            self._starting = None
         pool, self._pool = self._pool, None
         return pool
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -105,8 +106,12 @@ async def test_calls_are_answered_in_worker_processes_not_in_the_bot() -> None:
 
 
 def test_frames_are_read_whole_however_the_socket_cuts_them() -> None:
-    frames = [b"", b"a", bytes(range(256)) * 300, b"last"]
+    frames = [b"", b"a", bytes(range(256)) * 300, b"long header", b"last"]
     stream = b"".join(len(f).to_bytes(4, "big") + f for f in frames)
+    # A frame of 2 GiB or more has the length -1, then its length in 8 bytes.
+    long = b"\xff\xff\xff\xff" + len(b"long header").to_bytes(8, "big")
+    stream = stream.replace(len(b"long header").to_bytes(4, "big") + b"long header",
+                            long + b"long header")
     for cut in (1, 3, 4096, len(stream)):  # a byte at a time, odd pieces, all at once
         received: list[bytes] = []
         reader = _Frames(lambda frame, into=received: into.append(bytes(frame)), lambda: None)
@@ -181,23 +186,69 @@ async def test_a_killed_worker_fails_the_calls_not_answered_and_a_new_pool_answe
             await taken.close()
 
 
-async def test_closing_cancels_the_calls_not_answered_and_ends_every_worker(
+async def test_closing_cancels_the_calls_not_sent_and_lets_those_sent_be_answered(
         tmp_path: Path) -> None:
     gate = tmp_path / "gate"
     pool = await Workers.start(2)
     first, holder = await held(pool, tmp_path, "first")
     other = await pool.call(pid)
     queued = [asyncio.create_task(pool.call(square, n)) for n in range(5)]
-    await asyncio.sleep(0)  # each queued call is asked
+    await asyncio.sleep(0)  # each is asked: two are sent (room for three in all), three wait
     pool.shutdown()
-    for call in (first, *queued):
+    for call in queued[2:]:
         with pytest.raises(asyncio.CancelledError):
             await call
-    gate.touch()  # the held worker finishes its call, finds nobody listening, and ends
+    assert await asyncio.gather(*queued[:2]) == [0, 1]
+    gate.touch()
+    assert await first == holder  # the call under way is answered, as the executor's was
     await pool.close()
     assert not alive(holder) and not alive(other)
+    # Each worker ended by itself, and was reaped once (two reapers misread exit codes).
+    assert [p.exitcode for p in pool._processes] == [0, 0]
     with pytest.raises(RuntimeError, match="closed"):
         await pool.call(square, 2)
+
+
+async def test_each_worker_is_reaped_once_and_ends_by_itself() -> None:
+    # One reaper a pool: two threads joining one worker misread its exit (255 for 0).
+    pools = await asyncio.gather(*(Workers.start(2) for _ in range(4)))
+    await asyncio.gather(*(pool.call(square, 1) for pool in pools))
+    await asyncio.gather(*(pool.close() for pool in pools))
+    assert [p.exitcode for pool in pools for p in pool._processes] == [0] * 8
+
+
+async def test_a_start_cancelled_while_the_workers_start_leaves_the_fork_server_working(
+        ) -> None:
+    for _ in range(3):
+        starting = asyncio.create_task(Workers.start(2))
+        await asyncio.sleep(0)  # under way: the fork server is reading the sockets
+        starting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await starting
+    async with workers(2) as pool:
+        assert await pool.call(square, 7) == 49
+
+
+async def test_closing_a_pool_while_it_starts_ends_it() -> None:
+    pools = WorkerPool(1)
+    asking = asyncio.create_task(pools.get())
+    await asyncio.sleep(0)
+    assert pools.take() is None
+    with pytest.raises(asyncio.CancelledError):
+        await asking
+    pool = await pools.get()  # a new one, on first use
+    try:
+        assert await pool.call(square, 8) == 64
+    finally:
+        await pool.close()
+
+
+async def test_a_call_that_raises_system_exit_fails_alone_and_the_worker_goes_on() -> None:
+    async with workers(1) as pool:
+        before = await pool.call(pid)
+        with pytest.raises(RuntimeError, match="SystemExit"):
+            await pool.call(sys.exit, 3)
+        assert await pool.call(pid) == before and not pool.broken
 
 
 async def test_a_caller_who_gives_up_before_the_call_is_sent_takes_it_back(
