@@ -88,6 +88,11 @@ _LARGEST = 0x7FFFFFFF
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 
+class NotSent(BrokenProcessPool):
+    """The pool broke before the call was sent to any worker: asking a new pool costs the
+    call nothing it had spent."""
+
+
 class RemoteTraceback(Exception):
     """Where in the worker an error was raised: the ``__cause__`` of the error raised here."""
 
@@ -293,7 +298,8 @@ class Workers:
         """``fn(*args)`` in a worker: its value, or the error it raised (its ``__cause__``
         the worker's traceback). ``fn`` and ``args`` are pickled (``fn`` by name).
 
-        BrokenProcessPool if a worker died before the answer came; CancelledError if the
+        BrokenProcessPool if a worker died before the answer came (:class:`NotSent` if
+        before the call was sent to the workers); CancelledError if the
         pool was closed before the call was sent. A caller cancelled before its call was
         sent takes it back.
         """
@@ -375,9 +381,13 @@ class Workers:
         if self._broken is not None or self._closed:
             return
         self._broken = why
-        for answer in (*self._calls.values(), *self._ready):
+        unsent = {number for number, _ in self._waiting}
+        for number, answer in self._calls.items():
             if not answer.done():
-                answer.set_exception(BrokenProcessPool(why))
+                answer.set_exception((NotSent if number in unsent else BrokenProcessPool)(why))
+        for ready in self._ready:
+            if not ready.done():
+                ready.set_exception(BrokenProcessPool(why))
         for ready in self._ready:
             ready.exception()  # read here: start() may have stopped waiting
         self.shutdown(terminate=True)
@@ -497,5 +507,5 @@ class WorkerPool:
         return pool
 
 
-__all__ = ["GRACE", "ORPHANED", "PRELOAD", "SPARE", "RemoteTraceback", "WorkerPool",
+__all__ = ["GRACE", "ORPHANED", "PRELOAD", "SPARE", "NotSent", "RemoteTraceback", "WorkerPool",
            "Workers", "pool_context", "start_worker"]

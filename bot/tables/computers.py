@@ -44,7 +44,7 @@ from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
-from bot.workers import WorkerPool
+from bot.workers import NotSent, WorkerPool
 from games.players import Decision, Level, Perspective, decide, perspective
 from games.players.base import hint_words
 from games.players.hard import HardPlayer, budget_for
@@ -144,16 +144,20 @@ class _Lane:
 
     async def ask(self, question: Question) -> Decision:
         """The answer to ``question``; a worker dying under it only means asking again."""
-        for attempt in range(1, ATTEMPTS + 1):
+        attempt = 0
+        while attempt < ATTEMPTS:
             pool = None
             try:
                 pool = await self._pools.get()
                 return await pool.call(self.thinker, question, self.budget)
-            except BrokenProcessPool:
-                log.warning("a computer worker died (attempt %d of %d); asking again",
-                            attempt, ATTEMPTS)
+            except BrokenProcessPool as broken:
                 if pool is not None:
                     self._pools.discard(pool)
+                if isinstance(broken, NotSent):
+                    continue  # another question's worker died; this one had not been sent
+                attempt += 1
+                log.warning("a computer worker died (attempt %d of %d); asking again",
+                            attempt, ATTEMPTS)
         log.error("computer workers keep dying; thinking in the bot's own process")
         return await asyncio.to_thread(self.thinker, question, self.budget)
 

@@ -32,6 +32,8 @@ from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
 from bot.tables.service import Tables
 from bot.tables.session import Session, Turn
+from bot.workers import NotSent
+from games.core.actions import Action
 from games.players import Decision, decide, perspective
 from games.players.hard import DEFAULT_BUDGET, budget_for
 from games.players.match import decision_rng
@@ -273,6 +275,37 @@ async def test_a_killed_worker_costs_nothing_the_move_is_still_made(tmp_path: Pa
         assert actions(session)[before] == expected
         await play(manager, session)
         assert session.table.status is TableStatus.FINISHED
+
+
+async def test_a_question_never_sent_before_a_pool_broke_spends_no_attempt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pools that break before the question reaches a worker, more times than ATTEMPTS:
+    # the question still goes to a worker, never to the bot's own process.
+    broken = ATTEMPTS + 2
+    decision = Decision(Action("pass"), "a worker's answer")
+
+    class Pool:
+        async def call(self, *_: object) -> Decision:
+            nonlocal broken
+            if broken:
+                broken -= 1
+                raise NotSent("another question's worker died")
+            return decision
+
+    class Pools:
+        async def get(self) -> Pool:
+            return Pool()
+
+        def discard(self, pool: Pool) -> None:
+            pass
+
+    computers = Computers(workers=1, budget=BUDGET, thinker=DiesInWorkers())
+    monkeypatch.setattr(computers._lane, "_pools", Pools())
+    game = games.new_game("fiasco", 4, seed=2)
+    seat = game.to_act
+    question = Question("hard", perspective(game, seat), move_seed(2, 0, "hard", seat))
+    assert await computers.decide(question) is decision
+    assert broken == 0
 
 
 async def test_workers_that_keep_dying_leave_the_answer_to_the_bots_own_process(

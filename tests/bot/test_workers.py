@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.workers import SPARE, RemoteTraceback, WorkerPool, Workers, _Frames
+from bot.workers import SPARE, NotSent, RemoteTraceback, WorkerPool, Workers, _Frames
 from tests.botdriver import until
 
 GATE_LIMIT = 15.0
@@ -169,11 +169,15 @@ async def test_a_killed_worker_fails_the_calls_not_answered_and_a_new_pool_answe
     pool = await pools.get()
     try:
         first, holder = await held(pool, tmp_path, "first")
-        queued = [asyncio.create_task(pool.call(square, n)) for n in range(3)]
+        queued = [asyncio.create_task(pool.call(square, n)) for n in range(SPARE + 2)]
+        await asyncio.sleep(0)  # each is asked: SPARE of them sent, two left in the bot
         os.kill(holder, signal.SIGKILL)
         for call in (first, *queued):
             with pytest.raises(BrokenProcessPool):
                 await call
+        # Those never sent say so: asking a new pool costs them no attempt.
+        assert [isinstance(call.exception(), NotSent) for call in (first, *queued)] == \
+            [False] * (SPARE + 1) + [True] * 2
         assert pool.broken
         with pytest.raises(BrokenProcessPool):
             await pool.call(square, 2)
