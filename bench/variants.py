@@ -9,16 +9,37 @@ every other key to the game's advice class (``games/<game>/computer/advice.py``)
 ``cards`` and ``targets`` in Fizzbin; ``hard@plain`` searches with the knowledge alone
 (every legal move, the knowledge's worlds). Values are JSON (``2``, ``0.5``, ``false``).
 Every other argument is ``play``'s (``--budget`` applies to the variants too). The
-variants exist in this process only, so ``--workers`` must stay 1.
+variants are registered in this process and, with ``--workers`` above 1, in each
+worker as it starts (the workers come from a fork server, which knows only the
+registered levels).
+
+``--against bench/strength-results.json.games`` pairs the match with the report's own
+(``bench.strength``'s hard against easy, default or shortest options): seats
+``VARIANT,easy,easy...`` with ``--seed 1 --rotate --duplicate`` deal the report's
+deals, seat for seat (the variant's decisions draw on their own generators, its level
+name mixed in, so even an unchanged variant differs from the report game by game). It
+prints the ``play --json`` object with the variant's wins, their 95 % Wilson interval,
+the fair share, and the games won only by the variant and only by the report's hard
+(the longest such match saved, its first games), the difference in points of share
+with its paired standard error. ``--record FILE`` appends each game as it ends, one
+JSON line (its index and ``won``), so that a run cut short still has its games.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import multiprocessing
 import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
+from bench.seeing import paired
+from bench.strength import SHORTEST, Measured, group_wins, wilson
 from games.cli import play
+from games.players import match
 from games.players.advice import Advice, KnowledgeOnly, advice_for
 from games.players.hard import HardPlayer
 from games.players.levels import Player, register_level
@@ -51,15 +72,85 @@ def variant(game: str, spec: str) -> Player:
     return HardPlayer(**mine, advice=advice)
 
 
+def register(game: str, specs: Sequence[str], budget: str | None) -> None:
+    """Register every seat of ``specs`` as a level (``budget``: ``--budget``'s value)."""
+    for spec in specs:
+        made = variant(game, spec if budget is None or "@budget=" in spec
+                       else f"{spec}@budget={budget}")
+        register_level(spec, lambda made=made: made)  # type: ignore[misc]
+
+
 def main(argv: list[str]) -> int:
     game = argv[0] if argv else ""
     seats = argv[argv.index("--seats") + 1] if "--seats" in argv else ""
     budget = argv[argv.index("--budget") + 1] if "--budget" in argv else None
-    for spec in {s.strip() for s in seats.split(",") if "@" in s}:
-        made = variant(game, spec if budget is None or "@budget=" in spec
-                       else f"{spec}@budget={budget}")
-        register_level(spec, lambda made=made: made)  # type: ignore[misc]
-    return play.main(argv)
+    specs = sorted({s.strip() for s in seats.split(",") if "@" in s})
+    register(game, specs, budget)
+    plain = match.processes
+
+    def processes(workers: int) -> ProcessPoolExecutor:
+        # match.processes' start method, with the variants registered in each worker
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+            else "spawn"
+        return ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context(method),
+                                   initializer=register, initargs=(game, specs, budget))
+
+    match.processes = processes
+    try:
+        if "--against" in argv:
+            return against(argv)
+        return play.main(argv)
+    finally:
+        match.processes = plain
+
+
+def _pop(argv: list[str], flag: str) -> str | None:
+    if flag not in argv:
+        return None
+    at = argv.index(flag)
+    value = argv[at + 1]
+    del argv[at:at + 2]
+    return value
+
+
+def against(argv: list[str]) -> int:
+    """The match of ``argv`` paired with the report's saved games (``--against``)."""
+    argv = list(argv)
+    saved = Path(str(_pop(argv, "--against")))
+    record = _pop(argv, "--record")
+    args = play.parser().parse_args(argv)
+    made = play.build_match(args)
+    if made.seats[1:] != ("easy",) * (made.players - 1) or not (made.rotate and made.duplicate):
+        raise SystemExit("--against pairs a variant against easy players, "
+                         "rotated and duplicated, as the report's match")
+    if made.options == {}:
+        kind = ""
+    elif made.options == SHORTEST[made.game]:
+        kind = ", shortest options"
+    else:
+        raise SystemExit("--against pairs the default or the shortest options only")
+    results = []
+    for index, result in enumerate(match.play_games(made, args.workers)):
+        results.append(result)
+        if record is not None:
+            with open(record, "a", encoding="utf-8") as out:
+                out.write(json.dumps({"index": index, "won": result.won}) + "\n")
+    measured = Measured(made, (0,))
+    n = len(results)
+    out_: dict[str, Any] = {**match.summarize(made, results), **group_wins(measured, results)}
+    low, high = wilson(out_["group_wins"], n)
+    out_["share"] = round(out_["group_wins"] / n, 4)
+    out_["wilson"] = [round(low, 4), round(high, 4)]
+    pair = paired(results, saved, f"{made.game}:hard vs easy{kind}:{made.budget}")
+    only, other = pair["seeing_only"], pair["hard_only"]
+    spread = math.sqrt(max(0.0, only + other - (only - other) ** 2 / n))
+    out_["paired"] = {
+        "hard_wins": pair["hard_wins"], "variant_only": only, "hard_only": other,
+        "points": round(100 * (only - other) / n, 2), "se_points": round(100 * spread / n, 2),
+    }
+    print(json.dumps(out_, indent=1))
+    return 0
 
 
 if __name__ == "__main__":

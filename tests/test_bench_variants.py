@@ -36,3 +36,33 @@ def test_a_variant_sets_the_advice_and_the_player():
 def test_a_variant_of_another_level_is_refused():
     with pytest.raises(ValueError, match="hard level only"):
         variants.variant("fizzbin", "easy@cards=3")
+
+
+def test_variants_play_in_workers_and_pair_with_the_reports_saved_games(capsys, tmp_path):
+    # The workers come from a fork server, which knows only the registered levels: each
+    # registers the variants as it starts. --against pairs the games with saved ones.
+    saved = tmp_path / "games"
+    key = "fizzbin:hard vs easy, shortest options:4:200"
+    saved.write_text("".join(json.dumps({"key": key, "index": g,
+                                         "won": [g == 0, g != 0, False, False]}) + "\n"
+                             for g in range(4)))
+    record = tmp_path / "record"
+    code = variants.main(["fizzbin", "--seats", "hard@cards=3,easy,easy,easy", "--games", "4",
+                          "--seed", "1", "--rotate", "--duplicate", "--budget", "200",
+                          "--options", '{"hands": 1}', "--workers", "2",
+                          "--against", str(saved), "--record", str(record)])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    won = [json.loads(line)["won"][0] for line in record.read_text().splitlines()]
+    assert len(won) == 4 and out["group_wins"] == sum(won)
+    assert out["paired"]["hard_wins"] == 1
+    assert out["paired"]["variant_only"] == sum(won[1:])
+    assert out["paired"]["hard_only"] == (not won[0])
+    low, high = out["wilson"]
+    assert low <= out["share"] <= high
+
+
+def test_against_pairs_a_variant_against_easy_players_only():
+    with pytest.raises(SystemExit, match="against easy players"):
+        variants.main(["fizzbin", "--seats", "hard@cards=3,hard,easy,easy", "--games", "4",
+                       "--seed", "1", "--rotate", "--duplicate", "--against", "x"])

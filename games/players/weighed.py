@@ -39,9 +39,21 @@ def own_generator(p: Perspective) -> random.Random:
     return random.Random(zlib.crc32("\n".join((str(p.seat), *p.history)).encode()))
 
 
+def check_temper(temper: float) -> float:
+    """``temper`` if it is a power to temper weights by, in (0, 1]; ValueError if not."""
+    if not 0 < temper <= 1:
+        raise ValueError(f"temper is a power in (0, 1] (1 leaves the weights as they are), "
+                         f"not {temper!r}")
+    return temper
+
+
 class WeighedPool(Generic[Deal]):
     """Deals and their weights, to draw from in proportion (evenly when every weight is
     zero: no deal explains the plays, so none is preferred).
+
+    ``temper`` (in (0, 1]) raises every weight to that power first: below 1 it flattens
+    the weights, so that a pool whose weight gathers on a few deals draws from more of
+    them (1, the default, leaves the weights exactly as they are).
 
     >>> pool = WeighedPool(["a", "b", "c"], [0.0, 1.0, 0.0])
     >>> {pool.pick(random.Random(r)) for r in range(10)}
@@ -52,19 +64,43 @@ class WeighedPool(Generic[Deal]):
 
     __slots__ = ("cumulative", "deals")
 
-    def __init__(self, deals: Iterable[Deal], weights: Iterable[float]) -> None:
+    def __init__(self, deals: Iterable[Deal], weights: Iterable[float],
+                 temper: float = 1.0) -> None:
         self.deals = list(deals)
+        if check_temper(temper) != 1:
+            weights = [w ** temper for w in weights]
         self.cumulative = list(itertools.accumulate(weights))
         if len(self.cumulative) != len(self.deals) or not self.deals:
             raise ValueError("a pool needs one weight for each of its deals, and a deal")
 
     @classmethod
     def dealt(cls, p: Perspective, size: int, deal: Callable[[random.Random], Deal],
-              weigh: Callable[[Deal], float]) -> WeighedPool[Deal]:
-        """``size`` deals from ``deal`` on ``p``'s own generator, weighed by ``weigh``."""
+              weigh: Callable[[Deal], float], temper: float = 1.0) -> WeighedPool[Deal]:
+        """``size`` deals from ``deal`` on ``p``'s own generator, weighed by ``weigh``
+        (tempered by ``temper``)."""
         own = own_generator(p)
         deals = [deal(own) for _ in range(size)]
-        return cls(deals, map(weigh, deals))
+        return cls(deals, map(weigh, deals), temper)
+
+    def weights(self) -> list[float]:
+        """The deals' weights, as drawn by (tempered)."""
+        return [b - a for a, b in itertools.pairwise([0.0, *self.cumulative])]
+
+    def effective_size(self) -> float:
+        """How many deals the weights amount to: 1 / the sum of the squared normalized
+        weights (the pool's size when the weights are even, or all zero; 1 when one deal
+        holds them all).
+
+        >>> WeighedPool("abcd", [1, 1, 0, 0]).effective_size()
+        2.0
+        >>> WeighedPool("abcd", [0, 0, 0, 0]).effective_size()
+        4.0
+        """
+        weights = self.weights()
+        total = sum(weights)
+        if not total > 0:
+            return float(len(weights))
+        return total * total / sum(w * w for w in weights)
 
     def pick(self, rng: random.Random) -> Deal:
         total = self.cumulative[-1]
@@ -78,15 +114,16 @@ class PooledWorlds(Generic[Deal, World]):
     """One perspective's worlds: each a deal made into a world by ``make``, drawn from a
     pool of ``size`` deals by their weight (``weigh``), or dealt afresh from the search's
     own generator when there is nothing to weigh by (``weigh`` None: nobody else has
-    played yet), as the game's knowledge deals them."""
+    played yet), as the game's knowledge deals them. ``temper`` tempers the weights
+    (:class:`WeighedPool`)."""
 
     def __init__(self, p: Perspective, size: int, *, deal: Callable[[random.Random], Deal],
                  make: Callable[[Deal], World],
-                 weigh: Callable[[Deal], float] | None) -> None:
+                 weigh: Callable[[Deal], float] | None, temper: float = 1.0) -> None:
         self.p = p
         self.deal = deal
         self.make = make
-        self.pool = None if weigh is None else WeighedPool.dealt(p, size, deal, weigh)
+        self.pool = None if weigh is None else WeighedPool.dealt(p, size, deal, weigh, temper)
 
     def draw(self, rng: random.Random) -> World:
         return self.make(self.deal(rng) if self.pool is None else self.pool.pick(rng))
@@ -115,4 +152,4 @@ class Recent(Generic[Kept]):
         return made
 
 
-__all__ = ["KEPT", "PooledWorlds", "Recent", "WeighedPool", "own_generator"]
+__all__ = ["KEPT", "PooledWorlds", "Recent", "WeighedPool", "check_temper", "own_generator"]

@@ -40,12 +40,14 @@ from games.players.standing import (
     spread,
     valued,
 )
-from games.players.weighed import PooledWorlds, Recent
+from games.players.weighed import PooledWorlds, Recent, check_temper
 
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
 TIE = 2.5
 #: The knowledge's worlds weighed per perspective (0: draw them unweighed).
 POOL = 256
+#: The power the pool's weights are raised to before drawing (1: as they are).
+TEMPER = 1.0
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
@@ -100,28 +102,31 @@ class Weighed(PooledWorlds[list[int], FastFazes]):
     """A pool of the knowledge's worlds for one perspective, weighed by the other seats'
     plays, to draw from by weight (uniformly, and afresh, when nobody else has played)."""
 
-    def __init__(self, p: Perspective, size: int) -> None:
+    def __init__(self, p: Perspective, size: int, temper: float = TEMPER) -> None:
         self.seen: Seen = seen(p)
         faze = self.seen.faze
         found = clues(p, faze, faze_plays(p))
         super().__init__(p, size, deal=partial(deal_unseen, self.seen),
                          make=partial(world, self.seen),
-                         weigh=(lambda hands: weight(found, hands, faze)) if found else None)
+                         weigh=(lambda hands: weight(found, hands, faze)) if found else None,
+                         temper=temper)
 
 
 class FazesAdvice(StandingAdvice):
     """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds weighed by the
-    plays (``pool`` 0: unweighed), valued by the standing (``blend`` 0 values them as
-    the knowledge does)."""
+    plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the weights), valued by the
+    standing (``blend`` 0 values them as the knowledge does)."""
 
     game = "fazes"
 
     def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
-                 deal_spread: float = DEAL_SPREAD, pool: int = POOL) -> None:
+                 deal_spread: float = DEAL_SPREAD, pool: int = POOL,
+                 temper: float = TEMPER) -> None:
         super().__init__(blend, last_width, deal_spread)
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.pool = pool
+        self.temper = check_temper(temper)
         self._weighed: Recent[Weighed] = Recent()
 
     def read(self, p: Perspective) -> Standing:
@@ -134,11 +139,11 @@ class FazesAdvice(StandingAdvice):
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
         if self.pool == 0:
             return super().sample(p, rng)
-        drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool)).draw(rng)
+        drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool, self.temper)).draw(rng)
         return drawn if self.blend == 0 else self.wrap(drawn, self.standing(p))
 
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "POOL", "TIE", "FazesAdvice", "StandingFazes", "Weighed",
+__all__ = ["ADVICE", "POOL", "TEMPER", "TIE", "FazesAdvice", "StandingFazes", "Weighed",
            "standing_of", "with_standing"]

@@ -26,22 +26,26 @@ from games.fiasco.game import FiascoVerb
 from games.fiasco.options import FiascoOptions
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
-from games.players.weighed import Recent
+from games.players.weighed import Recent, check_temper
 
 #: Uniform worlds weighed per perspective (the knowledge weighs 256).
 POOL = 256
 #: Whether the searching seat's own moves in a playout are the rules of thumb without noise.
 SHARP = False
+#: The power the pool's weights are raised to before drawing (1: as they are).
+TEMPER = 1.0
 
 
 class FiascoAdvice:
-    """Fiasco's :class:`~games.players.advice.Advice`."""
+    """Fiasco's :class:`~games.players.advice.Advice` (``temper`` below 1 flattens the
+    pool's weights)."""
 
     game = "fiasco"
 
-    def __init__(self, pool: int = POOL, sharp: bool = SHARP) -> None:
+    def __init__(self, pool: int = POOL, sharp: bool = SHARP, temper: float = TEMPER) -> None:
         self.pool = pool
         self.sharp = sharp
+        self.temper = check_temper(temper)
         self._worlds: Recent[Worlds] = Recent()
 
     def candidates(self, p: Perspective) -> Sequence[int]:
@@ -52,7 +56,8 @@ class FiascoAdvice:
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
         if p.view.over or p.view.to_act is None or p.legal[0].verb == FiascoVerb.CHOOSE:
             return KNOWLEDGE.sample(p, rng)
-        world = self._worlds.get(p, lambda p: Worlds(p, claims_of(p), self.pool)).draw(rng)
+        worlds = self._worlds.get(p, lambda p: Worlds(p, claims_of(p), self.pool, self.temper))
+        world = worlds.draw(rng)
         return sharpened(world, p.seat) if self.sharp else world
 
 
@@ -94,4 +99,4 @@ def sharpened(world: FiascoState, seat: int) -> SharpFiasco:
 
 ADVICE = register_advice(FiascoAdvice())
 
-__all__ = ["ADVICE", "POOL", "SHARP", "FiascoAdvice", "SharpFiasco", "sharpened"]
+__all__ = ["ADVICE", "POOL", "SHARP", "TEMPER", "FiascoAdvice", "SharpFiasco", "sharpened"]

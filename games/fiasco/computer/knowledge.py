@@ -169,9 +169,11 @@ def _sample_claiming(state: FiascoState, p: Perspective, rng: random.Random) -> 
 class Worlds:
     """The worlds of one mid-deal perspective: what stays put in every one of them, the
     unseen cards, and the clues the other players' plays give about them (``size``: the
-    uniform worlds weighed by them)."""
+    uniform worlds weighed by them; ``temper``: the power the weights are raised to before
+    drawing, :class:`~games.players.weighed.WeighedPool`)."""
 
-    def __init__(self, p: Perspective, claims: Sequence[Sequence[str]], size: int = POOL) -> None:
+    def __init__(self, p: Perspective, claims: Sequence[Sequence[str]], size: int = POOL,
+                 temper: float = 1.0) -> None:
         view = p.view
         opts = cast(FiascoOptions, p.options)
         self.p = p
@@ -189,6 +191,7 @@ class Worlds:
                            in_hand=view.zone(f"hand:{p.seat}").count, deck=len(deck))
         self._fill_public(self.base)
         self.size = size
+        self.temper = temper
         self._pool: WeighedPool[FiascoState] | None = None
 
     def _fill_public(self, state: FiascoState) -> None:
@@ -229,7 +232,8 @@ class Worlds:
             return self.uniform(rng)
         if self._pool is None:
             self._pool = WeighedPool.dealt(self.p, self.size, self.uniform,
-                                           lambda w: weight(self.clues, w.hands))
+                                           lambda w: weight(self.clues, w.hands),
+                                           self.temper)
         return self._pool.pick(rng).copy()
 
 

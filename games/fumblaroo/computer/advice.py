@@ -12,7 +12,9 @@ standing).
 
 The worlds are weighed by how well they explain the other players' bids and plays
 (:mod:`games.fumblaroo.computer.inference`): a pool of ``pool`` of the knowledge's
-worlds, drawn from by weight. The candidates and the rollouts are the knowledge's.
+worlds, drawn from by weight (each weight raised to the power ``temper`` first: below 1
+it flattens them, 1 leaves them as they are). The candidates and the rollouts are the
+knowledge's.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from games.fumblaroo.scoring import game_winner
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
 from games.players.standing import adopt, place_values
-from games.players.weighed import PooledWorlds, Recent
+from games.players.weighed import PooledWorlds, Recent, check_temper
 
 #: The weight of the standing in the value of a hand that makes no winner.
 BLEND = 0.75
@@ -40,6 +42,8 @@ HAND_SPREAD = 1.5
 PACE = 0.8
 #: The knowledge's worlds weighed per perspective (0: draw them unweighed).
 POOL = 256
+#: The power the pool's weights are raised to before drawing (1: as they are).
+TEMPER = 1.0
 
 
 class StandingFumblaroo(FumblarooState):
@@ -79,29 +83,32 @@ class Weighed(PooledWorlds[list[int], FumblarooState]):
     bids, plays and discard, to draw from by weight (afresh while there is none to read:
     nobody else has bid, and the dealer's discard is the seat's own or not yet made)."""
 
-    def __init__(self, p: Perspective, size: int) -> None:
+    def __init__(self, p: Perspective, size: int, temper: float = TEMPER) -> None:
         self.unseen = unseen(p)
         found = clues(p, self.unseen)
         super().__init__(p, size, deal=partial(deal_unseen, self.unseen),
                          make=partial(world, self.unseen),
                          weigh=partial(weight, found)
-                         if found.found or found.discarded else None)
+                         if found.found or found.discarded else None, temper=temper)
 
 
 class FumblarooAdvice:
     """Fumblaroo's :class:`~games.players.advice.Advice`: the knowledge's worlds weighed
-    by the bids and plays (``pool`` 0: unweighed), valued by the totals they leave
-    (``blend`` 0 values them as the knowledge does)."""
+    by the bids and plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the
+    weights), valued by the totals they leave (``blend`` 0 values them as the knowledge
+    does)."""
 
     game = "fumblaroo"
 
-    def __init__(self, blend: float = BLEND, pool: int = POOL) -> None:
+    def __init__(self, blend: float = BLEND, pool: int = POOL,
+                 temper: float = TEMPER) -> None:
         if not 0 <= blend <= 1:
             raise ValueError("blend is a weight in [0, 1]")
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.blend = blend
         self.pool = pool
+        self.temper = check_temper(temper)
         self._weighed: Recent[Weighed] = Recent()
 
     def candidates(self, p: Perspective) -> Sequence[int]:
@@ -111,11 +118,11 @@ class FumblarooAdvice:
         if self.pool == 0:
             drawn = cast(FumblarooState, KNOWLEDGE.sample(p, rng))
         else:
-            drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool)).draw(rng)
+            drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool, self.temper)).draw(rng)
         return drawn if self.blend == 0 else with_standing(drawn, self.blend)
 
 
 ADVICE = register_advice(FumblarooAdvice())
 
-__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "PACE", "POOL", "FumblarooAdvice",
+__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "PACE", "POOL", "TEMPER", "FumblarooAdvice",
            "StandingFumblaroo", "Weighed", "with_standing"]

@@ -11,6 +11,7 @@ import pytest
 
 import games
 from games.fazes.computer import advice as fazes_advice
+from games.fiasco.computer import advice as fiasco_advice
 from games.fumblaroo.computer import advice as fumblaroo_advice
 from games.players import decide, perspective
 from games.players.weighed import PooledWorlds, Recent, WeighedPool, own_generator
@@ -86,9 +87,9 @@ def test_two_searches_taking_turns_each_read_their_pool_once(monkeypatch, module
     made = []
     real = module.Weighed
 
-    def counted(p, size):
+    def counted(p, size, *rest):
         made.append(p)
-        return real(p, size)
+        return real(p, size, *rest)
 
     monkeypatch.setattr(module, "Weighed", counted)
     advice = type(module.ADVICE)(pool=16)
@@ -99,3 +100,55 @@ def test_two_searches_taking_turns_each_read_their_pool_once(monkeypatch, module
     assert made == [p, q]
     advice.sample(played(game, players, 9, 12), random.Random(0))
     assert len(made) == 3
+
+
+# Tempering (issue 22): every weight raised to a power in (0, 1] before drawing.
+
+def test_a_temper_of_one_leaves_the_weights_and_the_draws_as_they_are():
+    weights = [0.3, 1e-9, 2.5, 0.0, 0.7]
+    plain, tempered = WeighedPool("abcde", weights), WeighedPool("abcde", weights, 1.0)
+    assert tempered.cumulative == plain.cumulative
+    assert [tempered.pick(random.Random(r)) for r in range(200)] == \
+        [plain.pick(random.Random(r)) for r in range(200)]
+
+
+def test_a_temper_raises_each_weight_to_its_power():
+    pool = WeighedPool("abc", [4.0, 1.0, 0.0], 0.5)
+    assert pool.weights() == [2.0, 1.0, 0.0]
+    assert pool.effective_size() == pytest.approx(9 / 5)
+    drawn = Counter(pool.pick(random.Random(r)) for r in range(2000))
+    assert set(drawn) == {"a", "b"} and 1.6 < drawn["a"] / drawn["b"] < 2.5
+
+
+@pytest.mark.parametrize("temper", [0, -0.5, 1.5, float("nan")])
+def test_a_temper_out_of_range_is_refused(temper):
+    with pytest.raises(ValueError, match=r"temper is a power in \(0, 1\]"):
+        WeighedPool("ab", [1.0, 2.0], temper)
+    for module in (fazes_advice, fiasco_advice, fumblaroo_advice):
+        with pytest.raises(ValueError, match="temper"):
+            type(module.ADVICE)(temper=temper)
+
+
+@pytest.mark.parametrize(("module", "game", "players"), [
+    (fazes_advice, "fazes", 4), (fumblaroo_advice, "fumblaroo", 3)])
+def test_the_levels_default_is_untempered_and_draws_as_before(module, game, players):
+    assert module.TEMPER == 1.0 and module.ADVICE.temper == 1.0
+    p = played(game, players, 7, 10)
+    plain, tempered = module.Weighed(p, 64), module.Weighed(p, 64, 1.0)
+    assert plain.pool is not None and tempered.pool is not None
+    assert plain.pool.cumulative == tempered.pool.cumulative
+    default, one = type(module.ADVICE)(pool=64), type(module.ADVICE)(pool=64, temper=1.0)
+    assert [default.sample(p, random.Random(r)).hands == one.sample(p, random.Random(r)).hands
+            for r in range(8)] == [True] * 8
+
+
+@pytest.mark.parametrize(("module", "game", "players", "actions"), [
+    (fazes_advice, "fazes", 4, 10), (fumblaroo_advice, "fumblaroo", 3, 10)])
+def test_a_smaller_temper_keeps_more_of_a_real_pool(module, game, players, actions):
+    p = played(game, players, 7, actions)
+    sizes = []
+    for temper in (1.0, 0.5, 0.25):
+        pool = module.Weighed(p, 256, temper).pool
+        assert pool is not None
+        sizes.append(pool.effective_size())
+    assert sizes[0] < sizes[1] < sizes[2] <= 256

@@ -1,0 +1,79 @@
+"""How many worlds a weighed pool amounts to, tempered or not (issue 22).
+
+    .venv/bin/python -m bench.pool_sizes fumblaroo --positions 200 --tempers 1,0.5,0.25
+
+Positions of easy games (seed ``s``: an easy game of the shortest options played
+``Random(s + 99).randrange(1, 30)`` actions, those where the seat to act has plays to
+read); at each, the hard level's pool of 256 worlds (the game's ``Weighed``) and its
+effective size, 1 / the sum of the squared normalized weights, at every temper. Prints
+one JSON object: per temper, the median, quartiles, least and mean over the positions,
+over all of them and by the stage of the game they are in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import statistics
+import sys
+from collections.abc import Sequence
+
+import games
+from bench.seeing import stage_of
+from bench.strength import SHORTEST
+from games.players import Level, decide, perspective
+
+PLAYERS = {"fazes": 4, "fumblaroo": 3}
+
+
+def figures(sizes: Sequence[float]) -> dict[str, object]:
+    """The median, quartiles, least and mean of ``sizes``."""
+    if len(sizes) < 2:
+        return {"median": round(statistics.median(sizes), 1)} if sizes else {}
+    return {"median": round(statistics.median(sizes), 1),
+            "quartiles": [round(q, 1) for q in statistics.quantiles(sizes, n=4)],
+            "least": round(min(sizes), 2), "mean": round(statistics.fmean(sizes), 1)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.pool_sizes")
+    parser.add_argument("game", choices=sorted(PLAYERS))
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--tempers", default="1,0.5,0.25")
+    parser.add_argument("--size", type=int, default=256)
+    args = parser.parse_args(argv)
+    tempers = [float(t) for t in args.tempers.split(",")]
+    weighed = importlib.import_module(f"games.{args.game}.computer.advice").Weighed
+    sizes: dict[float, list[float]] = {t: [] for t in tempers}
+    stages: list[str] = []
+    seed = 0
+    while len(stages) < args.positions:
+        g = games.new_game(args.game, PLAYERS[args.game], SHORTEST[args.game], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(random.Random(seed + 99).randrange(1, 30)):
+            if g.over or g.to_act is None:
+                break
+            g.apply(g.to_act, decide(Level.EASY, perspective(g, g.to_act), rng).action)
+        seed += 1
+        if g.over or g.to_act is None:
+            continue
+        p = perspective(g, g.to_act)
+        pools = [weighed(p, args.size, t).pool for t in tempers]
+        if pools[0] is None:
+            continue
+        stages.append(stage_of(g) or "")
+        for t, pool in zip(tempers, pools, strict=True):
+            sizes[t].append(pool.effective_size())
+    out = {"game": args.game, "positions": args.positions, "pool": args.size, "seeds": seed,
+           "effective_size": {str(t): figures(s) for t, s in sizes.items()},
+           "by_stage": {stage: {"positions": stages.count(stage), **{
+               str(t): figures([x for x, at in zip(s, stages, strict=True) if at == stage])
+               for t, s in sizes.items()}} for stage in sorted(set(stages))}}
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
