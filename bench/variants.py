@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -89,12 +88,7 @@ def main(argv: list[str]) -> int:
     plain = match.processes
 
     def processes(workers: int) -> ProcessPoolExecutor:
-        # match.processes' start method, with the variants registered in each worker
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
-            else "spawn"
-        return ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context(method),
-                                   initializer=register, initargs=(game, specs, budget))
+        return plain(workers, register, (game, specs, budget))  # the variants in each worker
 
     match.processes = processes
     try:

@@ -19,7 +19,7 @@ import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,14 +157,18 @@ def _play_indexed(job: tuple[Match, int]) -> GameResult:
     return play_game(*job)
 
 
-def processes(workers: int) -> ProcessPoolExecutor:
+def processes(workers: int, initializer: Callable[..., object] | None = None,
+              initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes to play games in, started by a fork server where
     there is one (spawn elsewhere), never forked from the caller: a caller that runs
     threads (a test runner, an event loop) may leave a forked child deadlocked on a lock
-    one of them held, and Python 3.14 starts pools this way by default on Linux too."""
+    one of them held, and Python 3.14 starts pools this way by default on Linux too. So a
+    worker knows only what it imports: ``initializer(*initargs)`` runs in each as it
+    starts (``bench.variants`` registers its levels there)."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
         else "spawn"
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                               initializer=initializer, initargs=initargs)
 
 
 def play_games(match: Match, workers: int = 1) -> Iterator[GameResult]:
