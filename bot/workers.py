@@ -22,10 +22,11 @@ call holds up no other); each worker sends its answers back on a socket of its o
 event loop writes and reads those sockets itself, with no thread of the bot's in between:
 ``concurrent.futures.ProcessPoolExecutor``, which the pools used before, hands every call
 and answer through two threads of its own (a feeder and a manager, each taking the GIL
-from the loop) and spends about five times the bot's CPU on each call (``python -m
-bench.workers``). A worker that dies breaks the pool, as it did the executor's: every call
-not answered fails with :class:`~concurrent.futures.process.BrokenProcessPool`, and the
-callers start a new pool and ask again. Closing a pool cancels the calls not yet sent and
+from the loop) and spent two (a computer's question) to five (a picture) times the bot's
+CPU on each call (``python -m bench.workers``). A worker that dies breaks the pool, as it
+did the executor's: every call not answered fails with
+:class:`~concurrent.futures.process.BrokenProcessPool`, and the callers start a new pool and
+ask again. Closing a pool cancels the calls not yet sent and
 lets those sent be answered, as the executor's shutdown did; a call that raises, even
 ``SystemExit``, fails alone and the worker goes on.
 
