@@ -10,7 +10,8 @@ The reference is described by a spec:
 ``without=NAME[,NAME...]``
     libraries hidden from the bot process as if they were not installed: ``speed`` (what
     ``discord.py[speed]`` adds: orjson for discord.py's payloads, aiodns, Brotli,
-    zstandard) and ``uvloop``;
+    zstandard), ``uvloop``, and ``httptools`` (without it the bot's REST calls go through
+    aiohttp, as before ``bot/rest.py``);
 ``python=PATH``
     the bot run by another interpreter (a virtual environment's ``bin/python`` with the
     project's dependencies installed): which Python an operator should run it on;
@@ -43,6 +44,7 @@ LIBRARIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # name: (modules hidden for good, modules hidden while discord.py imports)
     "speed": (("aiodns", "brotli", "zstandard"), ("orjson",)),
     "uvloop": (("uvloop",), ()),
+    "httptools": (("httptools",), ()),  # REST calls through aiohttp again (bot/rest.py)
 }
 
 RUNNER = """\

@@ -17,7 +17,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
-from bot import health
+from bot import health, rest
 from bot.load import LOAD
 from bot.settings import Settings
 from bot.store.api import Store
@@ -110,6 +110,9 @@ class FivefoldBot(commands.AutoShardedBot):
         return self._ledger
 
     async def setup_hook(self) -> None:
+        # discord.py has logged in (its session exists): its REST calls go on kept
+        # connections from here (bot/rest.py)
+        log.info("REST calls: %s", rest.install(self.http))
         LOAD.start()  # how far behind the loop is: background work waits when it is
         if self.store is None:
             self.store = await open_store(self.settings.store_url)
