@@ -8,9 +8,10 @@ was a quarter of the bot's CPU (``docs/performance.md``, "REST calls on kept con
 
 :class:`RestSession` stands in for the session discord.py holds. It answers ``request``
 itself for what a REST call to Discord is (a method, a URL, headers, a body of text or
-bytes, no proxy) and hands everything else to the aiohttp session it wraps, unchanged:
-the gateway's websocket, uploads (forms), downloads (``get``), and every call while a
-proxy is set. Each origin keeps its own connections: a call takes the idle one used last
+bytes or a form of files, no proxy) and hands everything else to the aiohttp session it
+wraps, unchanged: the gateway's websocket, downloads (``get``), streamed bodies, and every
+call while a proxy is set. A form is made into bytes by aiohttp itself (its multipart
+writer), then sent here. Each origin keeps its own connections: a call takes the idle one used last
 or opens one, writes its request in one piece, and httptools (the C parser uvicorn uses)
 reads the answer, which is whole before the caller sees it. What the caller gets has what
 discord.py reads of aiohttp's response: ``status``, ``reason``, ``headers``, ``read()``,
@@ -74,6 +75,10 @@ _RESERVED = frozenset({"host", "content-length", "transfer-encoding", "connectio
 
 _BAD_TARGET = re.compile(r"[\x00-\x20\x7f]")
 _BAD_HEADER = re.compile(r"[\r\n\x00]")
+
+FORMS = hasattr(aiohttp.MultipartWriter, "as_bytes")
+"""Whether forms (uploads) go on kept connections too: aiohttp 3.12 and later give a
+form's bytes at once (``as_bytes``); before, aiohttp sends them itself."""
 
 USER_AGENT = aiohttp.http.SERVER_SOFTWARE
 """aiohttp's own, for a call that names none (discord.py's webhook calls)."""
@@ -352,20 +357,17 @@ class RestSession:
         call, by aiohttp otherwise."""
         if self._closed or not self._ours(method, url, kwargs):
             return self._session.request(method, url, **kwargs)
-        data = kwargs.get("data")
-        body = data.encode() if isinstance(data, str) else (
-            None if data is None else bytes(data))
-        text = data if isinstance(data, str) else None
         return _Call(lambda: self._send(method.upper(), str(url), kwargs.get("headers"),
-                                        kwargs.get("params"), body, text is not None))
+                                        kwargs.get("params"), kwargs.get("data")))
 
     def _ours(self, method: str, url: str | URL, kwargs: Mapping[str, Any]) -> bool:
         if not _OURS.issuperset(kwargs) or kwargs.get("proxy") is not None \
                 or kwargs.get("proxy_auth") is not None or method.upper() == "HEAD":
             return False
         data = kwargs.get("data")
-        if data is not None and not isinstance(data, str | bytes | bytearray | memoryview):
-            return False  # forms, files, streams: aiohttp's payloads
+        if data is not None and not isinstance(data, str | bytes | bytearray | memoryview) \
+                and not (FORMS and isinstance(data, aiohttp.FormData)):
+            return False  # files and streams: aiohttp's payloads
         headers = kwargs.get("headers")
         if headers and any(str(name).lower() in _RESERVED for name in headers):
             return False
@@ -373,11 +375,11 @@ class RestSession:
         return text.startswith("https://") or text.startswith("http://")
 
     async def _send(self, method: str, url: str, headers: Mapping[str, str] | None,
-                    params: Mapping[str, Any] | None, body: bytes | None,
-                    is_text: bool) -> RestResponse:
+                    params: Mapping[str, Any] | None, data: Any) -> RestResponse:
         self.calls += 1
         origin, target = self._where(url, params)
-        request = self._head(method, target, origin, headers, body, is_text)
+        body, kind = await _body(data)
+        request = self._head(method, target, origin, headers, body, kind)
         if body:
             request += body
         async with asyncio.timeout(self._timeout):
@@ -494,7 +496,7 @@ class RestSession:
 
     @staticmethod
     def _head(method: str, target: str, origin: _Origin, headers: Mapping[str, str] | None,
-              body: bytes | None, is_text: bool) -> bytes:
+              body: bytes | None, kind: str | None) -> bytes:
         lines = [f"{method} {target} HTTP/1.1\r\nHost: {origin.host_header}\r\n"
                  "Accept: */*\r\n"]
         named = set()
@@ -506,13 +508,24 @@ class RestSession:
             lines.append(line)
         if "user-agent" not in named:
             lines.append(f"User-Agent: {USER_AGENT}\r\n")
-        if body is not None and "content-type" not in named:
-            lines.append("Content-Type: text/plain; charset=utf-8\r\n" if is_text
-                         else "Content-Type: application/octet-stream\r\n")
+        if kind is not None and "content-type" not in named:
+            lines.append(f"Content-Type: {kind}\r\n")
         if body or method not in BODILESS:
             lines.append(f"Content-Length: {len(body or b'')}\r\n")
         lines.append("\r\n")
         return "".join(lines).encode()
+
+
+async def _body(data: Any) -> tuple[bytes | None, str | None]:
+    """The bytes of a call's ``data`` and their content type, as aiohttp would send them."""
+    if data is None:
+        return None, None
+    if isinstance(data, str):
+        return data.encode(), "text/plain; charset=utf-8"
+    if isinstance(data, aiohttp.FormData):
+        payload = data()  # a form of files: aiohttp's own multipart, made into bytes
+        return await payload.as_bytes(), payload.content_type
+    return bytes(data), "application/octet-stream"
 
 
 def _decoded(body: bytes, encoding: str | None) -> bytes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import io
 import json
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -334,6 +335,33 @@ async def test_a_cancelled_call_closes_its_connection_and_the_next_takes_a_new_o
         assert server["connections"] == 2
 
 
+async def test_a_form_of_files_is_sent_whole_as_aiohttp_would(session: RestSession) -> None:
+    """discord.py's upload: the payload's JSON and a file, as multipart/form-data."""
+    got: dict[str, Any] = {}
+
+    async def handler(request: web.Request) -> web.Response:
+        got["type"] = request.content_type
+        form = await request.post()
+        got["payload_json"] = form["payload_json"]
+        picture = form["files[0]"]
+        assert isinstance(picture, web.FileField)
+        got["file"] = (picture.filename, picture.content_type, picture.file.read())
+        return web.Response(status=204)
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field(name="payload_json", value='{"content": "a picture"}')
+    form.add_field(name="files[0]", value=io.BytesIO(png), filename="table.png",
+                   content_type="application/octet-stream")
+    async with serving(handler) as server:
+        async with session.request("PATCH", f"http://127.0.0.1:{server.port}/m",
+                                   data=form) as response:
+            assert response.status == 204
+        assert session.calls == 1
+    assert got == {"type": "multipart/form-data", "payload_json": '{"content": "a picture"}',
+                   "file": ("table.png", "application/octet-stream", png)}
+
+
 async def test_a_call_not_answered_in_time_is_a_timeout_error() -> None:
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
                      ) -> None:
@@ -430,11 +458,11 @@ class Recorder:
 
 @pytest.mark.parametrize("kwargs", [
     {"data": "{}", "proxy": "http://proxy:3128"},
-    {"data": aiohttp.FormData({"a": "b"})},
+    {"data": iter([b"a stream"])},
     {"data": "{}", "timeout": aiohttp.ClientTimeout(total=1)},
     {"data": "{}", "headers": {"Content-Length": "2"}},
     {"json": {"a": 1}},
-], ids=["proxy", "form", "timeout", "own length", "json"])
+], ids=["proxy", "stream", "timeout", "own length", "json"])
 async def test_what_is_not_a_plain_rest_call_goes_to_aiohttp(kwargs: dict[str, Any]) -> None:
     recorder = Recorder()
     lean = RestSession(recorder)  # type: ignore[arg-type]
