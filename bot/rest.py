@@ -25,8 +25,10 @@ As aiohttp does: a connection idle for :data:`KEEPALIVE` seconds is closed; a ca
 may be repeated (``GET``, ``PUT``, ``DELETE`` ...) is sent again once, on a new connection,
 when a kept connection turns out closed before a byte of its answer; a ``POST`` is not.
 A connection whose call was cancelled or failed is closed, never used again. Nothing is
-asked compressed (no ``Accept-Encoding``), so answers come plain; ``gzip`` and ``deflate``
-are read all the same.
+asked compressed (``Accept-Encoding: identity``), so answers come plain; ``gzip`` and
+``deflate`` are read all the same. New connections are opened as aiohttp opens them: the
+host's addresses tried with Happy Eyeballs (aiohappyeyeballs, aiohttp's own), within
+:data:`CONNECT_TIMEOUT`.
 
 Without httptools (:func:`install` says so) discord.py keeps aiohttp for everything.
 """
@@ -37,11 +39,13 @@ import asyncio
 import json
 import logging
 import re
+import socket
 import ssl
 import zlib
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
+import aiohappyeyeballs
 import aiohttp
 from multidict import CIMultiDict, CIMultiDictProxy
 from yarl import URL
@@ -60,6 +64,13 @@ KEEPALIVE = 15.0
 TIMEOUT = 300.0
 """Seconds a call may take in all, connecting included (aiohttp's default)."""
 
+CONNECT_TIMEOUT = 30.0
+"""Seconds a new connection may take to open, TLS included (aiohttp's default)."""
+
+HAPPY_EYEBALLS_DELAY = 0.25
+"""Seconds before the next of a host's addresses is tried beside the first (aiohttp's,
+RFC 8305's): a host whose IPv6 is broken costs a quarter second, not a timeout."""
+
 REPEATABLE = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 """The methods sent again when a kept connection was found closed (RFC 9110's idempotent)."""
 
@@ -70,9 +81,10 @@ _OURS = frozenset({"data", "headers", "params", "proxy", "proxy_auth"})
 """The keyword arguments answered here; any other one goes to aiohttp."""
 
 _RESERVED = frozenset({"host", "content-length", "transfer-encoding", "connection",
-                       "expect", "upgrade"})
+                       "expect", "upgrade", "accept", "accept-encoding"})
 """Header names the connection itself decides: a call that sets one goes to aiohttp."""
 
+_METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _BAD_TARGET = re.compile(r"[\x00-\x20\x7f]")
 _BAD_HEADER = re.compile(r"[\r\n\x00]")
 
@@ -139,8 +151,10 @@ class RestResponse:
                    loads: Callable[[str], Any] = json.loads,
                    content_type: str | None = "application/json") -> Any:
         if content_type and content_type not in self.content_type:
+            url = URL(self.url)
             raise aiohttp.ContentTypeError(
-                None, (), status=self.status,  # type: ignore[arg-type]
+                aiohttp.RequestInfo(url, self.method, CIMultiDictProxy(CIMultiDict()), url),
+                (), status=self.status, headers=self.headers,
                 message=f"Attempt to decode JSON with unexpected mimetype: "
                         f"{self.content_type}")
         return loads(await self.text(encoding))
@@ -210,15 +224,20 @@ class _Connection(asyncio.Protocol):
         waiter = self.waiter
         if waiter is None or waiter.done():
             return
-        if self.headers_done and self._until_close():
+        if exc is None and self.headers_done and self._until_close():
             self.on_message_complete()  # an answer whose end is the connection's
             return
-        self._fail(aiohttp.ServerDisconnectedError(
-            "the connection closed before its answer was whole"))
+        if isinstance(exc, OSError):  # as aiohttp: errno kept (discord.py's retry reads it)
+            self._fail(aiohttp.ClientOSError(*exc.args))
+        else:
+            self._fail(aiohttp.ServerDisconnectedError(
+                "the connection closed before its answer was whole"))
 
     # httptools' callbacks
 
     def on_message_begin(self) -> None:
+        if self.waiter is None or self.waiter.done():
+            self.closed = True  # bytes past the answer: never used again
         self.reason = ""
         self.headers = CIMultiDict()
         self.body = []
@@ -237,10 +256,14 @@ class _Connection(asyncio.Protocol):
         self.body.append(body)
 
     def on_message_complete(self) -> None:
+        status = self.parser.get_status_code()
+        if 100 <= status < 200 and status != 101:
+            self.headers_done = False  # an interim answer: the final one follows
+            return
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             keep = not self.closed and self.parser.should_keep_alive()
-            waiter.set_result((self.parser.get_status_code(), self.reason, self.headers,
+            waiter.set_result((status, self.reason, self.headers,
                                b"".join(self.body), keep))
 
     # the session's side
@@ -296,6 +319,9 @@ class RestSession:
                  ssl_context: ssl.SSLContext | None = None,
                  timeout: float = TIMEOUT, keepalive: float = KEEPALIVE) -> None:
         self._session = session
+        if ssl_context is None:  # made once here: it reads the system's certificates
+            ssl_context = ssl.create_default_context()
+            ssl_context.set_alpn_protocols(["http/1.1"])
         self._ssl = ssl_context
         self._timeout = timeout
         self._keepalive = keepalive
@@ -384,11 +410,11 @@ class RestSession:
             request += body
         async with asyncio.timeout(self._timeout):
             for attempt in range(2):
-                connection = await self._connection(origin)
+                connection = await self._connection(origin, fresh=attempt > 0)
                 try:
                     status, reason, answer_headers, raw, _ = await self._call(
                         connection, request)
-                except aiohttp.ServerDisconnectedError:
+                except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
                     if attempt == 0 and connection.calls > 1 and not connection.heard \
                             and method in REPEATABLE:
                         continue  # a kept connection the server had closed: once more
@@ -408,6 +434,8 @@ class RestSession:
         self._busy.add(connection)
         try:
             assert connection.transport is not None
+            if connection.closed:  # lost before a byte was written
+                raise aiohttp.ServerDisconnectedError("the connection closed before the call")
             connection.transport.write(request)
             outcome = await waiter
         except BaseException:
@@ -416,7 +444,7 @@ class RestSession:
         finally:
             connection.waiter = None
             self._busy.discard(connection)
-        if outcome[4] and not self._closed:
+        if outcome[4] and not self._closed and not connection.closed:
             connection.idle_since = loop.time()
             connection.origin.idle.append(connection)
             if self._sweeper is None:
@@ -425,9 +453,9 @@ class RestSession:
             connection.close()
         return outcome
 
-    async def _connection(self, origin: _Origin) -> _Connection:
+    async def _connection(self, origin: _Origin, fresh: bool = False) -> _Connection:
         idle = origin.idle
-        while idle:
+        while idle and not fresh:
             connection = idle.pop()
             if not connection.closed and connection.transport is not None \
                     and not connection.transport.is_closing():
@@ -436,9 +464,21 @@ class RestSession:
         context = origin.ssl
         self.opened += 1
         try:
-            _, connection = await loop.create_connection(
-                lambda: _Connection(origin), origin.host, origin.port, ssl=context,
-                server_hostname=origin.host if context is not None else None)
+            async with asyncio.timeout(CONNECT_TIMEOUT):
+                addresses = await loop.getaddrinfo(origin.host, origin.port,
+                                                   type=socket.SOCK_STREAM)
+                sock = await aiohappyeyeballs.start_connection(
+                    addresses, happy_eyeballs_delay=HAPPY_EYEBALLS_DELAY, interleave=1)
+                try:
+                    _, connection = await loop.create_connection(
+                        lambda: _Connection(origin), sock=sock, ssl=context,
+                        server_hostname=origin.host if context is not None else None)
+                except BaseException:
+                    sock.close()
+                    raise
+        except TimeoutError:
+            raise aiohttp.ConnectionTimeoutError(
+                f"Connection timeout to {origin.scheme}://{origin.host_header}") from None
         except OSError as exc:
             raise aiohttp.ClientOSError(
                 exc.errno, f"Cannot connect to {origin.scheme}://{origin.host_header} "
@@ -470,7 +510,8 @@ class RestSession:
         authority, slash, path = rest.partition("/")
         target = slash + path or "/"
         if params or not target.isascii() or _BAD_TARGET.search(target) \
-                or "@" in authority or "#" in target:
+                or "@" in authority or "?" in authority or "#" in authority \
+                or "#" in target:
             parsed = URL(url)
             if params:
                 parsed = parsed.extend_query(params)
@@ -487,18 +528,18 @@ class RestSession:
         parsed = URL(f"{scheme}://{authority}/")
         if parsed.host is None or parsed.port is None:
             raise aiohttp.InvalidURL(url)
-        context = None
-        if scheme == "https":
-            context = self._ssl or ssl.create_default_context()
-        origin = _Origin(scheme, parsed.host, parsed.port, context)
+        origin = _Origin(scheme, parsed.host, parsed.port,
+                         self._ssl if scheme == "https" else None)
         self._origins[f"{scheme}://{authority}"] = origin
         return origin
 
     @staticmethod
     def _head(method: str, target: str, origin: _Origin, headers: Mapping[str, str] | None,
               body: bytes | None, kind: str | None) -> bytes:
+        if not _METHOD.fullmatch(method):
+            raise ValueError(f"{method!r} is not an HTTP method")
         lines = [f"{method} {target} HTTP/1.1\r\nHost: {origin.host_header}\r\n"
-                 "Accept: */*\r\n"]
+                 "Accept: */*\r\nAccept-Encoding: identity\r\n"]
         named = set()
         for name, value in (headers or {}).items():
             line = f"{name}: {value}\r\n"
