@@ -21,18 +21,16 @@ import asyncio
 import io
 import json
 import random
-import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
-from bench.rules import Spread, machine
+from bench.rules import machine, side_by_side
 from bot.__main__ import event_loop
 from bot.rest import RestSession
 
@@ -200,15 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"this process's CPU a REST call, µs, median (min-max) of {args.rounds} rounds of "
           f"{args.calls} calls, {args.in_flight} at once, {loop_name}:")
     for kind, sides in figures.items():
-        ratios = [k / a for k, a in zip(sides["kept"], sides["aiohttp"], strict=True)]
-        result["kinds"][kind] = {"kept_us": asdict(Spread.of(sides["kept"])),
-                                 "aiohttp_us": asdict(Spread.of(sides["aiohttp"])),
-                                 "kept_over_aiohttp": asdict(Spread.of(ratios))}
-        saved = statistics.median(sides["aiohttp"]) - statistics.median(sides["kept"])
-        print(f"  {kind}: kept connections {Spread.of(sides['kept']).text(',.1f')}, "
-              f"aiohttp {Spread.of(sides['aiohttp']).text(',.1f')}, "
-              f"ratio {Spread.of(ratios).text('.2f')} (round by round), "
-              f"{saved:,.1f} µs saved a call")
+        result["kinds"][kind], line = side_by_side(kind, sides, "kept", "aiohttp",
+                                                   ("kept connections", "aiohttp"))
+        print(line)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0

@@ -76,6 +76,23 @@ class Spread:
         return f"{self.median:{fmt}} ({self.min:{fmt}}-{self.max:{fmt}})"
 
 
+def side_by_side(kind: str, sides: dict[str, list[float]], this: str, reference: str,
+                 names: tuple[str, str]) -> tuple[dict[str, Any], str]:
+    """Two sides' µs a call for ``kind``, measured round by round: the figures for the JSON
+    (``{this}_us``, ``{reference}_us``, ``{this}_over_{reference}``) and one line for the
+    terminal, the sides called ``names``."""
+    ours, theirs = sides[this], sides[reference]
+    ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+    figures = {f"{this}_us": asdict(Spread.of(ours)), f"{reference}_us": asdict(Spread.of(theirs)),
+               f"{this}_over_{reference}": asdict(Spread.of(ratios))}
+    saved = statistics.median(theirs) - statistics.median(ours)
+    line = (f"  {kind}: {names[0]} {Spread.of(ours).text(',.1f')}, "
+            f"{names[1]} {Spread.of(theirs).text(',.1f')}, "
+            f"ratio {Spread.of(ratios).text('.2f')} (round by round), "
+            f"{saved:,.1f} µs saved a call")
+    return figures, line
+
+
 @dataclass
 class Case:
     """One measured thing: a rate per round, and its ratio to the reference per round."""

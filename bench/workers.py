@@ -21,16 +21,14 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench.rules import Spread, machine
+from bench.rules import machine, side_by_side
 from bot.__main__ import event_loop
 from bot.models import ComputerLevel
 from bot.tables.computers import Question, move_seed, think
@@ -145,15 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the bot's CPU a call to {WORKERS} worker processes, µs, median (min-max) of "
           f"{args.rounds} rounds of {args.calls} calls, {args.in_flight} at once, {loop_name}:")
     for kind, sides in figures.items():
-        ratios = [w / e for w, e in zip(sides["workers"], sides["executor"], strict=True)]
-        result["kinds"][kind] = {"workers_us": asdict(Spread.of(sides["workers"])),
-                                 "executor_us": asdict(Spread.of(sides["executor"])),
-                                 "workers_over_executor": asdict(Spread.of(ratios))}
-        saved = statistics.median(sides["executor"]) - statistics.median(sides["workers"])
-        print(f"  {kind}: Workers {Spread.of(sides['workers']).text(',.1f')}, "
-              f"ProcessPoolExecutor {Spread.of(sides['executor']).text(',.1f')}, "
-              f"ratio {Spread.of(ratios).text('.2f')} (round by round), "
-              f"{saved:,.1f} µs saved a call")
+        result["kinds"][kind], line = side_by_side(kind, sides, "workers", "executor",
+                                                   ("Workers", "ProcessPoolExecutor"))
+        print(line)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0

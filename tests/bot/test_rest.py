@@ -75,6 +75,20 @@ async def read_request(reader: asyncio.StreamReader) -> bytes:
     return head + await reader.readexactly(length)
 
 
+def replying(reply: bytes, *, then: str = "close") -> Callable[..., Awaitable[None]]:
+    """A raw server's answer: read the request, write ``reply``, then close the connection
+    (``then="close"``) or wait until the client does (``then="wait"``)."""
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
+                     ) -> None:
+        await read_request(reader)
+        writer.write(reply)
+        await writer.drain()
+        if then == "wait":
+            await reader.read()
+
+    return answer
+
+
 async def until(condition: Callable[[], bool], what: str) -> None:
     """Wait for ``condition``, a turn of the loop at a time (at most 10 s: then fail)."""
     async with asyncio.timeout(10):
@@ -202,12 +216,7 @@ async def test_chunked_and_gzip_answers_are_read_whole(session: RestSession) -> 
 
 
 async def test_an_answer_ended_by_its_connection_is_read(session: RestSession) -> None:
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
-                     ) -> None:
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end")
-        await writer.drain()
-
+    answer = replying(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end")
     async with raw_server(answer) as server, \
             session.request("GET", f"http://127.0.0.1:{server['port']}/") as response:
         assert await response.text() == "until the end"
@@ -219,13 +228,7 @@ async def test_an_answer_ended_by_its_connection_is_read(session: RestSession) -
                          ids=["nothing", "headers cut", "body cut"])
 async def test_a_connection_closed_before_its_answer_fails_the_call(
         session: RestSession, reply: bytes) -> None:
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
-                     ) -> None:
-        await read_request(reader)
-        writer.write(reply)
-        await writer.drain()
-
-    async with raw_server(answer) as server:
+    async with raw_server(replying(reply)) as server:
         with pytest.raises(aiohttp.ServerDisconnectedError):
             async with session.request("POST", f"http://127.0.0.1:{server['port']}/",
                                        data="{}"):
@@ -235,14 +238,7 @@ async def test_a_connection_closed_before_its_answer_fails_the_call(
 
 
 async def test_a_garbled_answer_is_a_payload_error(session: RestSession) -> None:
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
-                     ) -> None:
-        await read_request(reader)
-        writer.write(b"SMTP ready\r\n\r\n")
-        await writer.drain()
-        await reader.read()  # until the client gives up on the connection
-
-    async with raw_server(answer) as server:
+    async with raw_server(replying(b"SMTP ready\r\n\r\n", then="wait")) as server:
         with pytest.raises(aiohttp.ClientPayloadError, match="not HTTP"):
             async with session.request("GET", f"http://127.0.0.1:{server['port']}/"):
                 pass
@@ -593,12 +589,7 @@ async def test_an_interim_1xx_answer_is_skipped_and_never_answers_the_next_call(
 
 
 async def test_an_interim_answer_then_a_close_fails_the_call(session: RestSession) -> None:
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, n: int
-                     ) -> None:
-        await read_request(reader)
-        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-        await writer.drain()
-
+    answer = replying(b"HTTP/1.1 100 Continue\r\n\r\n")
     async with raw_server(answer) as server, asyncio.timeout(10):
         with pytest.raises(aiohttp.ServerDisconnectedError):
             async with session.request("POST", f"http://127.0.0.1:{server['port']}/",
