@@ -36,6 +36,7 @@ Without httptools (:func:`install` says so) discord.py keeps aiohttp for everyth
 from __future__ import annotations
 
 import asyncio
+import codecs
 import json
 import logging
 import re
@@ -135,10 +136,15 @@ class RestResponse:
 
     @property
     def charset(self) -> str | None:
+        """The ``Content-Type``'s charset, None when it names none or one Python lacks
+        (then ``text()`` reads UTF-8, as aiohttp does)."""
         for param in self.headers.get("Content-Type", "").split(";")[1:]:
             name, _, value = param.partition("=")
             if name.strip().lower() == "charset":
-                return value.strip().strip('"') or None
+                try:
+                    return codecs.lookup(value.strip().strip('"')).name
+                except LookupError:
+                    return None
         return None
 
     async def read(self) -> bytes:

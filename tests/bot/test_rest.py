@@ -695,3 +695,18 @@ async def test_a_method_that_is_not_a_token_is_refused(session: RestSession) -> 
         async with session.request("GET /x HTTP/1.1\r\n", "http://127.0.0.1:1/"):
             pass
     assert session.opened == 0
+
+
+@pytest.mark.parametrize(("content_type", "charset", "text"), [
+    ("text/plain; charset=latin-1", "iso8859-1", "café"),
+    ("text/plain; charset=klingon", None, "cafÃ©"),
+    ("text/plain", None, "cafÃ©"),
+], ids=["named", "unknown", "none"])
+async def test_an_answers_charset_is_read_and_an_unknown_one_is_utf8(
+        content_type: str, charset: str | None, text: str) -> None:
+    body = "café".encode("latin-1") if charset else "cafÃ©".encode()
+    response = RestResponse("GET", "https://discord.com/api/v10/x", 200, "OK",
+                            CIMultiDictProxy(CIMultiDict({"Content-Type": content_type})),
+                            body)
+    assert response.charset == charset
+    assert await response.text() == text
