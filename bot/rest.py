@@ -346,18 +346,9 @@ class RestSession:
     def closed(self) -> bool:
         return self._closed or self._session.closed
 
-    @property
-    def wrapped(self) -> aiohttp.ClientSession:
-        """The aiohttp session every other call goes to."""
-        return self._session
-
-    def ws_connect(self, *args: Any, **kwargs: Any) -> Any:
-        return self._session.ws_connect(*args, **kwargs)
-
-    def get(self, *args: Any, **kwargs: Any) -> Any:
-        return self._session.get(*args, **kwargs)
-
     def __getattr__(self, name: str) -> Any:
+        """The wrapped aiohttp session's: ``ws_connect`` (the gateway), ``get`` (downloads)
+        and whatever else discord.py asks of it."""
         return getattr(self._session, name)
 
     async def close(self) -> None:
@@ -418,8 +409,8 @@ class RestSession:
             for attempt in range(2):
                 connection = await self._connection(origin, fresh=attempt > 0)
                 try:
-                    status, reason, answer_headers, raw, _ = await self._call(
-                        connection, request)
+                    status, reason, answer_headers, raw = await self._call(connection,
+                                                                           request)
                 except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
                     if attempt == 0 and connection.calls > 1 and not connection.heard \
                             and method in REPEATABLE:
@@ -431,7 +422,9 @@ class RestSession:
                             _decoded(raw, answer.get("Content-Encoding")))
 
     async def _call(self, connection: _Connection, request: bytes
-                    ) -> tuple[int, str, CIMultiDict[str], bytes, bool]:
+                    ) -> tuple[int, str, CIMultiDict[str], bytes]:
+        """Send ``request`` on ``connection`` and wait for its answer (status, reason,
+        headers, body); the connection is kept if the answer allows it, else closed."""
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[tuple[int, str, CIMultiDict[str], bytes, bool]]
         waiter = connection.waiter = loop.create_future()
@@ -450,14 +443,15 @@ class RestSession:
         finally:
             connection.waiter = None
             self._busy.discard(connection)
-        if outcome[4] and not self._closed and not connection.closed:
+        status, reason, headers, body, keep = outcome
+        if keep and not self._closed and not connection.closed:
             connection.idle_since = loop.time()
             connection.origin.idle.append(connection)
             if self._sweeper is None:
                 self._sweeper = loop.call_later(self._keepalive, self._sweep)
         else:
             connection.close()
-        return outcome
+        return status, reason, headers, body
 
     async def _connection(self, origin: _Origin, fresh: bool = False) -> _Connection:
         idle = origin.idle
