@@ -75,6 +75,12 @@ async def freeze_when_ready(bot: FivefoldBot) -> None:
              gctune.freeze_after_start())
 
 
+def report_failure(task: asyncio.Task[None]) -> None:
+    """Log why a background task of this module ended, if it failed (not for a cancel)."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("%s failed", task.get_name(), exc_info=exc)
+
+
 async def run(settings: Settings, *, bot: FivefoldBot | None = None,
               tune_gc: bool = False) -> int:
     """Run the bot until it stops or SIGINT/SIGTERM arrives; the exit status.
@@ -82,7 +88,16 @@ async def run(settings: Settings, *, bot: FivefoldBot | None = None,
     ``tune_gc`` (``python -m bot`` only) freezes start-up's objects once ready.
     """
     bot = bot or create_bot(settings)
-    freezer = asyncio.create_task(freeze_when_ready(bot)) if tune_gc else None
+    async with bot:  # discord.py's loop and ready event exist from here (wait_until_ready)
+        return await serve(bot, settings, tune_gc=tune_gc)
+
+
+async def serve(bot: FivefoldBot, settings: Settings, *, tune_gc: bool) -> int:
+    """:func:`run` once discord.py has set the bot up (``async with bot``)."""
+    freezer = None
+    if tune_gc:
+        freezer = asyncio.create_task(freeze_when_ready(bot), name="gc-freezer")
+        freezer.add_done_callback(report_failure)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

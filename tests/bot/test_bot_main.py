@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import logging
 import os
 import signal
 import socket
@@ -15,6 +17,7 @@ import pytest
 import uvloop
 
 from bot.__main__ import event_loop, run
+from bot.__main__ import log as main_log
 from bot.app import create_bot, intents
 from bot.settings import Settings
 from tests.botdriver import settings_for, until
@@ -89,6 +92,28 @@ async def test_sigterm_closes_the_bot_cleanly(tmp_path):
         os.kill(os.getpid(), signal.SIGTERM)
         assert await asyncio.wait_for(task, 10) == 0
         assert bot.is_closed()
+
+
+async def test_python_m_bot_freezes_what_is_alive_once_ready(tmp_path, caplog):
+    # ``python -m bot`` (tune_gc) waits for the bot to be ready, then moves everything
+    # alive out of the collector's walks. It once asked before discord.py had set the bot
+    # up, so the wait raised and nothing was ever frozen, silently.
+    assert gc.get_freeze_count() == 0
+    caplog.set_level(logging.INFO, logger=main_log.name)
+    try:
+        async with FakeDiscord() as fake:
+            fake.add_guild()
+            settings = settings_for(tmp_path)
+            bot = create_bot(settings, guild_ready_timeout=0.05)
+            task = asyncio.create_task(run(settings, bot=bot, tune_gc=True))
+            await until(lambda: gc.get_freeze_count() > 0, 10, "start-up frozen")
+            assert bot.is_ready()
+            os.kill(os.getpid(), signal.SIGTERM)
+            assert await asyncio.wait_for(task, 10) == 0
+    finally:
+        gc.unfreeze()
+    assert "objects alive after start-up frozen" in caplog.text
+    assert "gc-freezer failed" not in caplog.text
 
 
 def free_port() -> int:
