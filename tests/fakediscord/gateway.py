@@ -11,13 +11,13 @@ INVALID_SESSION (op 9). Server frames are compressed as the URL's `compress=` as
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from .shards import CLOSE_INVALID_SHARD, holds, identify_shard
@@ -80,7 +80,7 @@ class GatewayConnection:
         return not self.ws.closed
 
     async def send(self, frame: JSON) -> None:
-        raw = json.dumps(frame, separators=(",", ":")).encode()
+        raw = orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
         async with self._lock:
             if self.ws.closed:
                 return
@@ -146,7 +146,7 @@ async def handle_gateway(fake: FakeDiscord, request: web.Request) -> web.WebSock
                 if msg.type is WSMsgType.BINARY:
                     await conn.close(CLOSE_DECODE_ERROR, "binary frames are not supported")
                 break
-            await _on_frame(fake, conn, json.loads(msg.data))
+            await _on_frame(fake, conn, orjson.loads(msg.data))
     finally:
         for session in fake.sessions.values():
             if session.connection is conn:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from .world import JSON, FakeUser, iso
+
+
+def fresh(data: Any) -> Any:
+    """A deep copy of JSON data (what a request's body parsed into), for a snapshot or a
+    payload no later edit reaches: the same as ``copy.deepcopy`` for such data, through
+    orjson at a small part of its cost (deepcopy was a seventh of the fake's CPU under
+    ``bench.bot``)."""
+    return orjson.loads(orjson.dumps(data))
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -114,8 +123,8 @@ class StoredMessage:
     def snapshot(self) -> JSON:
         return {
             "content": self.content,
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "embeds": fresh(self.embeds),
+            "components": fresh(self.components),
             "flags": self.flags,
             "attachments": [a.filename for a in self.attachments],
         }
@@ -160,8 +169,8 @@ class StoredMessage:
             "mentions": [],
             "mention_roles": [],
             "attachments": [a.payload() for a in self.attachments],
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "embeds": fresh(self.embeds),
+            "components": fresh(self.components),
             "pinned": False,
             "flags": self.flags,
         }

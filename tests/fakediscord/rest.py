@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import BodyPartReader, web
 
 from . import core
@@ -657,7 +657,8 @@ class RestAPI:
 def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON exactly as Discord labels it: discord.py checks for `application/json` verbatim."""
     return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        body=orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), status=status,
+        headers={"Content-Type": "application/json"},
     )
 
 
@@ -678,7 +679,7 @@ async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, str, st
             name = part.name or ""
             raw = await part.read()
             if name == "payload_json":
-                body = json.loads(raw)
+                body = orjson.loads(raw)
             else:
                 content_type = part.headers.get("Content-Type")
                 files.append((name, part.filename or name, content_type, bytes(raw)))
@@ -687,6 +688,6 @@ async def _read_body(request: web.Request) -> tuple[Any, list[tuple[str, str, st
     if not raw_text:
         return None, files
     try:
-        return json.loads(raw_text), files
-    except json.JSONDecodeError:
+        return orjson.loads(raw_text), files
+    except orjson.JSONDecodeError:
         raise DiscordAPIError(400, 50109, "The request body contains invalid JSON.") from None
