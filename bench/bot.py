@@ -552,6 +552,10 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
     A pause round starts ``settle`` seconds (the longest pause) after the mode began,
     once every table's people have paused once.
     """
+    # The run before's fake and people (every message and request of its tables) are
+    # garbage now: freed here, not by a full collection of this process in this run's
+    # opening, where one took 3.8 s and lost 84 of 1,000 tables (docs/performance.md).
+    gc.collect()
     with tempfile.TemporaryDirectory(prefix="fivefold-bench-bot-") as where:
         async with FakeDiscord() as fake:
             fake.answer_timeout = 60.0  # measure slow answers rather than give up on them
@@ -562,7 +566,8 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 baseline = resident_bytes(bot.pid)
                 people = People(fake, tables, seed, pictures=pictures)
                 opened = time.monotonic()
-                await gather_limited([people.open_or_drop(t) for t in tables], limit=50)
+                async with short_collections() as opening_collector:
+                    await gather_limited([people.open_or_drop(t) for t in tables], limit=50)
                 setup_s = time.monotonic() - opened
                 say(f"  {count} tables opened in {setup_s:.1f} s")
                 at_start_kb = (resident_bytes(bot.pid) - baseline) / 1024 / count
@@ -600,7 +605,8 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
     return {"tables": count, "setup_s": round(setup_s, 2), "gc": collector,
             "fake_gc": {"collections": fake_collector.collections,
                         "longest_ms": round(fake_collector.longest * 1000, 1),
-                        "cpu_ms": round(sum(fake_collector.cpu_by_generation) * 1000)},
+                        "cpu_ms": round(sum(fake_collector.cpu_by_generation) * 1000),
+                        "longest_opening_ms": round(opening_collector.longest * 1000, 1)},
             "memory_per_table_at_start_kb": round(at_start_kb, 1),
             "games_started": tally.games_started, "games_finished": tally.games_finished,
             "stalls": tally.stalls, "refusals": tally.refusals,
@@ -755,7 +761,8 @@ def print_table(result: dict[str, Any]) -> None:
               f"{run['gc'].get('share_of_bot_cpu')} of the bot's CPU")
         print(f"  the fake's own collections while the tables played (kept short): "
               f"{run['fake_gc']['collections']}, the longest {run['fake_gc']['longest_ms']} ms, "
-              f"{run['fake_gc']['cpu_ms']} ms of CPU in all")
+              f"{run['fake_gc']['cpu_ms']} ms of CPU in all; while they opened, the longest "
+              f"{run['fake_gc'].get('longest_opening_ms')} ms")
         print("  REST calls per interaction: " + ", ".join(
             f"{kind} {n}" for kind, n in run["rest_calls_by_kind_per_interaction"].items()))
 
