@@ -19,6 +19,7 @@ def fresh(data: Any) -> Any:
     ``bench.bot``)."""
     return orjson.loads(orjson.dumps(data))
 
+
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
