@@ -24,13 +24,12 @@ import random
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 from aiohttp import web
 
-from bench.rules import machine, side_by_side
+from bench.rules import chosen_kinds, per_call_options, report_per_call
 from bot.__main__ import event_loop
 from bot.rest import RestSession
 
@@ -170,39 +169,25 @@ async def measure(kinds: list[str], count: int, rounds: int, in_flight: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rest", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kinds", default=",".join(KINDS),
-                        help=f"any of {', '.join(KINDS)} (default all)")
-    parser.add_argument("--calls", type=int, default=4000, help="calls a round")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--in-flight", type=int, default=20, help="calls at once")
-    parser.add_argument("--picture-bytes", type=int, default=40_000,
-                        help="the size of an upload's picture")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
+    per_call_options(parser, KINDS, calls=4000, in_flight=20,
+                     picture_help="the size of an upload's picture")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
         serve()
         return 0
-    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    if not kinds or any(k not in KINDS for k in kinds):
-        parser.error(f"--kinds takes {', '.join(KINDS)}")
+    kinds = chosen_kinds(parser, args, KINDS)
     if min(args.calls, args.rounds, args.in_flight, args.picture_bytes) < 1:
         parser.error("--calls, --rounds, --in-flight and --picture-bytes take at least 1")
     factory, loop_name = event_loop()
     with asyncio.Runner(loop_factory=factory) as runner:
         figures = runner.run(measure(kinds, args.calls, args.rounds, args.in_flight,
                                      args.picture_bytes))
-    result: dict[str, Any] = {"machine": machine(), "loop": loop_name, "calls": args.calls,
-                              "rounds": args.rounds, "in_flight": args.in_flight,
-                              "picture_bytes": args.picture_bytes, "kinds": {}}
-    print(f"this process's CPU a REST call, µs, median (min-max) of {args.rounds} rounds of "
-          f"{args.calls} calls, {args.in_flight} at once, {loop_name}:")
-    for kind, sides in figures.items():
-        result["kinds"][kind], line = side_by_side(kind, sides, "kept", "aiohttp",
-                                                   ("kept connections", "aiohttp"))
-        print(line)
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    report_per_call(args, figures, loop=loop_name, this="kept", reference="aiohttp",
+                    names=("kept connections", "aiohttp"),
+                    heading=f"this process's CPU a REST call, µs, median (min-max) of "
+                            f"{args.rounds} rounds of {args.calls} calls, {args.in_flight} "
+                            f"at once, {loop_name}:")
     return 0
 
 

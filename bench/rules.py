@@ -37,8 +37,9 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import games
@@ -91,6 +92,45 @@ def side_by_side(kind: str, sides: dict[str, list[float]], this: str, reference:
             f"ratio {Spread.of(ratios).text('.2f')} (round by round), "
             f"{saved:,.1f} µs saved a call")
     return figures, line
+
+
+def per_call_options(parser: argparse.ArgumentParser, kinds: Sequence[str], *, calls: int,
+                     in_flight: int, picture_help: str) -> None:
+    """The options of a bench of the bot's CPU a call, two ways side by side
+    (``bench.rest``, ``bench.workers``)."""
+    parser.add_argument("--kinds", default=",".join(kinds),
+                        help=f"any of {', '.join(kinds)} (default all)")
+    parser.add_argument("--calls", type=int, default=calls, help="calls a round")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--in-flight", type=int, default=in_flight, help="calls at once")
+    parser.add_argument("--picture-bytes", type=int, default=40_000, help=picture_help)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+
+
+def chosen_kinds(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                 kinds: Sequence[str]) -> list[str]:
+    """The kinds ``--kinds`` names (the parser's error if any is unknown or none is)."""
+    chosen = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if not chosen or any(k not in kinds for k in chosen):
+        parser.error(f"--kinds takes {', '.join(kinds)}")
+    return chosen
+
+
+def report_per_call(args: argparse.Namespace, figures: dict[str, dict[str, list[float]]], *,
+                    loop: str, heading: str, this: str, reference: str,
+                    names: tuple[str, str]) -> dict[str, Any]:
+    """Print ``heading`` and each kind's two sides (:func:`side_by_side`), write them to
+    ``--json`` if given; the result."""
+    result: dict[str, Any] = {"machine": machine(), "loop": loop, "calls": args.calls,
+                              "rounds": args.rounds, "in_flight": args.in_flight,
+                              "picture_bytes": args.picture_bytes, "kinds": {}}
+    print(heading)
+    for kind, sides in figures.items():
+        result["kinds"][kind], line = side_by_side(kind, sides, this, reference, names)
+        print(line)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return result
 
 
 @dataclass

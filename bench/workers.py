@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-from bench.rules import machine, side_by_side
+from bench.rules import chosen_kinds, per_call_options, report_per_call
 from bot.__main__ import event_loop
 from bot.models import ComputerLevel
 from bot.tables.computers import Question, move_seed, think
@@ -118,18 +116,10 @@ async def measure(kinds: list[str], calls: int, rounds: int, in_flight: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.workers", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kinds", default=",".join(KINDS),
-                        help="question, picture or both (default both)")
-    parser.add_argument("--calls", type=int, default=3000, help="calls a round")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--in-flight", type=int, default=8, help="calls at once")
-    parser.add_argument("--picture-bytes", type=int, default=40_000,
-                        help="the size of a picture's answer")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
+    per_call_options(parser, KINDS, calls=3000, in_flight=8,
+                     picture_help="the size of a picture's answer")
     args = parser.parse_args(argv)
-    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
-    if not kinds or any(k not in KINDS for k in kinds):
-        parser.error(f"--kinds takes {', '.join(KINDS)}")
+    kinds = chosen_kinds(parser, args, KINDS)
     if min(args.calls, args.rounds, args.in_flight) < 1 or args.picture_bytes < 2_000:
         parser.error("--calls, --rounds and --in-flight take at least 1, "
                      "--picture-bytes at least 2000")
@@ -137,17 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     with asyncio.Runner(loop_factory=factory) as runner:
         figures = runner.run(measure(kinds, args.calls, args.rounds, args.in_flight,
                                      args.picture_bytes))
-    result: dict[str, Any] = {"machine": machine(), "loop": loop_name, "calls": args.calls,
-                              "rounds": args.rounds, "in_flight": args.in_flight,
-                              "picture_bytes": args.picture_bytes, "kinds": {}}
-    print(f"the bot's CPU a call to {WORKERS} worker processes, µs, median (min-max) of "
-          f"{args.rounds} rounds of {args.calls} calls, {args.in_flight} at once, {loop_name}:")
-    for kind, sides in figures.items():
-        result["kinds"][kind], line = side_by_side(kind, sides, "workers", "executor",
-                                                   ("Workers", "ProcessPoolExecutor"))
-        print(line)
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    report_per_call(args, figures, loop=loop_name, this="workers", reference="executor",
+                    names=("Workers", "ProcessPoolExecutor"),
+                    heading=f"the bot's CPU a call to {WORKERS} worker processes, µs, median "
+                            f"(min-max) of {args.rounds} rounds of {args.calls} calls, "
+                            f"{args.in_flight} at once, {loop_name}:")
     return 0
 
 
