@@ -552,10 +552,6 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
     A pause round starts ``settle`` seconds (the longest pause) after the mode began,
     once every table's people have paused once.
     """
-    # The run before's fake and people (every message and request of its tables) are
-    # garbage now: freed here, not by a full collection of this process in this run's
-    # opening, where one took 3.8 s and lost 84 of 1,000 tables (docs/performance.md).
-    gc.collect()
     with tempfile.TemporaryDirectory(prefix="fivefold-bench-bot-") as where:
         async with FakeDiscord() as fake:
             fake.answer_timeout = 60.0  # measure slow answers rather than give up on them
@@ -566,6 +562,9 @@ async def run_tables(count: int, *, rounds: int, seconds: float, warmup: float,
                 baseline = resident_bytes(bot.pid)
                 people = People(fake, tables, seed, pictures=pictures)
                 opened = time.monotonic()
+                # Collected at once (short_collections), so the run before's fake and people
+                # are freed before the opening, not by a full collection in its middle: one
+                # took 3.8 s there and lost 84 of 1,000 tables (docs/performance.md).
                 async with short_collections() as opening_collector:
                     await gather_limited([people.open_or_drop(t) for t in tables], limit=50)
                 setup_s = time.monotonic() - opened
