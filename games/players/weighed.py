@@ -11,6 +11,17 @@ perspective and the search's own generator, wherever it is made.
 
 Used by the games whose hard level reads the plays: Fiasco, Fazes and Fumblaroo, each
 with its own deal and its own model of the players (their ``inference`` modules).
+
+Who plays by the rules of thumb? Fazes and Fumblaroo read every other seat as one of
+two players, not knowing which (:class:`Readings`): one who plays the easy level's
+rules of thumb (slipping now and then to any legal move), or one of whom the model
+knows nothing, who might make any legal move alike (a person, a searching computer).
+A world's weight for a seat is the chance of its plays under either, ``prior`` and
+``1 - prior`` apart before anything is read. So the plays themselves tell which player
+a seat is: a seat whose plays the rules explain in some worlds and not in others
+moves the weight onto the worlds that explain them; a seat whose plays the rules
+explain in no world weighs the worlds by its legal moves alone, as good as unweighed,
+instead of favouring the few wrong worlds that happen to explain its plays.
 """
 
 from __future__ import annotations
@@ -28,6 +39,12 @@ from games.players.base import Perspective
 #: hundreds of worlds): enough for the searches in threads at once of the bot's fallback
 #: when its workers die.
 KEPT = 8
+#: The chance, before any of its plays is read, that a seat plays by the rules of thumb
+#: (:class:`Readings`).
+RULES_PRIOR = 0.5
+#: A rules-of-thumb player's chance of a move its rules would not make, spread evenly
+#: over its legal moves.
+SLIP = 0.05
 
 Deal = TypeVar("Deal")
 Kept = TypeVar("Kept")
@@ -37,6 +54,50 @@ World = TypeVar("World")
 def own_generator(p: Perspective) -> random.Random:
     """A generator seeded by ``p`` alone (never by the per-process ``str`` hash)."""
     return random.Random(zlib.crc32("\n".join((str(p.seat), *p.history)).encode()))
+
+
+def check_prior(prior: float) -> float:
+    """``prior`` if it is a chance in [0, 1]; ValueError if not."""
+    if not 0 <= prior <= 1:
+        raise ValueError(f"prior is the chance that a seat plays by the rules of thumb, "
+                         f"in [0, 1], not {prior!r}")
+    return prior
+
+
+class Readings:
+    """One world's reading of the other seats' clues: per seat, the chance of its clues
+    if it plays by the rules of thumb (each clue's chance under the rules, with a
+    ``SLIP`` spread over its legal moves) and if it chooses among them alike.
+
+    >>> r = Readings(2)
+    >>> r.read(1, chance=1.0, choices=4)  # the rules' own move, of four
+    >>> r.weight(prior=0.5) == 0.5 * (0.95 + 0.05 / 4) + 0.5 * 0.25
+    True
+    >>> r.weight(prior=1.0) == 0.95 + 0.05 / 4
+    True
+    """
+
+    __slots__ = ("alike", "rules")
+
+    def __init__(self, players: int) -> None:
+        self.rules = [1.0] * players
+        self.alike = [0.0] * players  # 0: nothing read of that seat
+
+    def read(self, seat: int, chance: float, choices: int) -> None:
+        """A clue of ``seat`` that the rules of thumb make with ``chance``, among
+        ``choices`` legal moves (or bids)."""
+        alike = 1.0 / choices
+        self.rules[seat] *= (1.0 - SLIP) * chance + SLIP * alike
+        self.alike[seat] = (self.alike[seat] or 1.0) * alike
+
+    def weight(self, prior: float = RULES_PRIOR) -> float:
+        """The chance of every seat's clues: per seat, ``prior`` that it plays by the
+        rules, else alike; the product over the seats read."""
+        w = 1.0
+        for rules, alike in zip(self.rules, self.alike, strict=True):
+            if alike:
+                w *= prior * rules + (1.0 - prior) * alike
+        return w
 
 
 def check_temper(temper: float) -> float:
@@ -152,4 +213,5 @@ class Recent(Generic[Kept]):
         return made
 
 
-__all__ = ["KEPT", "PooledWorlds", "Recent", "WeighedPool", "check_temper", "own_generator"]
+__all__ = ["KEPT", "RULES_PRIOR", "SLIP", "PooledWorlds", "Readings", "Recent", "WeighedPool",
+           "check_prior", "check_temper", "own_generator"]

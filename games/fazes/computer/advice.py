@@ -14,7 +14,8 @@ change (nearly a step in the last faze, nearly straight with five to go), blende
 the faze's own points (``blend``: the weight of the standing).
 
 The worlds are weighed by how well they explain the other players' plays
-(:mod:`games.fazes.computer.inference`): a pool of ``pool`` of the knowledge's worlds,
+(:mod:`games.fazes.computer.inference`; ``prior``: the chance, before anything is read,
+that a seat plays by the rules of thumb): a pool of ``pool`` of the knowledge's worlds,
 drawn from by weight. The candidates and the rollouts are the knowledge's.
 """
 
@@ -40,7 +41,7 @@ from games.players.standing import (
     spread,
     valued,
 )
-from games.players.weighed import PooledWorlds, Recent, check_temper
+from games.players.weighed import RULES_PRIOR, PooledWorlds, Recent, check_prior, check_temper
 
 #: A tie for the lowest total wins for everyone in it: margins count as this much more.
 TIE = 2.5
@@ -102,31 +103,34 @@ class Weighed(PooledWorlds[list[int], FastFazes]):
     """A pool of the knowledge's worlds for one perspective, weighed by the other seats'
     plays, to draw from by weight (uniformly, and afresh, when nobody else has played)."""
 
-    def __init__(self, p: Perspective, size: int, temper: float = TEMPER) -> None:
+    def __init__(self, p: Perspective, size: int, temper: float = TEMPER,
+                 prior: float = RULES_PRIOR) -> None:
         self.seen: Seen = seen(p)
         faze = self.seen.faze
         found = clues(p, faze, faze_plays(p))
         super().__init__(p, size, deal=partial(deal_unseen, self.seen),
                          make=partial(world, self.seen),
-                         weigh=(lambda hands: weight(found, hands, faze)) if found else None,
+                         weigh=(lambda hands: weight(found, hands, faze, prior)) if found else None,
                          temper=temper)
 
 
 class FazesAdvice(StandingAdvice):
     """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds weighed by the
-    plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the weights), valued by the
-    standing (``blend`` 0 values them as the knowledge does)."""
+    plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the weights; ``prior``: the
+    chance that a seat plays by the rules of thumb), valued by the standing (``blend`` 0
+    values them as the knowledge does)."""
 
     game = "fazes"
 
     def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
                  deal_spread: float = DEAL_SPREAD, pool: int = POOL,
-                 temper: float = TEMPER) -> None:
+                 temper: float = TEMPER, prior: float = RULES_PRIOR) -> None:
         super().__init__(blend, last_width, deal_spread)
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.pool = pool
         self.temper = check_temper(temper)
+        self.prior = check_prior(prior)
         self._weighed: Recent[Weighed] = Recent()
 
     def read(self, p: Perspective) -> Standing:
@@ -139,7 +143,9 @@ class FazesAdvice(StandingAdvice):
     def sample(self, p: Perspective, rng: random.Random) -> SearchState:
         if self.pool == 0:
             return super().sample(p, rng)
-        drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool, self.temper)).draw(rng)
+        weighed = self._weighed.get(
+            p, lambda p: Weighed(p, self.pool, self.temper, self.prior))
+        drawn = weighed.draw(rng)
         return drawn if self.blend == 0 else self.wrap(drawn, self.standing(p))
 
 

@@ -13,10 +13,12 @@ seat's hand at that play is the cards the world gives it now, plus its later pla
 plus the card itself; the likelihood of the play is what the easy rules of thumb
 would have done with that hand: their card with chance ``1 - NOISE``, and with chance
 ``NOISE`` a card of the same colour drawn uniformly among the legal ones (the easy
-level's slip, :meth:`FazesKnowledge.easy`), with a floor (``FLOOR``) for players who
-follow other rules (people, searching computers). A world's weight is the product
-over the clues. Only the seat's perspective is read: the history of the faze and the
-seat's own view.
+level's slip, :meth:`FazesKnowledge.easy`). A seat may follow other rules (a person,
+a searching computer): each seat is read as a rules-of-thumb player or as one who
+makes any legal play alike, not knowing which
+(:class:`~games.players.weighed.Readings`, ``prior`` apart), and a world's weight is
+the chance of every seat's plays in it. Only the seat's perspective is read: the
+history of the faze and the seat's own view.
 """
 
 from __future__ import annotations
@@ -29,12 +31,10 @@ from games.fazes.computer.knowledge import EASY_NOISE, trick_state
 from games.fazes.computer.thumb import choose, legal_mask
 from games.fazes.scoring import has_trump
 from games.players.base import Perspective
+from games.players.weighed import RULES_PRIOR, Readings
 
 #: The easy level's chance of a slip (its ``EASY_NOISE``), as the model reads plays.
 NOISE = EASY_NOISE
-#: No play makes a world less likely than this, per clue: people and searching
-#: computers do not play the rules of thumb.
-FLOOR = 0.02
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ def clues(p: Perspective, faze: int, plays: list[tuple[int, int]]) -> tuple[Clue
 
 def likelihood(clue: Clue, hand: int, faze: int, players: int) -> float:
     """The chance that an easy player holding ``hand`` (before the play) makes the
-    clue's play, floored at :data:`FLOOR`."""
+    clue's play."""
     best, _ = choose(hand, faze=faze, led=clue.led, win=clue.win, win_trump=clue.win_trump,
                      played=clue.played, players=players, tricks_left=clue.tricks_left,
                      opening=clue.opening)
@@ -86,17 +86,27 @@ def likelihood(clue: Clue, hand: int, faze: int, players: int) -> float:
     chance = NOISE / alike.bit_count() if alike >> clue.card & 1 else 0.0
     if best == clue.card:
         chance += 1 - NOISE
-    return max(chance, FLOOR)
+    return chance
 
 
-def weight(found: tuple[Clue, ...], hands: list[int], faze: int) -> float:
-    """How well the world dealing ``hands`` (the cards each seat holds now) explains the
-    clues: the product of their likelihoods."""
+def readings(found: tuple[Clue, ...], hands: list[int], faze: int) -> Readings:
+    """Every clue read in the world dealing ``hands`` (the cards each seat holds now):
+    its chance under the rules of thumb, and how many legal plays its seat had."""
     players = len(hands)
-    w = 1.0
+    trump = has_trump(faze)
+    read = Readings(players)
     for clue in found:
-        w *= likelihood(clue, hands[clue.seat] | clue.later | 1 << clue.card, faze, players)
-    return w
+        hand = hands[clue.seat] | clue.later | 1 << clue.card
+        read.read(clue.seat, likelihood(clue, hand, faze, players),
+                  legal_mask(hand, clue.led, trump=trump, opening=clue.opening).bit_count())
+    return read
 
 
-__all__ = ["FLOOR", "NOISE", "Clue", "clues", "likelihood", "weight"]
+def weight(found: tuple[Clue, ...], hands: list[int], faze: int,
+           prior: float = RULES_PRIOR) -> float:
+    """How well the world dealing ``hands`` explains the clues, each seat playing by the
+    rules of thumb with chance ``prior`` before they are read (:func:`readings`)."""
+    return readings(found, hands, faze).weight(prior)
+
+
+__all__ = ["NOISE", "Clue", "clues", "likelihood", "readings", "weight"]

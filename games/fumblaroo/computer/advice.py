@@ -11,7 +11,8 @@ the target can move it, blended with the hand's own value (``blend``: the weight
 standing).
 
 The worlds are weighed by how well they explain the other players' bids and plays
-(:mod:`games.fumblaroo.computer.inference`): a pool of ``pool`` of the knowledge's
+(:mod:`games.fumblaroo.computer.inference`; ``prior``: the chance, before anything is
+read, that a seat plays by the rules of thumb): a pool of ``pool`` of the knowledge's
 worlds, drawn from by weight (each weight raised to the power ``temper`` first: below 1
 it flattens them, 1 leaves them as they are). The candidates and the rollouts are the
 knowledge's.
@@ -32,7 +33,7 @@ from games.fumblaroo.scoring import game_winner
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
 from games.players.standing import adopt, place_values
-from games.players.weighed import PooledWorlds, Recent, check_temper
+from games.players.weighed import RULES_PRIOR, PooledWorlds, Recent, check_prior, check_temper
 
 #: The weight of the standing in the value of a hand that makes no winner.
 BLEND = 0.75
@@ -83,25 +84,26 @@ class Weighed(PooledWorlds[list[int], FumblarooState]):
     bids, plays and discard, to draw from by weight (afresh while there is none to read:
     nobody else has bid, and the dealer's discard is the seat's own or not yet made)."""
 
-    def __init__(self, p: Perspective, size: int, temper: float = TEMPER) -> None:
+    def __init__(self, p: Perspective, size: int, temper: float = TEMPER,
+                 prior: float = RULES_PRIOR) -> None:
         self.unseen = unseen(p)
         found = clues(p, self.unseen)
         super().__init__(p, size, deal=partial(deal_unseen, self.unseen),
                          make=partial(world, self.unseen),
-                         weigh=partial(weight, found)
+                         weigh=partial(weight, found, prior=prior)
                          if found.found or found.discarded else None, temper=temper)
 
 
 class FumblarooAdvice:
     """Fumblaroo's :class:`~games.players.advice.Advice`: the knowledge's worlds weighed
     by the bids and plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the
-    weights), valued by the totals they leave (``blend`` 0 values them as the knowledge
-    does)."""
+    weights; ``prior``: the chance that a seat plays by the rules of thumb), valued by the
+    totals they leave (``blend`` 0 values them as the knowledge does)."""
 
     game = "fumblaroo"
 
     def __init__(self, blend: float = BLEND, pool: int = POOL,
-                 temper: float = TEMPER) -> None:
+                 temper: float = TEMPER, prior: float = RULES_PRIOR) -> None:
         if not 0 <= blend <= 1:
             raise ValueError("blend is a weight in [0, 1]")
         if pool < 0:
@@ -109,6 +111,7 @@ class FumblarooAdvice:
         self.blend = blend
         self.pool = pool
         self.temper = check_temper(temper)
+        self.prior = check_prior(prior)
         self._weighed: Recent[Weighed] = Recent()
 
     def candidates(self, p: Perspective) -> Sequence[int]:
@@ -118,7 +121,9 @@ class FumblarooAdvice:
         if self.pool == 0:
             drawn = cast(FumblarooState, KNOWLEDGE.sample(p, rng))
         else:
-            drawn = self._weighed.get(p, lambda p: Weighed(p, self.pool, self.temper)).draw(rng)
+            weighed = self._weighed.get(
+                p, lambda p: Weighed(p, self.pool, self.temper, self.prior))
+            drawn = weighed.draw(rng)
         return drawn if self.blend == 0 else with_standing(drawn, self.blend)
 
 

@@ -16,9 +16,11 @@ ones. The likelihood of the clue is what the easy rules of thumb
 bid is made when the hand's weight plus a Gaussian waver (``WAVER``) reaches the bar,
 so ordering with weight *w* is Φ((w - bar) / WAVER) likely; a follower plays the card
 that wins most cheaply, or with chance ``OVERPLAYS`` the dearest winner; the call,
-the discard and the lead are the rules' own. Every likelihood is floored at ``FLOOR``
-for players who follow other rules (people, searching computers). A world's weight
-is the product over the clues. Only the seat's perspective is read.
+the discard and the lead are the rules' own. A seat may follow other rules (a person,
+a searching computer): each seat is read as a rules-of-thumb player or as one who
+bids, calls, throws and plays any legal option alike, not knowing which
+(:class:`~games.players.weighed.Readings`, ``prior`` apart), and a world's weight is
+the chance of every seat's clues in it. Only the seat's perspective is read.
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ from games.fumblaroo.computer.knowledge import (
 )
 from games.fumblaroo.game import FumblarooVerb
 from games.players.base import Perspective
+from games.players.weighed import RULES_PRIOR, Readings
 
-#: No clue makes a world less likely than this: people and searching computers do not
-#: play the rules of thumb.
-FLOOR = 0.02
+#: The choices of a bid (take or let go), a forced call (the three other suits) and the
+#: dealer's discard (six cards), for a seat that makes any alike.
+BID_CHOICES, CALL_CHOICES, DISCARD_CHOICES = 2, 3, 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +150,20 @@ def bid_likelihood(took: bool, dealt: int, up: int, *, dealer: bool) -> float:
     else:
         strength = thumb.hand_weight(dealt, suit) - thumb.ORDER_AT
     chance = _phi(strength / WAVER)
-    return max(chance if took else 1.0 - chance, FLOOR)
+    return chance if took else 1.0 - chance
+
+
+def play_choices(play: Play, hand: int, trump: int) -> int:
+    """How many cards of ``hand`` (before the play) the rules let its seat play."""
+    if not play.trick:
+        return hand.bit_count()
+    return (hand & FOLLOWS[trump][EFFECTIVE[trump][play.trick[0]]] or hand).bit_count()
 
 
 def play_likelihood(play: Play, hand: int, trump: int, *, caller: bool) -> float:
     """The chance that an easy player holding ``hand`` (before the play) plays it."""
     if not play.trick:
-        return 1.0 if thumb.lead(hand, trump, caller=caller) == play.card else FLOOR
+        return 1.0 if thumb.lead(hand, trump, caller=caller) == play.card else 0.0
     led = EFFECTIVE[trump][play.trick[0]]
     legal = hand & FOLLOWS[trump][led] or hand
     moves = cards_of(legal)
@@ -162,31 +172,42 @@ def play_likelihood(play: Play, hand: int, trump: int, *, caller: bool) -> float
     best = max(strength[c] for c in play.trick)
     winners = [c for c in moves if strength[c] > best]
     dear = max(winners, key=lambda c: strength[c]) if winners else usual
-    chance = (1 - OVERPLAYS) * (usual == play.card) + OVERPLAYS * (dear == play.card)
-    return max(chance, FLOOR)
+    return (1 - OVERPLAYS) * (usual == play.card) + OVERPLAYS * (dear == play.card)
 
 
-def weight(c: Clues, dealt: list[int]) -> float:
-    """How well the world ``dealt`` (:func:`~games.fumblaroo.computer.knowledge.deal_unseen`:
-    the hands now, then the dealer's discard) explains the clues."""
+def readings(c: Clues, dealt: list[int]) -> Readings:
+    """Every clue read in the world ``dealt``
+    (:func:`~games.fumblaroo.computer.knowledge.deal_unseen`: the hands now, then the
+    dealer's discard): its chance under the rules of thumb, and its seat's options."""
     hands, discarded = dealt[:PLAYERS], dealt[PLAYERS]
-    w = 1.0
+    read = Readings(PLAYERS)
     for clue in c.found:
         if isinstance(clue, Play):
             held = hands[clue.seat] | clue.later | 1 << clue.card
-            w *= play_likelihood(clue, held, c.trump, caller=clue.seat == c.caller)
+            read.read(clue.seat, play_likelihood(clue, held, c.trump,
+                                                 caller=clue.seat == c.caller),
+                      play_choices(clue, held, c.trump))
             continue
         start = dealt_hand(c, clue.seat, hands, discarded)
         if isinstance(clue, Bid):
-            w *= bid_likelihood(clue.took, start, c.up, dealer=clue.dealer)
-        elif thumb.best_call(start, c.turned) != clue.suit:
-            w *= FLOOR
+            read.read(clue.seat, bid_likelihood(clue.took, start, c.up, dealer=clue.dealer),
+                      BID_CHOICES)
+        else:
+            read.read(clue.seat, float(thumb.best_call(start, c.turned) == clue.suit),
+                      CALL_CHOICES)
     if c.discarded and discarded:
         six = dealt_hand(c, c.dealer, hands, discarded) | 1 << c.up
-        if thumb.discard(six, c.trump) != discarded.bit_length() - 1:
-            w *= FLOOR
-    return w
+        read.read(c.dealer, float(thumb.discard(six, c.trump) == discarded.bit_length() - 1),
+                  DISCARD_CHOICES)
+    return read
 
 
-__all__ = ["FLOOR", "Bid", "Call", "Clue", "Clues", "Play", "bid_likelihood", "clues",
-           "dealt_hand", "play_likelihood", "weight"]
+def weight(c: Clues, dealt: list[int], prior: float = RULES_PRIOR) -> float:
+    """How well the world ``dealt`` (as :func:`readings` reads it) explains the clues,
+    each seat playing by the rules of thumb with chance ``prior`` before they are read."""
+    return readings(c, dealt).weight(prior)
+
+
+__all__ = ["BID_CHOICES", "CALL_CHOICES", "DISCARD_CHOICES", "Bid", "Call", "Clue", "Clues",
+           "Play", "bid_likelihood", "clues", "dealt_hand", "play_choices", "play_likelihood",
+           "readings", "weight"]

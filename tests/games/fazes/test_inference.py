@@ -3,6 +3,7 @@ under the rules of thumb, and worlds weighed by it that favour the true deal."""
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import statistics
@@ -17,23 +18,25 @@ from games.fazes.computer import advice as advice_module
 from games.fazes.computer.advice import FazesAdvice, Weighed
 from games.fazes.computer.bits import COLOUR_OF, RED
 from games.fazes.computer.fast import FastFazes
-from games.fazes.computer.inference import FLOOR, NOISE, clues, likelihood, weight
+from games.fazes.computer.inference import NOISE, clues, likelihood, readings, weight
 from games.fazes.computer.knowledge import KNOWLEDGE, faze_plays, seen
 from games.players import decide, perspective
+from games.players.weighed import RULES_PRIOR, SLIP
 from tests.games.fazes.test_players import card, cards, new, swapped_twin
 
 #: The repository, whose ``tests`` package the subprocess imports.
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def easy_game(players: int, faze: int, seed: int, plays: int):
-    """A faze of easy players, ``plays`` plays in; the game and its first deal's hands."""
+def easy_game(players: int, faze: int, seed: int, plays: int, level: str = "easy"):
+    """A faze of easy players (or of ``level``), ``plays`` plays in; the game and its
+    first deal's hands."""
     g = new(players, {"fazes": [faze]}, seed)
     dealt = [list(h) for h in g.hands]
     rng = random.Random(seed)
     for _ in range(plays):
         seat = g.to_act
-        g.apply(seat, decide("easy", perspective(g, seat), rng).action)
+        g.apply(seat, decide(level, perspective(g, seat), rng).action)
     return g, dealt
 
 
@@ -74,7 +77,7 @@ def test_a_play_is_as_likely_as_the_rules_of_thumb_and_their_slip_make_it():
     assert likelihood(clue(card("G9")), hand, 3, 4) == pytest.approx(1 - NOISE + NOISE / alike)
     assert likelihood(clue(card("G5")), hand, 3, 4) == pytest.approx(NOISE / alike)
     assert likelihood(clue(card("G13")), hand, 3, 4) == pytest.approx(NOISE / alike)
-    assert likelihood(clue(card("B7")), hand, 3, 4) == FLOOR  # not even legal with greens
+    assert likelihood(clue(card("B7")), hand, 3, 4) == 0.0  # not even legal with greens
 
 
 def clues_of_one(faze: int, led_card: str):
@@ -175,8 +178,48 @@ def test_the_pool_is_the_same_in_every_process():
 
 
 def test_when_no_world_explains_the_plays_the_pool_is_drawn_from_evenly(monkeypatch):
-    monkeypatch.setattr(advice_module, "weight", lambda found, hands, faze: 0.0)
+    monkeypatch.setattr(advice_module, "weight", lambda found, hands, faze, prior: 0.0)
     g, _ = easy_game(4, 1, 5, 14)
     worlds = Weighed(perspective(g, g.to_act), 32)
     assert worlds.pool is not None and worlds.pool.cumulative[-1] == 0
     assert len({tuple(worlds.draw(random.Random(r)).hands) for r in range(20)}) > 5
+
+
+def truth_against_pool(level: str, prior: float = RULES_PRIOR) -> list[float]:
+    """Over positions of one-faze games of four ``level`` players: how much more likely
+    (in nats) the seat to act's pool makes the true hands than its average world."""
+    ratios = []
+    for seed in range(8):
+        for plays in (12, 24, 36):
+            g, _ = easy_game(4, 1, 100 + seed, plays, level)
+            p = perspective(g, g.to_act)
+            pool = Weighed(p, 64, prior=prior).pool
+            assert pool is not None
+            found = clues(p, 1, faze_plays(p))
+            truth = weight(found, list(FastFazes.from_game(g).hands), 1, prior)
+            ratios.append(math.log(truth / statistics.fmean(pool.weights())))
+    return ratios
+
+
+def test_a_seat_off_the_rules_of_thumb_does_not_lead_the_worlds_astray():
+    """Random players' plays fit the rules of thumb only in some wrong worlds: read as
+    rules-of-thumb players (``prior`` 1) those worlds take the weight and the true hands
+    fall far below the average world; read as either player, the plays show that the
+    seat follows no rule and the pool stays about even."""
+    assert statistics.fmean(truth_against_pool("random")) > -0.5
+    assert statistics.fmean(truth_against_pool("random", prior=1.0)) < -1.5
+    # Easy players' plays still tell where the cards lie, nearly as much either way.
+    easy, ruled = truth_against_pool("easy"), truth_against_pool("easy", prior=1.0)
+    assert statistics.fmean(easy) > 2.0 and statistics.fmean(easy) > 0.8 * statistics.fmean(ruled)
+
+
+def test_a_seat_is_read_as_either_player_by_its_legal_plays():
+    hand = cards("G5 G9 G13 B7")  # thumb: duck under the G10 with the G9
+    clue = clues_of_one(faze=3, led_card="G10")
+    hands = [0, hand & ~(1 << card("G9")), 0, 0]
+    read = readings((clue(card("G9")),), hands, 3)
+    rules, alike = 1 - NOISE + NOISE / 3, 1 / 3  # three greens it may play
+    assert read.weight(1.0) == pytest.approx((1 - SLIP) * rules + SLIP * alike)
+    assert read.weight(0.0) == pytest.approx(alike)
+    assert read.weight() == pytest.approx(RULES_PRIOR * read.weight(1.0)
+                                          + (1 - RULES_PRIOR) * alike)

@@ -3,6 +3,7 @@ likelihood under the rules of thumb, and worlds weighed by it that favour the tr
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 
@@ -14,7 +15,7 @@ from games.fumblaroo.computer.advice import FumblarooAdvice, Weighed
 from games.fumblaroo.computer.bits import CARD_ID, SUIT, hand_mask
 from games.fumblaroo.computer.fast import PLAYERS, FumblarooState
 from games.fumblaroo.computer.inference import (
-    FLOOR,
+    DISCARD_CHOICES,
     Bid,
     Call,
     Play,
@@ -22,11 +23,13 @@ from games.fumblaroo.computer.inference import (
     clues,
     dealt_hand,
     play_likelihood,
+    readings,
     weight,
 )
 from games.fumblaroo.computer.knowledge import KNOWLEDGE, OVERPLAYS, WAVER, unseen
 from games.fumblaroo.computer.thumb import ORDER_AT, hand_weight
 from games.players import decide, perspective
+from games.players.weighed import RULES_PRIOR, SLIP
 from tests.games.fumblaroo.helpers import game
 
 
@@ -42,7 +45,7 @@ def cid(text: str) -> int:
     return CARD_ID[DECK.parse(text)]
 
 
-def easy_game(seed: int, actions: int, target: int = 5) -> Fumblaroo:
+def easy_game(seed: int, actions: int, target: int = 5, level: str = "easy") -> Fumblaroo:
     g = new_game("fumblaroo", 3, {"target": target}, seed=seed)
     assert isinstance(g, Fumblaroo)
     rng = random.Random(seed)
@@ -51,7 +54,7 @@ def easy_game(seed: int, actions: int, target: int = 5) -> Fumblaroo:
             break
         seat = g.to_act
         assert seat is not None
-        g.apply(seat, decide("easy", perspective(g, seat), rng).action)
+        g.apply(seat, decide(level, perspective(g, seat), rng).action)
     return g
 
 
@@ -110,7 +113,11 @@ def test_the_dealers_discard_alone_is_read():
     pool = Weighed(p, 64).pool
     assert pool is not None
     weights = [weight(c, deal) for deal in pool.deals]
-    assert min(weights) == FLOOR and max(weights) == 1.0  # some worlds explain it, some not
+    # Some worlds explain it, some not: the dealer throws the rules' card, or any of six.
+    alike = 1 / DISCARD_CHOICES
+    assert max(weights) == pytest.approx(RULES_PRIOR * (1 - SLIP + SLIP * alike)
+                                         + (1 - RULES_PRIOR) * alike)
+    assert min(weights) == pytest.approx(RULES_PRIOR * SLIP * alike + (1 - RULES_PRIOR) * alike)
 
 
 def test_a_bid_is_as_likely_as_the_hands_weight_and_the_easy_waver_make_it():
@@ -119,8 +126,8 @@ def test_a_bid_is_as_likely_as_the_hands_weight_and_the_easy_waver_make_it():
     heart = SUIT[up]
     assert hand_weight(strong, heart) > ORDER_AT + 3 * WAVER
     assert bid_likelihood(True, strong, up, dealer=False) > 0.99
-    assert bid_likelihood(False, strong, up, dealer=False) == FLOOR
-    assert bid_likelihood(True, weak, up, dealer=False) == FLOOR
+    assert bid_likelihood(False, strong, up, dealer=False) < 0.01
+    assert bid_likelihood(True, weak, up, dealer=False) < 0.01
     assert bid_likelihood(False, weak, up, dealer=False) > 0.99
     # At the bar itself, a coin: the waver is centred.
     middling = next(m for m in (mask("AH KH 9H 2S AS"), mask("AH KH QH 9S TS"),
@@ -135,11 +142,11 @@ def test_a_follow_is_the_cheapest_winner_or_now_and_then_the_dearest():
     play = lambda card: Play(1, cid(card), later=0, trick=(cid("QH"),))  # noqa: E731
     assert play_likelihood(play("KH"), hand, trump, caller=False) == pytest.approx(1 - OVERPLAYS)
     assert play_likelihood(play("AH"), hand, trump, caller=False) == pytest.approx(OVERPLAYS)
-    assert play_likelihood(play("TH"), hand, trump, caller=False) == FLOOR
+    assert play_likelihood(play("TH"), hand, trump, caller=False) == 0.0
     # Leading: the caller draws trump with two or more, anyone else leads an Ace.
     lead = Play(0, cid("AS"), later=0, trick=())
     assert play_likelihood(lead, mask("AS KS 9D"), trump, caller=True) == 1.0
-    assert play_likelihood(lead, mask("AS 9S AD"), trump, caller=False) == FLOOR
+    assert play_likelihood(lead, mask("AS 9S AD"), trump, caller=False) == 0.0
 
 
 def test_the_true_deal_weighs_more_than_most_worlds_the_seat_could_imagine():
@@ -202,3 +209,48 @@ def test_after_two_passes_on_hearts_the_dealers_worlds_give_the_passers_fewer_he
     weighed = sum(w * hearts_held(d) for w, d in zip(weights, pool.deals, strict=True))
     plain = statistics.mean(hearts_held(d) for d in pool.deals)
     assert weighed / sum(weights) < plain
+
+
+def truth_against_pool(level: str, prior: float = RULES_PRIOR) -> list[float]:
+    """Over positions of target-5 games of three ``level`` players: how much more likely
+    (in nats) the seat to act's pool makes the true deal than its average world."""
+    ratios = []
+    for seed in range(80):
+        g = easy_game(seed, random.Random(seed + 99).randrange(3, 14), level=level)
+        if g.over:
+            continue
+        p = perspective(g, g.to_act)
+        pool = Weighed(p, 64, prior=prior).pool
+        if pool is None:
+            continue
+        c = clues(p, unseen(p))
+        truth = weight(c, true_deal(g), prior)
+        ratios.append(math.log(truth / statistics.fmean(pool.weights())))
+    assert len(ratios) >= 40
+    return ratios
+
+
+def test_a_seat_off_the_rules_of_thumb_does_not_lead_the_worlds_astray():
+    """Random players' bids and plays fit the rules of thumb only in some wrong worlds:
+    read as rules-of-thumb players (``prior`` 1) those worlds take the weight and the
+    true deal falls far below the average world; read as either player, the clues show
+    that the seat follows no rule and the pool stays near even."""
+    assert statistics.fmean(truth_against_pool("random")) > -0.75
+    assert statistics.fmean(truth_against_pool("random", prior=1.0)) < -1.5
+    # Easy players' clues still tell where the cards lie, nearly as much either way.
+    easy, ruled = truth_against_pool("easy"), truth_against_pool("easy", prior=1.0)
+    assert statistics.fmean(easy) > 1.2 and statistics.fmean(easy) > 0.8 * statistics.fmean(ruled)
+
+
+def test_each_bid_call_throw_and_play_is_read_among_its_options():
+    # Seat 0 passes, seat 1 passes, the dealer (2) turns down hearts, seat 0 calls spades
+    # and leads; seat 1 follows. Seat 2 reads seat 0's pass, call and lead, seat 1's pass
+    # and follow: options 2, 3 and 5 for seat 0, 2 and 1 (its only spade) for seat 1.
+    hands = ["9S TS JS QS AS", "2D TD KD AD KS", "JH QH KH AH 9C"]
+    g = game(hands, "TH", actions=("0 pass", "1 pass", "2 turn", "0 call S", "0 play AS",
+                                   "1 play KS"))
+    p = perspective(g, 2)
+    c = clues(p, unseen(p))
+    read = readings(c, true_deal(g))
+    assert read.alike == [pytest.approx(1 / 2 * 1 / 3 * 1 / 5), pytest.approx(1 / 2 * 1 / 1), 0.0]
+    assert read.weight(0.0) == pytest.approx(1 / 30 * 1 / 2)

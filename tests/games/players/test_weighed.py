@@ -14,7 +14,15 @@ from games.fazes.computer import advice as fazes_advice
 from games.fiasco.computer import advice as fiasco_advice
 from games.fumblaroo.computer import advice as fumblaroo_advice
 from games.players import decide, perspective
-from games.players.weighed import PooledWorlds, Recent, WeighedPool, own_generator
+from games.players.weighed import (
+    RULES_PRIOR,
+    SLIP,
+    PooledWorlds,
+    Readings,
+    Recent,
+    WeighedPool,
+    own_generator,
+)
 
 
 def test_draws_follow_the_weights():
@@ -152,3 +160,29 @@ def test_a_smaller_temper_keeps_more_of_a_real_pool(module, game, players, actio
         assert pool is not None
         sizes.append(pool.effective_size())
     assert sizes[0] < sizes[1] < sizes[2] <= 256
+
+
+def test_a_seat_the_rules_explain_nowhere_weighs_the_worlds_by_its_options_alone():
+    # Two worlds in which seat 1's two plays are off the rules of thumb, among 3 and 4
+    # legal plays: whatever else differs, the seat's reading is its options alone, and a
+    # seat whose play the rules make in one world and not the other favours that world.
+    off = [Readings(3), Readings(3)]
+    for r in off:
+        r.read(1, chance=0.0, choices=3)
+        r.read(1, chance=0.0, choices=4)
+    assert off[0].weight() == off[1].weight() == pytest.approx(
+        RULES_PRIOR * (SLIP / 3) * (SLIP / 4) + (1 - RULES_PRIOR) / 12)
+    fits, misfits = Readings(3), Readings(3)
+    fits.read(2, chance=1.0, choices=3)
+    misfits.read(2, chance=0.0, choices=3)
+    assert fits.weight() / misfits.weight() == pytest.approx(
+        (RULES_PRIOR * (1 - SLIP + SLIP / 3) + (1 - RULES_PRIOR) / 3)
+        / (RULES_PRIOR * SLIP / 3 + (1 - RULES_PRIOR) / 3))
+    assert Readings(3).weight() == 1.0  # nothing read: no seat weighs anything
+
+
+@pytest.mark.parametrize("prior", [-0.1, 1.5, float("nan")])
+def test_a_prior_out_of_range_is_refused(prior):
+    for module in (fazes_advice, fumblaroo_advice):
+        with pytest.raises(ValueError, match="prior is the chance"):
+            type(module.ADVICE)(prior=prior)
