@@ -184,6 +184,7 @@ class PooledWorlds(Generic[Deal, World]):
         self.p = p
         self.deal = deal
         self.make = make
+        self.weigh = weigh
         self.pool = None if weigh is None else WeighedPool.dealt(p, size, deal, weigh, temper)
 
     def draw(self, rng: random.Random) -> World:
