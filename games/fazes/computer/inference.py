@@ -78,10 +78,15 @@ def clues(p: Perspective, faze: int, plays: list[tuple[int, int]]) -> tuple[Clue
 def likelihood(clue: Clue, hand: int, faze: int, players: int) -> float:
     """The chance that an easy player holding ``hand`` (before the play) makes the
     clue's play."""
+    return _chance(clue, hand, faze, players,
+                   legal_mask(hand, clue.led, trump=has_trump(faze), opening=clue.opening))
+
+
+def _chance(clue: Clue, hand: int, faze: int, players: int, legal: int) -> float:
+    """:func:`likelihood`, given the plays ``legal`` from ``hand``."""
     best, _ = choose(hand, faze=faze, led=clue.led, win=clue.win, win_trump=clue.win_trump,
                      played=clue.played, players=players, tricks_left=clue.tricks_left,
                      opening=clue.opening)
-    legal = legal_mask(hand, clue.led, trump=has_trump(faze), opening=clue.opening)
     alike = legal & colour_mask(COLOUR_OF[best])
     chance = NOISE / alike.bit_count() if alike >> clue.card & 1 else 0.0
     if best == clue.card:
@@ -97,8 +102,8 @@ def readings(found: tuple[Clue, ...], hands: list[int], faze: int) -> Readings:
     read = Readings(players)
     for clue in found:
         hand = hands[clue.seat] | clue.later | 1 << clue.card
-        read.read(clue.seat, likelihood(clue, hand, faze, players),
-                  legal_mask(hand, clue.led, trump=trump, opening=clue.opening).bit_count())
+        legal = legal_mask(hand, clue.led, trump=trump, opening=clue.opening)
+        read.read(clue.seat, _chance(clue, hand, faze, players, legal), legal.bit_count())
     return read
 
 
