@@ -18,7 +18,8 @@ import json
 import random
 import statistics
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import games
 from bench.seeing import stage_of
@@ -37,28 +38,45 @@ def figures(sizes: Sequence[float]) -> dict[str, object]:
             "least": round(min(sizes), 2), "mean": round(statistics.fmean(sizes), 1)}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.pool_sizes")
+def played(name: str, level: Level, actions: tuple[int, int]) -> Iterator[tuple[int, Any]]:
+    """Games of ``name`` at its shortest options, seed by seed from 0, each played by
+    ``level`` players for ``Random(seed + 99).randrange(*actions)`` actions (fewer if it
+    ends): (seed, game) for those with a seat still to act."""
+    seed = 0
+    while True:
+        g = games.new_game(name, PLAYERS[name], SHORTEST[name], seed=seed)
+        rng = random.Random(seed)
+        for _ in range(random.Random(seed + 99).randrange(*actions)):
+            if g.over or g.to_act is None:
+                break
+            g.apply(g.to_act, decide(level, perspective(g, g.to_act), rng).action)
+        if not g.over and g.to_act is not None:
+            yield seed, g
+        seed += 1
+
+
+def parser_for(prog: str, positions: int, listed: str, default: str) -> argparse.ArgumentParser:
+    """The options the pool benchmarks share: the game, how many positions, the pool's
+    size, and ``listed``, a comma-separated list of settings."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}")
     parser.add_argument("game", choices=sorted(PLAYERS))
-    parser.add_argument("--positions", type=int, default=200)
-    parser.add_argument("--tempers", default="1,0.5,0.25")
+    parser.add_argument("--positions", type=int, default=positions)
+    parser.add_argument(f"--{listed}", default=default)
     parser.add_argument("--size", type=int, default=256)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser_for("bench.pool_sizes", 200, "tempers", "1,0.5,0.25").parse_args(argv)
     tempers = [float(t) for t in args.tempers.split(",")]
     weighed = importlib.import_module(f"games.{args.game}.computer.advice").Weighed
     sizes: dict[float, list[float]] = {t: [] for t in tempers}
     stages: list[str] = []
-    seed = 0
-    while len(stages) < args.positions:
-        g = games.new_game(args.game, PLAYERS[args.game], SHORTEST[args.game], seed=seed)
-        rng = random.Random(seed)
-        for _ in range(random.Random(seed + 99).randrange(1, 30)):
-            if g.over or g.to_act is None:
-                break
-            g.apply(g.to_act, decide(Level.EASY, perspective(g, g.to_act), rng).action)
-        seed += 1
-        if g.over or g.to_act is None:
-            continue
+    seeds = 0
+    for seed, g in played(args.game, Level.EASY, (1, 30)):
+        if len(stages) == args.positions:
+            break
+        seeds = seed + 1
         p = perspective(g, g.to_act)
         pools = [weighed(p, args.size, t).pool for t in tempers]
         if pools[0] is None:
@@ -66,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stages.append(stage_of(g) or "")
         for t, pool in zip(tempers, pools, strict=True):
             sizes[t].append(pool.effective_size())
-    out = {"game": args.game, "positions": args.positions, "pool": args.size, "seeds": seed,
+    out = {"game": args.game, "positions": args.positions, "pool": args.size, "seeds": seeds,
            "effective_size": {str(t): figures(s) for t, s in sizes.items()},
            "by_stage": {stage: {"positions": stages.count(stage), **{
                str(t): figures([x for x, at in zip(s, stages, strict=True) if at == stage])

@@ -16,21 +16,18 @@ effective size.
 
 from __future__ import annotations
 
-import argparse
 import importlib
+import itertools
 import json
 import math
-import random
 import statistics
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import games
-from bench.strength import SHORTEST
-from games.players import decide, perspective
+from bench.pool_sizes import parser_for, played
+from games.players import Level, perspective
 
-PLAYERS = {"fazes": 4, "fumblaroo": 3}
 #: Positions are this many actions in, at most (exclusive).
 ACTIONS = {"fazes": 40, "fumblaroo": 14}
 
@@ -47,30 +44,9 @@ def truth_of(name: str) -> Callable[[Any], list[int]]:
     return lambda g: list(FastFazes.from_game(g).hands)
 
 
-def positions(name: str, level: str, count: int) -> list[Any]:
-    """``count`` positions of games of ``level`` players (see the module docstring)."""
-    found: list[Any] = []
-    seed = 0
-    while len(found) < count:
-        g = games.new_game(name, PLAYERS[name], SHORTEST[name], seed=seed)
-        rng = random.Random(seed)
-        for _ in range(random.Random(seed + 99).randrange(3, ACTIONS[name])):
-            if g.over or g.to_act is None:
-                break
-            g.apply(g.to_act, decide(level, perspective(g, g.to_act), rng).action)
-        seed += 1
-        if not g.over and g.to_act is not None:
-            found.append(g)
-    return found
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.reading")
-    parser.add_argument("game", choices=sorted(PLAYERS))
-    parser.add_argument("--level", default="easy")
-    parser.add_argument("--positions", type=int, default=150)
-    parser.add_argument("--priors", default="1,0.5")
-    parser.add_argument("--size", type=int, default=256)
+    parser = parser_for("bench.reading", 150, "priors", "1,0.5")
+    parser.add_argument("--level", default="easy", choices=[str(v.value) for v in Level])
     args = parser.parse_args(argv)
     priors = [float(x) for x in args.priors.split(",")]
     weighed = importlib.import_module(f"games.{args.game}.computer.advice").Weighed
@@ -78,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratios: dict[float, list[float]] = {q: [] for q in priors}
     sizes: dict[float, list[float]] = {q: [] for q in priors}
     read = 0
-    for g in positions(args.game, args.level, args.positions):
+    positions = played(args.game, Level(args.level), (3, ACTIONS[args.game]))
+    for _, g in itertools.islice(positions, args.positions):
         p = perspective(g, g.to_act)
         for prior in priors:
             worlds = weighed(p, args.size, 1.0, prior)
