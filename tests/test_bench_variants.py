@@ -11,6 +11,7 @@ import json
 import pytest
 
 from bench import variants
+from games.fazes.computer.advice import FazesAdvice
 from games.fizzbin.computer.advice import FizzbinAdvice
 from games.players.hard import HardPlayer
 
@@ -31,6 +32,15 @@ def test_a_variant_sets_the_advice_and_the_player():
     made = variants.variant("fizzbin", "hard@targets=2@budget=300")
     assert isinstance(made, HardPlayer) and made.budget == 300
     assert isinstance(made.advice, FizzbinAdvice) and made.advice.targets == 2
+
+
+def test_a_fazes_variant_takes_the_self_play_widths_or_the_shares_of_first_place():
+    made = variants.variant("fazes", "hard@measured=true@shares=true")
+    assert isinstance(made, HardPlayer) and isinstance(made.advice, FazesAdvice)
+    assert made.advice.measured and made.advice.shares
+    plain = variants.variant("fazes", "hard@blend=0.5")
+    assert isinstance(plain.advice, FazesAdvice)
+    assert not plain.advice.measured and not plain.advice.shares  # the level's own: both off
 
 
 def test_a_variant_of_another_level_is_refused():
