@@ -64,7 +64,8 @@ def first_shares(totals: Sequence[float], *, scale: float,
     a noise of their own, independent, Gumbel-distributed of ``scale`` points: a softmax
     of the totals. The chances add up to 1, equal totals share alike, and a seat far behind
     the others barely counts (the difference of two such noises is a logistic curve of
-    ``scale``, the spread ``spread`` adds up).
+    ``scale``, the spread ``spread`` adds up). A tie for first shares its chance, where
+    :func:`place_values` may count it whole for each.
 
     >>> [round(v, 2) for v in first_shares([10, 20, 30], scale=10, lower_is_better=True)]
     [0.67, 0.24, 0.09]

@@ -15,9 +15,11 @@ the faze's own points (``blend``: the weight of the standing). How far each faze
 play moves a margin is a quarter of its point span (``deal_spread``), a guess. Two options
 replace the guess with self-play's measure (:mod:`games.fazes.computer.spreads`, made by
 ``python -m bench.faze_spreads``): ``measured`` keeps the curve with the measured widths,
-``shares`` values the place by each seat's share of the chance of finishing first (a
-softmax of the totals, which predicts the winner far better than the curve). Neither won
-more games (``bench/strength-notes.md``), so both are off.
+``shares``, while fazes are still to come, values the place by each seat's share of the
+chance of finishing first (a softmax of the totals, which predicts the winner far better
+than the curve; it takes the measured spread whatever ``measured`` says, and splits a
+tie's win where the curve gives it whole). Neither won more games
+(``bench/strength-notes.md``), so both are off.
 
 The worlds are weighed by how well they explain the other players' plays
 (:mod:`games.fazes.computer.inference`; ``prior``: the chance, before anything is read,
@@ -56,14 +58,17 @@ TIE = 2.5
 POOL = 256
 #: The power the pool's weights are raised to before drawing (1: as they are).
 TEMPER = 1.0
+#: Take how far the fazes to come move a margin from self-play's table, not the spans
+#: (it won no more games than the guess: an option only).
+MEASURED = False
 #: Value the place by each seat's share of the chance of finishing first while fazes are
-#: to come (measured no better than the margin's curve: an option only).
+#: to come (it won no more games than the margin's curve: an option only).
 SHARES = False
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
-                faze_spread: float = DEAL_SPREAD, measured: bool = False,
-                shares: bool = False) -> Standing:
+                faze_spread: float = DEAL_SPREAD, measured: bool = MEASURED,
+                shares: bool = SHARES) -> Standing:
     """The standing ``p``'s seat sees: the totals so far and the width of the curve.
 
     The width is a sliver of this faze's span (``last_width``) and what the fazes still
@@ -151,7 +156,7 @@ class FazesAdvice(StandingAdvice):
     def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
                  deal_spread: float = DEAL_SPREAD, pool: int = POOL,
                  temper: float = TEMPER, prior: float = RULES_PRIOR,
-                 measured: bool = False, shares: bool = SHARES) -> None:
+                 measured: bool = MEASURED, shares: bool = SHARES) -> None:
         super().__init__(blend, last_width, deal_spread)
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
@@ -181,5 +186,5 @@ class FazesAdvice(StandingAdvice):
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "POOL", "SHARES", "TEMPER", "TIE", "FazesAdvice", "StandingFazes", "Weighed",
-           "standing_of", "with_standing"]
+__all__ = ["ADVICE", "MEASURED", "POOL", "SHARES", "TEMPER", "TIE", "FazesAdvice",
+           "StandingFazes", "Weighed", "standing_of", "with_standing"]

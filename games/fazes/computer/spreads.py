@@ -4,7 +4,7 @@ Made by ``python -m bench.faze_spreads --out games/fazes/computer/spreads.py``
 (do not edit): for each (players, faze), 10000 fazes from seed 1 played out by the rules
 of thumb, the standard deviation of two seats' difference of points times sqrt(3) / pi.
 The hard level's standing (:func:`games.fazes.computer.advice.standing_of`) adds those of
-the fazes still to play.
+the fazes still to play with its options ``measured`` or ``shares`` (both off by default).
 """
 
 FAZES_PLAYED = 10000

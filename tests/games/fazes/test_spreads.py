@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bench.faze_spreads import FAZES, PLAYERS, calibrate, main, module_text, scale
 from games.fazes.computer import spreads
 from games.fazes.computer.spreads import FAZES_PLAYED, SCALES, SEED
@@ -20,8 +22,9 @@ def test_the_shipped_module_is_the_command_s_text_of_its_table():
     assert Path(spreads.__file__).read_text() == module_text(SCALES, fazes=FAZES_PLAYED, seed=SEED)
 
 
-def test_a_cell_of_the_table_is_what_the_command_measures_again():
-    assert scale(4, 6, fazes=FAZES_PLAYED, seed=SEED) == SCALES[(4, 6)]
+@pytest.mark.parametrize("cell", [(4, 6), (8, 2)])
+def test_a_cell_of_the_table_is_what_the_command_measures_again(cell):
+    assert scale(*cell, fazes=FAZES_PLAYED, seed=SEED) == SCALES[cell]
 
 
 def test_the_last_faze_moves_a_margin_most_and_more_players_move_it_less():

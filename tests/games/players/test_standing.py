@@ -185,6 +185,8 @@ def test_the_fazes_width_is_the_current_faze_s_span_and_the_later_ones():
     p = perspective(game, game.to_act)  # in faze 5, with 6 to come
     assert standing_of(p).width == pytest.approx(
         0.03 * _RULES[(4, 5)].span + 0.25 * _RULES[(4, 6)].span)
+    # The level's own standing is this guess, on the margin's curve (its options are off).
+    assert FazesAdvice().read(p) == standing_of(p) and not standing_of(p).shares
     measured = standing_of(p, measured=True)  # the spread of faze 6 measured in self-play
     assert measured.width == pytest.approx(0.03 * _RULES[(4, 5)].span + SCALES[(4, 6)])
 
