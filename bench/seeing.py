@@ -129,11 +129,26 @@ def play(measured: Measured, workers: int,
         return list(pool.map(_play, jobs))
 
 
+def reported_games(saved: Path, head: str) -> int | None:
+    """How many games the report shows for ``head`` (``game:match``): the count in the
+    report's JSON beside the games file ``saved`` (``X.json`` for ``X.json.games``), or
+    None when there is no such report or match."""
+    report = saved.with_name(saved.name.removesuffix(".games"))
+    if report == saved or not report.is_file():
+        return None
+    game, _, name = head.partition(":")
+    entry = json.loads(report.read_text(encoding="utf-8")).get("games", {}).get(game, {})
+    count = entry.get(name, {}).get("games") if isinstance(entry, dict) else None
+    return count if isinstance(count, int) else None
+
+
 def paired(results: Sequence[GameResult], saved: Path, match: str) -> dict[str, Any]:
     """The same deals as ``saved`` holds them for ``match`` (a key of
-    ``bench.strength``'s games file without its game count; the longest such match, its
-    last row per game): the hard level's wins there, and the games the seeing player won
-    that it lost, and back."""
+    ``bench.strength``'s games file without its game count): the hard level's wins there,
+    and the games the seeing player won that it lost, and back. The saved match is the one
+    the report shows (its game count in the report's JSON beside ``saved``; an older,
+    longer match of the same name may be of a hard level since changed), else the longest;
+    of that count, the last row saved for each game."""
     head, _, budget = match.rpartition(":")
     found: dict[int, dict[int, list[bool]]] = {}
     for line in saved.read_text(encoding="utf-8").splitlines():
@@ -142,7 +157,11 @@ def paired(results: Sequence[GameResult], saved: Path, match: str) -> dict[str, 
         name, _, count = prefix.rpartition(":")
         if name == head and rest == budget:
             found.setdefault(int(count), {})[row["index"]] = row["won"]
-    rows = found[max(found)] if found else {}
+    shown = reported_games(saved, head)
+    if shown is not None and shown in found:
+        rows = found[shown]
+    else:
+        rows = found[max(found)] if found else {}
     if any(g not in rows for g in range(len(results))):
         raise SystemExit(f"{saved} does not hold the first {len(results)} games of "
                          f"{head!r} at budget {budget}")

@@ -12,6 +12,7 @@ import games
 from bench import seeing
 from games.players import decide, knowledge_for, perspective
 from games.players.advice import advice_for
+from games.players.match import GameResult
 
 
 def _fazes_at_the_start():
@@ -154,3 +155,33 @@ def test_a_run_seeing_in_the_bidding_only_says_so(capsys):
     assert out["games"] == 3
     assert out["match"] == ("hard vs easy (hard seeing every card in bidding, "
                             "dealer's choice)")
+
+
+def _saved_match(path, key, won_by_hard):
+    """Append a saved match of ``key`` to ``path``: hard (player 0) won the games listed."""
+    with path.open("a") as out:
+        for g, won in enumerate(won_by_hard):
+            out.write(json.dumps({"seed": 1, "key": key, "index": g,
+                                  "won": [won, not won, False], "places": [1, 2, 3],
+                                  "scores": [0, 0, 0], "actions": 30, "ms": []}) + "\n")
+
+
+def test_pairing_takes_the_match_the_report_shows_not_an_older_longer_one(tmp_path):
+    # An older hard level's 6 games (it won them all), then the report's 3 (it won one).
+    saved = tmp_path / "strength.json.games"
+    _saved_match(saved, "fumblaroo:hard vs easy, shortest options:6:None", [True] * 6)
+    _saved_match(saved, "fumblaroo:hard vs easy, shortest options:3:None", [False, True, False])
+    results = [GameResult(won=(True, False, False), places=(1, 2, 3), scores=(0, 0, 0),
+                          actions=30, decision_ms=()) for _ in range(3)]
+    match = "fumblaroo:hard vs easy, shortest options:None"
+    # Without the report beside it, the longest match is all there is to go by.
+    assert seeing.paired(results, saved, match)["hard_wins"] == 3
+    report = tmp_path / "strength.json"
+    report.write_text(json.dumps({"games": {"fumblaroo": {
+        "hard vs easy, shortest options": {"games": 3, "group_wins": 1}}}}))
+    assert seeing.reported_games(saved, "fumblaroo:hard vs easy, shortest options") == 3
+    assert seeing.paired(results, saved, match) == {"hard_wins": 1, "seeing_only": 2,
+                                                    "hard_only": 0}
+    # A report without the match leaves the longest again.
+    report.write_text(json.dumps({"games": {}}))
+    assert seeing.paired(results, saved, match)["hard_wins"] == 3
