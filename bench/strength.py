@@ -341,8 +341,32 @@ def goal_for(name: str, label: str, players: int) -> float:
     return 0.0  # easy clearly beats random, new hard the old one: above a fair share
 
 
+def bar(name: str, label: str, result: Mapping[str, Any]) -> float:
+    """What the lower bound of a match's win share must clear: its goal or its fair share,
+    whichever is higher."""
+    return max(goal_for(name, label, result["players"]), fair(result))
+
+
 def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
-    """The report in Markdown; ``notes`` (what stands in the way of a goal) go at the end."""
+    """The report in Markdown: what it measures, the goals at a glance, the results and
+    every goal's verdict, then how it was made; ``notes`` (what stands in the way of a
+    goal) go at the end."""
+    rows: list[str] = []
+    verdicts: list[Verdict] = []
+    for name, entry in raw["games"].items():
+        if entry is None:
+            rows.append(f"| {name} | not yet: no computer-player knowledge | | | | | | | | |")
+            verdicts.append(Verdict(f"- **{name}**: not yet measured (its knowledge has not "
+                                    "landed).", met=False, gap=f"{name}: not yet measured."))
+            continue
+        labels = [key for key in entry if isinstance(entry[key], dict)]
+        for label in labels:
+            rows.append(_row(name, label, entry[label]))
+            verdicts.append(_verdict(name, label, entry[label]))
+        verdicts += _time_verdicts(name, entry, labels)
+    budgets = ", ".join(
+        f"{name} {entry['budget']:,}" for name, entry in raw["games"].items() if entry
+    )
     lines = [
         "# Computer players",
         "",
@@ -354,7 +378,29 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "easy rules and keeps the better half of the candidates after each round).",
         f"`{FROZEN}` is the hard level as it was in December 2026, frozen as the",
         "yardstick the hard level must beat (benchmarks only; the bot does not offer it).",
+        "How the matches are played and what each column means is under *How this",
+        "report is made*, after the goals.",
         "",
+        "## At a glance",
+        "",
+        *_glance(verdicts),
+        "",
+        "## Results",
+        "",
+        "| game | match | games | win share [95 % CI] | fair share | goal (lower bound) "
+        "| mean score (first / others) | mean place (first / others) "
+        "| ms per decision, median / p99 | longest game (actions) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        *rows,
+        "",
+        "## Goals",
+        "",
+        *(v.line for v in verdicts),
+        "",
+    ]
+    if budgets:
+        lines += [f"Hard's budget (simulated moves per decision): {budgets}.", ""]
+    lines += [
         "## How this report is made",
         "",
         "```sh",
@@ -379,39 +425,37 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "of each decision of that level, median and 99th percentile.",
         f"Seed {raw['seed']}, {raw['workers']} worker processes; machine: {raw['machine']}.",
         "",
-        "## Results",
-        "",
-        "| game | match | games | win share [95 % CI] | fair share | goal (lower bound) "
-        "| mean score (first / others) | mean place (first / others) "
-        "| ms per decision, median / p99 | longest game (actions) |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    verdicts: list[str] = []
-    for name, entry in raw["games"].items():
-        if entry is None:
-            lines.append(f"| {name} | not yet: no computer-player knowledge | | | | | | | | |")
-            verdicts.append(f"- **{name}**: not yet measured (its knowledge has not landed).")
-            continue
-        labels = [key for key in entry if isinstance(entry[key], dict)]
-        for label in labels:
-            lines.append(_row(name, label, entry[label]))
-            verdicts.append(_verdict(name, label, entry[label]))
-        verdicts += _time_verdicts(name, entry, labels)
-    lines += ["", "## Goals", "", *verdicts, ""]
-    budgets = ", ".join(
-        f"{name} {entry['budget']:,}" for name, entry in raw["games"].items() if entry
-    )
-    if budgets:
-        lines += [f"Hard's budget (simulated moves per decision): {budgets}.", ""]
     if notes.strip():
         lines += [notes.strip(), ""]
     return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One goal judged: its line in *Goals*, whether it is met, and if not by how much
+    (a few words for *At a glance*)."""
+
+    line: str
+    met: bool
+    gap: str
+
+
+def _glance(verdicts: Sequence[Verdict]) -> list[str]:
+    """How many goals are met, and each one that is not with its gap, for the top of the
+    report."""
+    missed = [v for v in verdicts if not v.met]
+    out = [f"{len(verdicts) - len(missed)} of {len(verdicts)} goals met."]
+    if missed:
+        out[0] += " Not met:"
+        out += ["", *(f"- {v.gap}" for v in missed)]
+    return out
+
+
 def _row(name: str, label: str, result: Mapping[str, Any]) -> str:
     players = result["players"]
     won, low, high = share(result)
-    goal = goal_for(name, label, players)
+    goal = bar(name, label, result)
     others = range(1, players)
     score_others = sum(result["mean_score"][i] for i in others) / (players - 1)
     place_others = sum(result["mean_place"][i] for i in others) / (players - 1)
@@ -422,26 +466,29 @@ def _row(name: str, label: str, result: Mapping[str, Any]) -> str:
     )
     title = f"{name} (lowest wins)" if games.get(name).lower_is_better else name
     return (
-        f"| {title} | {label} | {result['games']} | {won:.0%} [{low:.0%}, {high:.0%}] "
-        f"| {fair(result):.0%} | {goal:.0%} | {result['mean_score'][0]:.1f} / "
+        f"| {title} | {label} | {result['games']} | {won:.1%} [{low:.1%}, {high:.1%}] "
+        f"| {fair(result):.1%} | {goal:.1%} | {result['mean_score'][0]:.1f} / "
         f"{score_others:.1f} | {result['mean_place'][0]:.2f} / {place_others:.2f} "
         f"| {times} | {result['longest_game']} |"
     )
 
 
-def _verdict(name: str, label: str, result: Mapping[str, Any]) -> str:
-    players = result["players"]
+def _verdict(name: str, label: str, result: Mapping[str, Any]) -> Verdict:
     won, low, _ = share(result)
-    goal = max(goal_for(name, label, players), fair(result))
+    goal = bar(name, label, result)
     first, _, rest = label.partition(" vs ")
-    met = "met" if low > goal else "**not met**"
-    return (
-        f"- {name}, {first} against {rest}: {met} (lower bound {low:.1%}, goal above "
-        f"{goal:.0%}, share {won:.1%} over {result['games']} games)."
+    met = low > goal
+    line = (
+        f"- {name}, {first} against {rest}: {'met' if met else '**not met**'} (lower bound "
+        f"{low:.1%}, goal above {goal:.1%}, share {won:.1%} over {result['games']} games)."
     )
+    gap = (f"{name}, {label}: lower bound {low:.1%} against {goal:.1%}, "
+           f"{(goal - low) * 100:.1f} points short (share {won:.1%} over {result['games']} "
+           "games).")
+    return Verdict(line, met, gap)
 
 
-def _time_verdicts(name: str, entry: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+def _time_verdicts(name: str, entry: Mapping[str, Any], labels: Sequence[str]) -> list[Verdict]:
     """Whether hard's decisions kept :data:`TIME_GOAL`, in each match that timed them."""
     out = []
     for label in labels:
@@ -449,10 +496,12 @@ def _time_verdicts(name: str, entry: Mapping[str, Any], labels: Sequence[str]) -
         if timed is None:
             continue
         ok = timed["median"] <= TIME_GOAL[0] and timed["p99"] <= TIME_GOAL[1]
-        out.append(f"- {name}, hard's decision time in {label}: "
-                   f"{'met' if ok else '**not met**'} (median {timed['median']:.0f} ms, "
-                   f"p99 {timed['p99']:.0f} ms; goal at most {TIME_GOAL[0]:.0f} / "
-                   f"{TIME_GOAL[1]:.0f} ms).")
+        times = (f"median {timed['median']:.0f} ms, p99 {timed['p99']:.0f} ms; goal at most "
+                 f"{TIME_GOAL[0]:.0f} / {TIME_GOAL[1]:.0f} ms")
+        out.append(Verdict(
+            f"- {name}, hard's decision time in {label}: {'met' if ok else '**not met**'} "
+            f"({times}).",
+            ok, f"{name}, hard's decision time in {label}: {times}."))
     return out
 
 

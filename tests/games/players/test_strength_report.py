@@ -31,9 +31,9 @@ def test_a_goal_is_met_only_when_the_lower_bound_clears_it():
     entry = {"budget": 100, "hard vs easy": result_with(30, 48),
              "easy vs random": result_with(22, 48)}
     text = strength.render(raw(entry), "python -m bench.strength", "Notes here.")
-    assert "| fiasco | hard vs easy | 48 | 62% [48%, 75%] | 25% | 40% |" in text
+    assert "| fiasco | hard vs easy | 48 | 62.5% [48.4%, 74.8%] | 25.0% | 40.0% |" in text
     assert "- fiasco, hard against easy: met (lower bound 48.4%" in text
-    assert "- fiasco, easy against random: met (lower bound 32.6%, goal above 25%" in text
+    assert "- fiasco, easy against random: met (lower bound 32.6%, goal above 25.0%" in text
     assert text.rstrip().endswith("Notes here.")
 
 
@@ -45,9 +45,45 @@ def test_a_share_whose_lower_bound_falls_short_is_not_met():
     assert "- fiasco, easy against random: **not met**" in text
 
 
+def test_the_top_counts_the_goals_met_and_names_each_one_missed_with_its_gap():
+    entry = {"budget": 100, "hard vs easy": result_with(24, 48),  # bound 36.4 %: 3.6 short
+             "easy vs random": result_with(22, 48)}  # bound 32.6 % > 25 %: met
+    text = strength.render(raw(entry), "the command", "Notes here.")
+    glance = text.split("## At a glance")[1].split("\n## ")[0]
+    # two win-share goals and two of decision time (random's are not timed)
+    timed = sum("hard's decision time" in line for line in text.splitlines())
+    met = 1 + timed  # the match of easy against random, and hard's times (a budget of 100)
+    assert glance.strip().startswith(f"{met} of {2 + timed} goals met. Not met:")
+    assert "- fiasco, hard vs easy: lower bound 36.4% against 40.0%, 3.6 points short " \
+           "(share 50.0% over 48 games)." in glance
+    assert "easy vs random" not in glance
+    # what it shows comes first; how it was made and the notes after the goals
+    order = [text.index(h) for h in ("## At a glance", "## Results", "## Goals",
+                                     "## How this report is made", "Notes here.")]
+    assert order == sorted(order)
+
+
+def test_a_goal_is_shown_to_the_tenth_of_a_point_that_decides_it():
+    # 40 of 48: lower bound 70.4 %, short of a fair share of 70.5 %; to whole points both
+    # would read 70 % and the verdict would seem to contradict its own figures
+    entry = {"budget": 100,
+             "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=40,
+                                          fair=0.7048)}
+    text = strength.render(raw(entry), "cmd")
+    assert "- fiasco, hard against hard-2026-12: **not met** (lower bound 70.4%, goal above " \
+           "70.5%, share 83.3% over 48 games)." in text
+
+
+def test_when_every_goal_is_met_the_top_says_so_and_lists_nothing():
+    entry = {"budget": 100, "easy vs random": result_with(22, 48)}
+    glance = strength.render(raw(entry), "cmd").split("## At a glance")[1].split("\n## ")[0]
+    assert glance.strip() == "1 of 1 goals met."
+
+
 def test_a_game_without_knowledge_is_reported_not_yet():
     text = strength.render(raw(None), "cmd")
     assert "| fiasco | not yet" in text and "**fiasco**: not yet measured" in text
+    assert "0 of 1 goals met. Not met:\n\n- fiasco: not yet measured." in text
 
 
 def test_one_command_plays_and_writes_the_report(tmp_path):
@@ -90,9 +126,9 @@ def test_the_fair_share_counts_ties_and_judges_the_match_against_the_old_hard():
              "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=30,
                                           fair=0.55)}
     text = strength.render(raw(entry), "cmd")
-    assert "| 62% [48%, 75%] | 55% | 0% |" in text
+    assert "| 62.5% [48.4%, 74.8%] | 55.0% | 55.0% |" in text
     assert "- fiasco, hard against hard-2026-12: **not met** (lower bound 48.4%, goal above " \
-           "55%" in text
+           "55.0%" in text
 
 
 def test_the_new_and_the_old_hard_sit_alternately_and_fumblaroo_one_against_two():
@@ -163,3 +199,12 @@ def test_merge_refuses_results_of_another_seed_and_names_the_file(tmp_path, caps
         strength.main(["--json", str(report), "--merge", str(new)])
     assert "seed 2, not 1" in capsys.readouterr().err
     assert json.loads(report.read_text()) == {"seed": 1, "games": {}}
+
+
+def test_the_committed_report_is_the_rendering_of_the_committed_results_and_notes():
+    root = strength.NOTES.parent.parent
+    raw = json.loads((root / "bench" / "strength-results.json").read_text())
+    report = (root / "docs" / "computer-players.md").read_text()
+    assert report == strength.render(raw, raw["command"], strength.NOTES.read_text()), (
+        "docs/computer-players.md is not what `python -m bench.strength --render "
+        "bench/strength-results.json --out docs/computer-players.md` writes: render it again")
