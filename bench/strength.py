@@ -482,9 +482,9 @@ def _verdict(name: str, label: str, result: Mapping[str, Any]) -> Verdict:
         f"- {name}, {first} against {rest}: {'met' if met else '**not met**'} (lower bound "
         f"{low:.1%}, goal above {goal:.1%}, share {won:.1%} over {result['games']} games)."
     )
+    short = round(goal * 1000) - round(low * 1000)  # in tenths of a point, as they are shown
     gap = (f"{name}, {label}: lower bound {low:.1%} against {goal:.1%}, "
-           f"{(goal - low) * 100:.1f} points short (share {won:.1%} over {result['games']} "
-           "games).")
+           f"{short / 10:.1f} points short (share {won:.1%} over {result['games']} games).")
     return Verdict(line, met, gap)
 
 

@@ -74,6 +74,16 @@ def test_a_goal_is_shown_to_the_tenth_of_a_point_that_decides_it():
            "70.5%, share 83.3% over 48 games)." in text
 
 
+def test_the_gap_at_the_top_is_the_difference_of_the_figures_it_shows():
+    # a bound of 70.42 % against 70.66 %, shown as 70.4 % and 70.7 %: 0.3 points short,
+    # although the unrounded gap (0.24) would round to 0.2
+    entry = {"budget": 100,
+             "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=40,
+                                          fair=0.7066)}
+    text = strength.render(raw(entry), "cmd")
+    assert "lower bound 70.4% against 70.7%, 0.3 points short" in text
+
+
 def test_when_every_goal_is_met_the_top_says_so_and_lists_nothing():
     entry = {"budget": 100, "easy vs random": result_with(22, 48)}
     glance = strength.render(raw(entry), "cmd").split("## At a glance")[1].split("\n## ")[0]
