@@ -13,6 +13,8 @@ import pytest
 from bench import variants
 from games.fazes.computer.advice import FazesAdvice
 from games.fizzbin.computer.advice import FizzbinAdvice
+from games.fumblaroo.computer.advice import FumblarooAdvice
+from games.players.advice import advice_for
 from games.players.hard import HardPlayer
 
 
@@ -41,6 +43,13 @@ def test_a_fazes_variant_takes_the_self_play_widths_or_the_shares_of_first_place
     plain = variants.variant("fazes", "hard@blend=0.5")
     assert isinstance(plain.advice, FazesAdvice)
     assert not plain.advice.measured and not plain.advice.shares  # the level's own: both off
+
+
+def test_a_fumblaroo_variant_plays_its_own_last_cards_exactly_and_the_level_does_not():
+    made = variants.variant("fumblaroo", "hard@endgame=3")
+    assert isinstance(made.advice, FumblarooAdvice) and made.advice.endgame == 3
+    level = advice_for("fumblaroo")
+    assert isinstance(level, FumblarooAdvice) and level.endgame == 0  # the level's own: off
 
 
 def test_a_variant_of_another_level_is_refused():
