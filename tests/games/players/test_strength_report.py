@@ -26,6 +26,13 @@ def raw(entry: dict | None) -> dict:
     return {"seed": 1, "workers": 1, "machine": "test", "games": {"fiasco": entry}}
 
 
+def head_to_head(group_wins: int, fair: float) -> dict:
+    """Two new against two old over 48 games: ``group_wins`` won by the new, ``fair`` share."""
+    return {"budget": 100,
+            "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2],
+                                         group_wins=group_wins, fair=fair)}
+
+
 def test_a_goal_is_met_only_when_the_lower_bound_clears_it():
     # 30 of 48: share 62.5 %, Wilson lower bound 48.4 % > 40 %; 22 of 48: 45.8 %, bound 32.6 %.
     entry = {"budget": 100, "hard vs easy": result_with(30, 48),
@@ -66,10 +73,7 @@ def test_the_top_counts_the_goals_met_and_names_each_one_missed_with_its_gap():
 def test_a_goal_is_shown_to_the_tenth_of_a_point_that_decides_it():
     # 40 of 48: lower bound 70.4 %, short of a fair share of 70.5 %; to whole points both
     # would read 70 % and the verdict would seem to contradict its own figures
-    entry = {"budget": 100,
-             "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=40,
-                                          fair=0.7048)}
-    text = strength.render(raw(entry), "cmd")
+    text = strength.render(raw(head_to_head(40, 0.7048)), "cmd")
     assert "- fiasco, hard against hard-2026-12: **not met** (lower bound 70.4%, goal above " \
            "70.5%, share 83.3% over 48 games)." in text
 
@@ -77,10 +81,7 @@ def test_a_goal_is_shown_to_the_tenth_of_a_point_that_decides_it():
 def test_the_gap_at_the_top_is_the_difference_of_the_figures_it_shows():
     # a bound of 70.42 % against 70.66 %, shown as 70.4 % and 70.7 %: 0.3 points short,
     # although the unrounded gap (0.24) would round to 0.2
-    entry = {"budget": 100,
-             "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=40,
-                                          fair=0.7066)}
-    text = strength.render(raw(entry), "cmd")
+    text = strength.render(raw(head_to_head(40, 0.7066)), "cmd")
     assert "lower bound 70.4% against 70.7%, 0.3 points short" in text
 
 
@@ -132,10 +133,7 @@ def test_a_run_saved_midway_goes_on_without_playing_again(tmp_path, monkeypatch)
 
 
 def test_the_fair_share_counts_ties_and_judges_the_match_against_the_old_hard():
-    entry = {"budget": 100,
-             "hard vs hard-2026-12": dict(result_with(30, 48), group=[0, 2], group_wins=30,
-                                          fair=0.55)}
-    text = strength.render(raw(entry), "cmd")
+    text = strength.render(raw(head_to_head(30, 0.55)), "cmd")
     assert "| 62.5% [48.4%, 74.8%] | 55.0% | 55.0% |" in text
     assert "- fiasco, hard against hard-2026-12: **not met** (lower bound 48.4%, goal above " \
            "55.0%" in text
