@@ -12,6 +12,7 @@ from games.core.registry import new_game
 from games.fumblaroo.computer.advice import EndgameFumblaroo, FumblarooAdvice
 from games.fumblaroo.computer.fast import PLAYING, FumblarooState, thumb_move
 from games.players import perspective
+from games.players.standing import adopt
 
 
 def endgames(count: int, cards: int) -> list[EndgameFumblaroo]:
@@ -25,9 +26,7 @@ def endgames(count: int, cards: int) -> list[EndgameFumblaroo]:
             state.play(thumb_move(state, rng))
         if state.done():
             continue
-        ended = object.__new__(EndgameFumblaroo)
-        for name in FumblarooState.__slots__:
-            setattr(ended, name, getattr(state, name))
+        ended = adopt(state, EndgameFumblaroo)
         ended.blend, ended.me, ended.tricks = 0.75, state.turn, cards
         out.append(ended)
         if len(out) == count:
