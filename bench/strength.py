@@ -25,7 +25,8 @@ on a shared machine a long report is made by runs of a few minutes each (``timeo
 20m python -m bench.strength ...``, repeated until it writes the report). A match
 already saved is never played again, so a changed hard level is measured into a fresh
 file and folded into the report's results with ``--merge``, which replaces the same
-matches and keeps every game.
+matches and keeps every game. ``python -m bench.strength_check`` checks that the saved
+results are still today's players' games.
 """
 
 from __future__ import annotations
@@ -172,22 +173,30 @@ class Played:
             if row["seed"] == seed:
                 self.games.setdefault(row["key"], {})[row["index"]] = GameResult(
                     tuple(row["won"]), tuple(row["places"]), tuple(row["scores"]),
-                    row["actions"], tuple((level, ms) for level, ms in row["ms"]))
+                    row["actions"], tuple((level, ms) for level, ms in row["ms"]),
+                    row.get("moves", ""))
 
     def of(self, key: str) -> dict[int, GameResult]:
         return self.games.get(key, {})
 
     def recorder(self, key: str) -> Callable[[int, GameResult], None]:
         def record(index: int, result: GameResult) -> None:
-            if self.path is None:
-                return
-            row = {"seed": self.seed, "key": key, "index": index, "won": result.won,
-                   "places": result.places, "scores": result.scores,
-                   "actions": result.actions,
-                   "ms": [[level, round(ms, 2)] for level, ms in result.decision_ms]}
-            with self.path.open("a", encoding="utf-8") as f:
-                f.write(json.dumps(row) + "\n")
+            if self.path is not None:
+                save_game(self.path, self.seed, key, index, result)
         return record
+
+
+def save_game(path: Path, seed: int, key: str, index: int, result: GameResult) -> None:
+    """Append game ``index`` of the match ``key`` to the games file ``path`` (one JSON line;
+    the last line of a game is the one :class:`Played` reads)."""
+    row: dict[str, Any] = {
+        "seed": seed, "key": key, "index": index, "won": result.won,
+        "places": result.places, "scores": result.scores, "actions": result.actions,
+        "ms": [[level, round(ms, 2)] for level, ms in result.decision_ms]}
+    if result.moves:
+        row["moves"] = result.moves
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(row) + "\n")
 
 
 def group_wins(measured: Measured, results: Sequence[GameResult]) -> dict[str, Any]:
@@ -424,6 +433,12 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "first player against the mean of the others. Decision times are the CPU time",
         "of each decision of that level, median and 99th percentile.",
         f"Seed {raw['seed']}, {raw['workers']} worker processes; machine: {raw['machine']}.",
+        "",
+        "The matches were played over several days while the levels changed; a row counts",
+        "only if today's players would play its games. `python -m bench.strength_check`",
+        "checks it (CI runs it on the report's results): each row must be what its saved",
+        "games add up to, and one game of each match, played again, must come out move for",
+        "move as saved.",
         "",
     ]
     if notes.strip():

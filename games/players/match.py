@@ -14,12 +14,13 @@ many, gives the same games.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,9 @@ class GameResult:
     # (level, milliseconds) per decision: CPU time of the deciding process, so that other
     # work on a shared machine does not count against the player.
     decision_ms: tuple[tuple[str, float], ...]
+    # A digest of every action in order (:func:`moves_digest`): two plays of a game are the
+    # same game when their digests are equal ("" where it was not recorded).
+    moves: str = ""
 
 
 def game_seed(match_seed: int, deal_index: int) -> int:
@@ -150,7 +154,19 @@ def play_game(match: Match, game_index: int) -> GameResult:
         scores=tuple(game.scores[match.position(i, game_index)] for i in range(count)),
         actions=len(game.history),
         decision_ms=tuple(timings),
+        moves=moves_digest(game.history),
     )
+
+
+def moves_digest(history: Iterable[str]) -> str:
+    """A short digest of a game's actions (``"seat action"`` each, in order).
+
+    >>> moves_digest(["0 play 2S", "1 pass"]) == moves_digest(["0 play 2S", "1 pass"])
+    True
+    >>> moves_digest(["0 play 2S", "1 pass"]) == moves_digest(["1 pass", "0 play 2S"])
+    False
+    """
+    return hashlib.sha256("\n".join(history).encode()).hexdigest()[:16]
 
 
 def _play_indexed(job: tuple[Match, int]) -> GameResult:
@@ -239,6 +255,7 @@ __all__ = [
     "decision_rng",
     "game_seed",
     "make_player",
+    "moves_digest",
     "percentile",
     "play_game",
     "play_games",
