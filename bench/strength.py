@@ -27,6 +27,10 @@ already saved is never played again, so a changed hard level is measured into a 
 file and folded into the report's results with ``--merge``, which replaces the same
 matches and keeps every game. ``python -m bench.strength_check`` checks that the saved
 results are still today's players' games.
+
+The hand-written notes (``bench/strength-notes.md``) go at the end of the report, but for
+their section *What stands in the way*: one entry per goal not met, shown under it at the
+top (a goal missed without one says so).
 """
 
 from __future__ import annotations
@@ -358,15 +362,18 @@ def bar(name: str, label: str, result: Mapping[str, Any]) -> float:
 
 def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
     """The report in Markdown: what it measures, the goals at a glance, the results and
-    every goal's verdict, then how it was made; ``notes`` (what stands in the way of a
-    goal) go at the end."""
+    every goal's verdict, then how it was made; ``notes`` go at the end, but for their
+    section *What stands in the way* (:func:`in_the_way`), whose entries go under the
+    goals they name at the top."""
+    obstacles, notes = in_the_way(notes)
     rows: list[str] = []
     verdicts: list[Verdict] = []
     for name, entry in raw["games"].items():
         if entry is None:
             rows.append(f"| {name} | not yet: no computer-player knowledge | | | | | | | | |")
             verdicts.append(Verdict(f"- **{name}**: not yet measured (its knowledge has not "
-                                    "landed).", met=False, gap=f"{name}: not yet measured."))
+                                    "landed).", met=False, gap=f"{name}: not yet measured.",
+                                    key=name))
             continue
         labels = [key for key in entry if isinstance(entry[key], dict)]
         for label in labels:
@@ -392,7 +399,7 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "",
         "## At a glance",
         "",
-        *_glance(verdicts),
+        *_glance(verdicts, obstacles),
         "",
         "## Results",
         "",
@@ -454,16 +461,58 @@ class Verdict:
     line: str
     met: bool
     gap: str
+    key: str  # "game, match label" (or the game alone), as *What stands in the way* names it
 
 
-def _glance(verdicts: Sequence[Verdict]) -> list[str]:
-    """How many goals are met, and each one that is not with its gap, for the top of the
-    report."""
+#: The notes' section whose entries go under the goals they name, at the top.
+IN_THE_WAY = "## What stands in the way"
+
+
+def in_the_way(notes: str) -> tuple[dict[str, str], str]:
+    """The entries of the notes' section :data:`IN_THE_WAY` (``- **game, match**: text``,
+    the text running on over indented lines), by the goal they name; and the notes
+    without that section.
+
+    >>> entries, rest = in_the_way("Intro.\\n\\n## What stands in the way\\n\\n"
+    ...     "- **fazes, hard vs easy**: the luck of\\n  the deal.\\n\\n## More\\nText.")
+    >>> entries, rest
+    ({'fazes, hard vs easy': 'the luck of the deal.'}, 'Intro.\\n\\n## More\\nText.')
+    """
+    lines = notes.splitlines()
+    if IN_THE_WAY not in lines:
+        return {}, notes
+    start = lines.index(IN_THE_WAY)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
+               len(lines))
+    entries: dict[str, str] = {}
+    key = ""
+    for line in lines[start + 1:end]:
+        if line.startswith("- **") and "**: " in line:
+            key, _, text = line[4:].partition("**: ")
+            if key in entries:
+                raise ValueError(f"{IN_THE_WAY}: {key!r} is named twice")
+            entries[key] = text.strip()
+        elif line.startswith("  ") and key:
+            entries[key] += " " + line.strip()
+        elif line.strip():
+            raise ValueError(f"{IN_THE_WAY}: not an entry (- **game, match**: text): {line!r}")
+    before = "\n".join(lines[:start]).rstrip()
+    after = "\n".join(lines[end:]).strip()
+    return entries, "\n\n".join(part for part in (before, after) if part)
+
+
+def _glance(verdicts: Sequence[Verdict], obstacles: Mapping[str, str] | None = None) -> list[str]:
+    """How many goals are met, and each one that is not with its gap and what stands in its
+    way (``obstacles``, by the verdict's key), for the top of the report."""
     missed = [v for v in verdicts if not v.met]
     out = [f"{len(verdicts) - len(missed)} of {len(verdicts)} goals met."]
     if missed:
         out[0] += " Not met:"
-        out += ["", *(f"- {v.gap}" for v in missed)]
+        out.append("")
+        for v in missed:
+            why = (obstacles or {}).get(v.key, f"not written yet ({IN_THE_WAY[3:]} in "
+                                                f"{NOTES.parent.name}/{NOTES.name}).")
+            out += [f"- {v.gap}", f"  *In the way:* {why}"]
     return out
 
 
@@ -500,7 +549,7 @@ def _verdict(name: str, label: str, result: Mapping[str, Any]) -> Verdict:
     short = round(goal * 1000) - round(low * 1000)  # in tenths of a point, as they are shown
     gap = (f"{name}, {label}: lower bound {low:.1%} against {goal:.1%}, "
            f"{short / 10:.1f} points short (share {won:.1%} over {result['games']} games).")
-    return Verdict(line, met, gap)
+    return Verdict(line, met, gap, key=f"{name}, {label}")
 
 
 def _time_verdicts(name: str, entry: Mapping[str, Any], labels: Sequence[str]) -> list[Verdict]:
@@ -516,7 +565,8 @@ def _time_verdicts(name: str, entry: Mapping[str, Any], labels: Sequence[str]) -
         out.append(Verdict(
             f"- {name}, hard's decision time in {label}: {'met' if ok else '**not met**'} "
             f"({times}).",
-            ok, f"{name}, hard's decision time in {label}: {times}."))
+            ok, f"{name}, hard's decision time in {label}: {times}.",
+            key=f"{name}, hard's decision time in {label}"))
     return out
 
 

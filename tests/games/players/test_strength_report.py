@@ -214,3 +214,44 @@ def test_the_committed_report_is_the_rendering_of_the_committed_results_and_note
     assert report == strength.render(raw, raw["command"], strength.NOTES.read_text()), (
         "docs/computer-players.md is not what `python -m bench.strength --render "
         "bench/strength-results.json --out docs/computer-players.md` writes: render it again")
+
+
+def test_what_stands_in_the_way_of_a_goal_goes_under_it_at_the_top_and_only_there():
+    entry = {"budget": 100, "hard vs easy": result_with(24, 48),  # not met
+             "easy vs random": result_with(22, 48)}  # met
+    notes = ("Before.\n\n## What stands in the way\n\n- **fiasco, hard vs easy**: the cards\n"
+             "  it cannot see.\n\n## Tried\n\nAfter.")
+    text = strength.render(raw(entry), "cmd", notes)
+    glance = text.split("## At a glance")[1].split("\n## ")[0]
+    assert "3.6 points short (share 50.0% over 48 games).\n  *In the way:* the cards it " \
+           "cannot see.\n" in glance
+    assert text.count("the cards") == 1 and "## What stands in the way" not in text
+    assert text.rstrip().endswith("Before.\n\n## Tried\n\nAfter.")
+
+
+def test_a_goal_missed_with_nothing_written_on_what_stands_in_its_way_says_so():
+    entry = {"budget": 100, "hard vs easy": result_with(24, 48)}
+    text = strength.render(raw(entry), "cmd", "## What stands in the way\n\n- **fiasco, "
+                           "easy vs random**: an entry for another goal.")
+    assert "*In the way:* not written yet (What stands in the way in " \
+           "bench/strength-notes.md)." in text
+
+
+def test_what_stands_in_the_way_refuses_a_line_that_is_no_entry_and_a_goal_named_twice():
+    with pytest.raises(ValueError, match="not an entry"):
+        strength.in_the_way("## What stands in the way\n\nfiasco: no bullet")
+    with pytest.raises(ValueError, match="named twice"):
+        strength.in_the_way("## What stands in the way\n\n- **fiasco, hard vs easy**: a\n"
+                            "- **fiasco, hard vs easy**: b")
+
+
+def test_the_committed_notes_say_what_stands_in_the_way_of_every_goal_missed_and_no_other():
+    root = strength.NOTES.parent.parent
+    raw = json.loads((root / "bench" / "strength-results.json").read_text())
+    entries, _ = strength.in_the_way(strength.NOTES.read_text())
+    missed = {name + ", " + label for name, entry in raw["games"].items() if entry
+              for label, result in entry.items() if isinstance(result, dict)
+              and strength.share(result)[1] <= strength.bar(name, label, result)}
+    assert missed, "every goal is met: the issue's report has nothing left in the way"
+    assert set(entries) == missed, (
+        "bench/strength-notes.md's *What stands in the way* names exactly the goals not met")
