@@ -644,7 +644,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             args.json.write_text(json.dumps(raw, indent=1) + "\n")
     notes = args.notes.read_text() if args.notes.is_file() else ""
-    report = render(raw, command, notes)
+    try:
+        report = render(raw, command, notes)
+    except ValueError as exc:  # the results are saved: mend the notes and --render them
+        parser.error(f"--notes {args.notes}: {exc}")
     if args.out:
         args.out.write_text(report)
     else:

@@ -245,6 +245,17 @@ def test_what_stands_in_the_way_refuses_a_line_that_is_no_entry_and_a_goal_named
                             "- **fiasco, hard vs easy**: b")
 
 
+def test_notes_that_do_not_read_are_refused_with_their_file_named(tmp_path, capsys):
+    data, notes = tmp_path / "raw.json", tmp_path / "notes.md"
+    data.write_text(json.dumps(raw({"budget": 100, "easy vs random": result_with(22, 48)})))
+    notes.write_text("## What stands in the way\n\nno entry here")
+    with pytest.raises(SystemExit):
+        strength.main(["--render", str(data), "--notes", str(notes),
+                       "--out", str(tmp_path / "report.md")])
+    assert f"--notes {notes}: ## What stands in the way: not an entry" in capsys.readouterr().err
+    assert not (tmp_path / "report.md").exists()
+
+
 def test_the_committed_notes_say_what_stands_in_the_way_of_every_goal_missed_and_no_other():
     root = strength.NOTES.parent.parent
     raw = json.loads((root / "bench" / "strength-results.json").read_text())
