@@ -11,7 +11,9 @@ played the same games. For every match saved in the results this checks two thin
 
 - *the row is its games*: the row's figures (wins, the measured players' wins and fair
   share, mean places and scores, the longest game, each level's decision times to a
-  hundredth of a millisecond) are what its saved games add up to;
+  hundredth of a millisecond) are what its saved games add up to, and the hard level's
+  budget the results name is the level's own today (unless the match was played with
+  ``--budget``);
 - *the games are today's*: ``--replays`` of its games played again now, with the same
   match, come out exactly as saved: every player's win, place and score, the number of
   actions, each level's number of decisions and, where the games file holds it, the
@@ -45,6 +47,7 @@ from typing import Any
 
 import games
 from bench.strength import Measured, Played, group_wins, save_game
+from games.players.hard import budget_for
 from games.players.match import GameResult, Match, play_game, processes, summarize
 
 #: A replayed game is the shortest in which the measured level made this many decisions.
@@ -63,6 +66,7 @@ class Saved:
     measured: Measured
     row: Mapping[str, Any]
     games: Mapping[int, GameResult]
+    budget: int  # the hard level's budget the results name for this game
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +107,8 @@ def saved_matches(results: Path, only: Sequence[str] = ()) -> list[Saved]:
                           duplicate=True, options=dict(row.get("options", {})), budget=budget)
             tag = f"{name}:{label}:{row['games']}:{budget}"
             measured = Measured(match, tuple(row.get("group", (0,))))
-            out.append(Saved(name, label, tag, measured, row, played.of(tag)))
+            out.append(Saved(name, label, tag, measured, row, played.of(tag),
+                             entry["budget"]))
     return out
 
 
@@ -123,6 +128,9 @@ def row_problems(saved: Saved) -> list[str]:
     if missing:
         return [f"{len(missing)} of its {match.games} games are not in the games file "
                 f"(the first: game {missing[0]})"]
+    if match.budget is None and saved.budget != budget_for(saved.name):
+        return [f"the results name the hard level's budget {saved.budget:,}, but it is "
+                f"{budget_for(saved.name):,} now"]
     ordered = [saved.games[g] for g in range(match.games)]
     again = dict(summarize(match, ordered), **group_wins(saved.measured, ordered))
     problems = [f"{key} is {row.get(key)!r} in the row, {again[key]!r} from its games"

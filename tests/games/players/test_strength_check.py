@@ -85,6 +85,19 @@ def test_a_row_that_is_not_what_its_games_add_up_to_does_not_hold(saved):
     assert "hard's median decision time" in one.line()
 
 
+def test_results_made_at_another_budget_than_the_level_has_now_do_not_hold(tmp_path,
+                                                                          monkeypatch):
+    results = tmp_path / "raw.json"
+    assert strength.main(["--only", "fumblaroo", "--games", "3", "--sets", "shortest",
+                          "--matches", "easy-random", "--workers", "1", "--json",
+                          str(results), "--out", str(tmp_path / "report.md"),
+                          "--notes", str(tmp_path / "none.md")]) == 0
+    assert strength_check.check(results, workers=1)[0].ok
+    monkeypatch.setattr(strength_check, "budget_for", lambda name: 1234)
+    [one] = strength_check.check(results, workers=1)
+    assert "the results name the hard level's budget 20,000, but it is 1,234 now" in one.line()
+
+
 def test_a_row_missing_its_games_does_not_hold(saved):
     games_file = saved.with_name(saved.name + ".games")
     kept = [line for line in games_file.read_text().splitlines()
