@@ -162,6 +162,16 @@ def _play(match: Match, indices: Sequence[int], workers: int) -> Iterator[GameRe
         yield from pool.map(play_game, [match] * len(indices), indices)
 
 
+def match_tag(name: str, label: str, games: int, budget: int | None) -> str:
+    """The key a match's games are saved under in the games file (``None``: each level's
+    own budget).
+
+    >>> match_tag("fazes", "hard vs easy", 400, None)
+    'fazes:hard vs easy:400:None'
+    """
+    return f"{name}:{label}:{games}:{budget}"
+
+
 class Played:
     """Every game played so far, one JSON line each beside the raw results (``PATH.games``),
     so that a run cut short (a time limit per run on a shared machine) goes on from them."""
@@ -272,7 +282,7 @@ def run(
                 if done and done["games"] == match.games and "group" in done:
                     continue
                 began = time.perf_counter()
-                tag = f"{name}:{key}:{match.games}:{match.budget}"
+                tag = match_tag(name, key, match.games, match.budget)
                 result = measure(measured, workers, played.of(tag), played.recorder(tag))
                 result["seconds"] = round(time.perf_counter() - began, 1)
                 result["options"] = dict(match.options)
@@ -360,12 +370,8 @@ def bar(name: str, label: str, result: Mapping[str, Any]) -> float:
     return max(goal_for(name, label, result["players"]), fair(result))
 
 
-def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
-    """The report in Markdown: what it measures, the goals at a glance, the results and
-    every goal's verdict, then how it was made; ``notes`` go at the end, but for their
-    section *What stands in the way* (:func:`in_the_way`), whose entries go under the
-    goals they name at the top."""
-    obstacles, notes = in_the_way(notes)
+def judged(raw: Mapping[str, Any]) -> tuple[list[str], list[Verdict]]:
+    """The results table's rows and every goal's verdict, for the raw results ``raw``."""
     rows: list[str] = []
     verdicts: list[Verdict] = []
     for name, entry in raw["games"].items():
@@ -380,6 +386,16 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
             rows.append(_row(name, label, entry[label]))
             verdicts.append(_verdict(name, label, entry[label]))
         verdicts += _time_verdicts(name, entry, labels)
+    return rows, verdicts
+
+
+def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
+    """The report in Markdown: what it measures, the goals at a glance, the results and
+    every goal's verdict, then how it was made; ``notes`` go at the end, but for their
+    section *What stands in the way* (:func:`in_the_way`), whose entries go under the
+    goals they name at the top."""
+    obstacles, notes = in_the_way(notes)
+    rows, verdicts = judged(raw)
     budgets = ", ".join(
         f"{name} {entry['budget']:,}" for name, entry in raw["games"].items() if entry
     )

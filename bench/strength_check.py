@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bench.strength import Measured, Played, group_wins, save_game
+from bench.strength import Measured, Played, group_wins, match_tag, save_game
 from games.players.hard import budget_for
 from games.players.match import GameResult, Match, play_game, processes, summarize
 
@@ -105,7 +105,7 @@ def saved_matches(results: Path, only: Sequence[str] = ()) -> list[Saved]:
             budget = _budget(played, name, label, row["games"], entry["budget"])
             match = Match(name, tuple(row["seats"]), row["games"], row["seed"], rotate=True,
                           duplicate=True, options=dict(row.get("options", {})), budget=budget)
-            tag = f"{name}:{label}:{row['games']}:{budget}"
+            tag = match_tag(name, label, row["games"], budget)
             measured = Measured(match, tuple(row.get("group", (0,))))
             out.append(Saved(name, label, tag, measured, row, played.of(tag),
                              entry["budget"]))
@@ -115,8 +115,8 @@ def saved_matches(results: Path, only: Sequence[str] = ()) -> list[Saved]:
 def _budget(played: Played, name: str, label: str, games: int, budget: int) -> int | None:
     """The budget a match was played with: none (each level's own) unless its games were
     saved under the entry's budget, as a run with ``--budget`` saves them."""
-    if played.of(f"{name}:{label}:{games}:{budget}") and not played.of(
-            f"{name}:{label}:{games}:None"):
+    if played.of(match_tag(name, label, games, budget)) and not played.of(
+            match_tag(name, label, games, None)):
         return budget
     return None
 

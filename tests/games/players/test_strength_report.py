@@ -260,9 +260,7 @@ def test_the_committed_notes_say_what_stands_in_the_way_of_every_goal_missed_and
     root = strength.NOTES.parent.parent
     raw = json.loads((root / "bench" / "strength-results.json").read_text())
     entries, _ = strength.in_the_way(strength.NOTES.read_text())
-    missed = {name + ", " + label for name, entry in raw["games"].items() if entry
-              for label, result in entry.items() if isinstance(result, dict)
-              and strength.share(result)[1] <= strength.bar(name, label, result)}
+    missed = {verdict.key for verdict in strength.judged(raw)[1] if not verdict.met}
     assert missed, "every goal is met: the issue's report has nothing left in the way"
     assert set(entries) == missed, (
         "bench/strength-notes.md's *What stands in the way* names exactly the goals not met")
