@@ -5,11 +5,8 @@ that the table service and the store share.
 ``tables/`` is the table service, ``store/`` where tables, results and settings are kept.
 ``bot`` may import the rules library (``games``) and ``discord`` only in its start-up
 modules (``__main__``, ``app``); never ``cogs`` (``app`` loads them as extensions by name).
-``bot.create_bot(settings)`` builds the bot without starting it (for tests and embedding);
-``python -m bot`` runs it.
+``bot.app.create_bot(settings)`` builds the bot without starting it (for tests and
+embedding); ``python -m bot`` runs it. This file imports nothing, so importing any part of
+``bot`` (the store, the models, a worker) loads that part and what it imports, never
+discord.py or the table service with it.
 """
-
-from bot.app import FivefoldBot, create_bot
-from bot.settings import Settings
-
-__all__ = ["FivefoldBot", "Settings", "create_bot"]

@@ -18,7 +18,7 @@ import uvloop
 
 from bot.__main__ import event_loop, run
 from bot.__main__ import log as main_log
-from bot.app import create_bot, intents
+from bot.app import FivefoldBot, create_bot, intents
 from bot.settings import Settings
 from tests.botdriver import settings_for, until
 from tests.fakediscord import FakeDiscord
@@ -163,11 +163,9 @@ async def test_an_unreachable_postgresql_server_exits_with_one_line(tmp_path, ca
     assert "hunter2" not in err[0]
 
 
-def test_create_bot_is_importable_from_the_package_and_does_not_start_it(tmp_path):
-    import bot
-
-    built = bot.create_bot(settings_for(tmp_path))
-    assert isinstance(built, bot.FivefoldBot)
+def test_create_bot_builds_the_bot_and_does_not_start_it(tmp_path):
+    built = create_bot(settings_for(tmp_path))
+    assert isinstance(built, FivefoldBot)
     assert not built.is_ready() and not built.is_closed()
 
 
