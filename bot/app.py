@@ -18,12 +18,12 @@ import discord
 from discord.ext import commands
 
 from bot import health, rest
+from bot.clock import Clock
 from bot.load import LOAD
 from bot.settings import Settings
 from bot.store.api import Store
 from bot.store.connect import open_store
 from bot.store.url import parse_database_url
-from bot.tables.context import Clock
 from bot.tables.ledger import Ledger
 from bot.tables.service import Tables
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import FivefoldBot, create_bot
+from bot.clock import Clock
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.context import Clock
 from bot.tables.service import Tables
 from bot.tables.session import Session
 from cogs.upkeep.live_menus import LiveMenus

@@ -20,11 +20,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.clock import Clock, utc_now
 from bot.logs import about_table
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
-from bot.tables.context import Clock, utc_now
 from bot.tables.errors import MOVED_ELSEWHERE, TableMoved
 from bot.tables.registry import Registry
 from bot.tables.session import Session

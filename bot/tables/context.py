@@ -1,4 +1,5 @@
-"""What the application passes to a game beyond its record: per-game context providers.
+"""What the application passes to a game beyond its record: per-game context providers,
+and the time zones they read (the clock itself is :mod:`bot.clock`).
 
 The rules core takes such context as keyword arguments of ``games.new_game``
 (Fizzbin's clock, for example). Each provider maps the table's context (its
@@ -19,21 +20,13 @@ import zoneinfo
 from collections.abc import Callable
 from typing import Any
 
+from bot.clock import Clock, utc_now
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
 DAY_STARTS = dt.time(6, 0)
 NIGHT_STARTS = dt.time(18, 0)
-
-Clock = Callable[[], dt.datetime]
-"""The current moment; an aware datetime (a naive one is taken as UTC)."""
-
-
-def utc_now() -> dt.datetime:
-    """The real clock."""
-    return dt.datetime.now(dt.UTC)
-
 
 def local_time(moment: dt.datetime, timezone: str) -> dt.datetime:
     """``moment`` (naive means UTC) on the wall clock of ``timezone``."""

@@ -20,12 +20,12 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 
+from bot.clock import Clock
 from bot.logs import about_table
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import Store
 from bot.tables.changes import Changes
-from bot.tables.context import Clock
 from bot.tables.registry import Registry
 from bot.tables.session import Session
 from games.core.words import plural

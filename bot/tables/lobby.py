@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import games
+from bot.clock import Clock, utc_now
 from bot.logs import working_on
 from bot.models import ComputerLevel, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
@@ -27,7 +28,7 @@ from bot.tables.actions import followed
 from bot.tables.changes import Changes, copied
 from bot.tables.checks import require_lobby, require_open
 from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
-from bot.tables.context import Clock, game_context, usable_zone, utc_now
+from bot.tables.context import game_context, usable_zone
 from bot.tables.daily import (
     ALREADY,
     BOARD_HINT,

@@ -15,13 +15,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot.clock import Clock
 from bot.logs import about_table
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
 from bot.tables.actions import Actions, describe
 from bot.tables.changes import Changes
-from bot.tables.context import Clock, game_context, usable_zone
+from bot.tables.context import game_context, usable_zone
 from bot.tables.expiry import expiry_reason
 from bot.tables.registry import UNRESUMABLE_NOTE, Registry
 from bot.tables.scheduler import Scheduler

@@ -29,9 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.clock import utc_now
 from bot.models import TAKEN_OVER, GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.store.api import StaleTable, Store
-from bot.tables.context import utc_now
 from games.core.deallog import deals_json
 from games.core.game import Game
 

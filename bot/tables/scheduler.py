@@ -33,10 +33,10 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 
+from bot.clock import Clock
 from bot.models import StoredTable
 from bot.settings import Settings
 from bot.tables.computers import TAKEOVER_LEVEL, TOURNAMENT_LEVEL, ComputerTurns
-from bot.tables.context import Clock
 from bot.tables.session import Session, TableListener, Turn
 from bot.tables.timers import TableTimer, deadline_after, half_time, timer_of
 

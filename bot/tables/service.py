@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.clock import Clock, utc_now
 from bot.models import ComputerLevel, Seat, StoredTable
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
@@ -30,7 +31,6 @@ from bot.tables.actions import Actions, Choice
 from bot.tables.changes import Changes
 from bot.tables.checks import require_game, require_seat
 from bot.tables.computers import DEFAULT_LEVEL, Computers, ComputerTurns, HintQuestion
-from bot.tables.context import Clock, utc_now
 from bot.tables.errors import NOT_SEATED, TableError
 from bot.tables.expiry import SWEEP_SECONDS, Sweeper
 from bot.tables.lobby import VERBS, Lobby, Request

@@ -24,11 +24,11 @@ import pytest
 
 import games
 from bot.__main__ import main
+from bot.clock import utc_now as now
 from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_seed, think
-from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
 from bot.tables.service import Tables
 from bot.tables.session import Session, Turn

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import games
+from bot.clock import utc_now as now
 from bot.models import Seat, StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.context import utc_now as now
 from bot.tables.errors import TableClosed
 from bot.tables.service import Tables
 from tests.botdriver import settings_for

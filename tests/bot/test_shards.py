@@ -18,11 +18,11 @@ from pydantic import ValidationError
 
 import bot.shards
 from bot.app import create_bot, shard_options
+from bot.clock import utc_now as now
 from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.shards import NotOurShard, ShardPlan, shard_of
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.context import utc_now as now
 from bot.tables.service import Tables
 from tests.botdriver import settings_for
 

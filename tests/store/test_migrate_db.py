@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.clock import utc_now
 from bot.models import TableStatus
 from bot.store.api import Store
 from bot.store.migrate import MigrateError, migrate
 from bot.store.postgres.store import PostgresStore
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.context import utc_now
 from bot.tables.daily import day_of
 from bot.tables.service import Tables
 from tests.bot.test_bot_stale import PEOPLE, Process, move
