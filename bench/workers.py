@@ -28,10 +28,10 @@ from typing import Any
 
 from bench.rules import chosen_kinds, per_call_options, report_per_call
 from bot.__main__ import event_loop
-from bot.models import ComputerLevel
 from bot.tables.computers import Question, move_seed, think
 from bot.workers import Workers, pool_context, start_worker
 from games.core.registry import new_game
+from games.levels import Level
 from games.players import perspective
 
 KINDS = ("question", "picture")
@@ -48,7 +48,7 @@ def question() -> Question:
         game.apply(seat, game.legal_actions(seat)[0])
     seat = game.to_act
     assert seat is not None
-    return Question(ComputerLevel.RANDOM, perspective(game, seat), move_seed(7, 6, seat=seat))
+    return Question(Level.RANDOM, perspective(game, seat), move_seed(7, 6, seat=seat))
 
 
 def picture(scene: bytes, size: int) -> bytes:

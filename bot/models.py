@@ -13,6 +13,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
+from games.levels import Level
+
 
 class TableStatus(StrEnum):
     LOBBY = "lobby"
@@ -21,15 +23,11 @@ class TableStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
-class ComputerLevel(StrEnum):
-    """How well a computer seat plays (the levels of :mod:`games.players`).
-
-    The values are what the database and the custom ids hold, so they never change.
-    """
-
-    RANDOM = "random"
-    EASY = "easy"
-    HARD = "hard"
+DEFAULT_LEVEL = Level.HARD
+"""The level ``Add computer player`` offers first."""
+TAKEOVER_LEVEL = Level.HARD
+"""The level of a computer that plays for a person: after /leave or /kick, or when their
+turn timed out. The strongest, so nobody's seat is thrown away."""
 
 
 SeatLoss = Literal["left", "kicked", "timeouts", "saved"]
@@ -43,6 +41,14 @@ a table's alone): the store keeps one per server (``guild_settings.timer``)."""
 
 SERVER_CHOICES: tuple[ServerTimer, ...] = get_args(ServerTimer)
 
+SERVER_SECONDS: dict[ServerTimer, float] = {"off": 0.0, "30s": 30.0, "1m": 60.0, "2m": 120.0,
+                                            "5m": 300.0}
+"""The seconds each server timer gives a turn (0: no timer); :mod:`bot.tables.timers` adds
+the tournament timer, a table's alone."""
+
+DEFAULT_TIMER: ServerTimer = "2m"
+"""What ``TURN_TIMEOUT`` defaults to (120 seconds): timers are on unless turned off."""
+
 TAKEN_OVER = " (computer)"
 """The end of the name of a seat a computer took over from a person ("Ana (computer)")."""
 
@@ -55,7 +61,7 @@ class Seat(BaseModel):
     # A computer seat's level. None for a person, and for computer seats stored before
     # levels existed: those keep playing as they did (``random``), so old tables resume
     # with the same moves.
-    level: ComputerLevel | None = None
+    level: Level | None = None
     # The user who held this seat before a computer took it over (left or kicked).
     replaced_user_id: int | None = None
     # The table's version right after this seat's last action: a hand menu drawn
@@ -80,9 +86,9 @@ class Seat(BaseModel):
         return self.user_id is None
 
     @property
-    def computer_level(self) -> ComputerLevel:
+    def computer_level(self) -> Level:
         """The level this seat plays at when a computer plays it."""
-        return self.level or ComputerLevel.RANDOM
+        return self.level or Level.RANDOM
 
     @property
     def label(self) -> str:

@@ -9,9 +9,9 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.logs import LogFormat
+from bot.models import DEFAULT_TIMER, SERVER_SECONDS
 from bot.shards import ShardPlan
 from bot.store.url import parse_database_url
-from bot.tables.timers import DEFAULT_CHOICE, seconds_for
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -49,7 +49,7 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(default=1.0, ge=0)
     """Seconds between two edits of one table message at most: faster play is shown
     several moves at a time (Discord allows 5 edits in 5 s in a channel)."""
-    turn_timeout: float = Field(default=seconds_for(DEFAULT_CHOICE), ge=0)
+    turn_timeout: float = Field(default=SERVER_SECONDS[DEFAULT_TIMER], ge=0)
     """The turn timer of tables whose server chose none (``/settings timer:``) and that
     chose none themselves (``/play ... timer:``): seconds before a computer plays a
     person's turn. 0: no timer for such tables (servers and tables may still choose one)."""

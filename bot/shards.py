@@ -6,7 +6,8 @@ only to the connection holding its shard. Several processes sharing one database
 split the shards between them (``SHARD_COUNT=2``, ``SHARD_IDS=0`` and ``=1``); each
 must then resume, time, expire and play only the tables of its own shards' servers,
 or two processes would play one table. :class:`ShardPlan` is that decision, in one
-place, from the settings alone.
+place, from the settings alone; the table service refuses a request about another
+process's server with it (:func:`bot.tables.checks.require_shard`).
 
 >>> plan = ShardPlan(count=2, ids=frozenset({1}))
 >>> plan.owns(1 << 22), plan.owns(2 << 22), plan.owns(None)
@@ -18,8 +19,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from bot.tables.errors import TableError
 
 
 def shard_of(guild_id: int | None, count: int) -> int:
@@ -55,15 +54,6 @@ class ShardPlan:
         assert self.count is not None and self.ids is not None
         return shard_of(guild_id, self.count) in self.ids
 
-    def require(self, guild_id: int | None) -> None:
-        """:class:`NotOurShard` unless this process plays ``guild_id``'s tables."""
-        if not self.owns(guild_id):
-            assert self.count is not None
-            raise NotOurShard(
-                f"this server is played by another of the bot's processes (shard "
-                f"{shard_of(guild_id, self.count)} of {self.count}); nothing changed, "
-                "try again in a moment")
-
     def describe(self) -> str:
         """The plan in words for the start-up line of the log."""
         if self.count is None:
@@ -73,8 +63,4 @@ class ShardPlan:
         return f"shards {', '.join(map(str, sorted(self.ids)))} of {self.count}"
 
 
-class NotOurShard(TableError):
-    """A request about a server whose shard another process holds; refused, nothing changed."""
-
-
-__all__ = ["NotOurShard", "ShardPlan", "shard_of"]
+__all__ = ["ShardPlan", "shard_of"]

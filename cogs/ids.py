@@ -33,7 +33,7 @@ menu is refused with a fresh one.
 
 from __future__ import annotations
 
-from bot.models import ComputerLevel
+from games.levels import Level
 
 LOBBY_VERBS = ("join", "leave", "cpu", "start", "cancel")
 PREFIX = "ff"
@@ -41,8 +41,8 @@ PREFIX = "ff"
 TABLE = r"(?P<table>[A-Za-z0-9]{1,20})"
 LOBBY_TEMPLATE = rf"ff:{TABLE}:(?P<verb>{'|'.join(LOBBY_VERBS)})"
 HAND_TEMPLATE = rf"ff:{TABLE}:hand"
-COMPUTER_LEVELS: dict[str, ComputerLevel] = {
-    level.value: level for level in (ComputerLevel.HARD, ComputerLevel.EASY)}
+COMPUTER_LEVELS: dict[str, Level] = {
+    level.value: level for level in (Level.HARD, Level.EASY)}
 """The levels the lobby's chooser offers, strongest first, by the word in their id."""
 COMPUTER_TEMPLATE = rf"ff:{TABLE}:cpu:(?P<level>{'|'.join(COMPUTER_LEVELS)})"
 HINT_TEMPLATE = rf"ff:{TABLE}:hint"

@@ -28,11 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import Clock, utc_now
-from bot.models import StoredTable, TableStatus
+from bot.models import TAKEOVER_LEVEL, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
 from bot.tables.checks import require_game, require_seat, require_turn
-from bot.tables.computers import TAKEOVER_LEVEL
 from bot.tables.errors import MOVED_ELSEWHERE, STALE, NotAllowed, StaleMenu, TableError, TableMoved
 from bot.tables.results import finished, record_with_ratings
 from bot.tables.seats import hand_to_computer

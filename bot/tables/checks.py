@@ -10,9 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from bot.models import TableStatus
-from bot.tables.errors import NOT_SEATED, NOT_STARTED, SEAT_GONE, TableClosed, TableError
+from bot.shards import ShardPlan, shard_of
+from bot.tables.errors import (
+    NOT_SEATED,
+    NOT_STARTED,
+    OTHER_SHARD,
+    SEAT_GONE,
+    NotOurShard,
+    TableClosed,
+    TableError,
+)
 from bot.tables.session import Session
 from games.core.game import Game
+
+
+def require_shard(plan: ShardPlan, guild_id: int | None) -> None:
+    """:class:`NotOurShard` unless this process plays ``guild_id``'s tables."""
+    if not plan.owns(guild_id):
+        assert plan.count is not None
+        raise NotOurShard(OTHER_SHARD.format(shard=shard_of(guild_id, plan.count),
+                                             count=plan.count))
 
 
 def require_open(session: Session) -> None:

@@ -34,43 +34,35 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.load import LOAD
-from bot.models import ComputerLevel
 from bot.settings import Settings
+from bot.tables.actions import Actions
 from bot.tables.checks import require_game, require_holder, require_seat
 from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
 from bot.workers import NotSent, WorkerPool
-from games.players import Decision, Level, Perspective, decide, perspective
+from games.levels import Level
+from games.players import Decision, Perspective, decide, perspective
 from games.players.base import hint_words
 from games.players.hard import HardPlayer, budget_for
 
-if TYPE_CHECKING:
-    from bot.tables.actions import Actions
-
 log = logging.getLogger(__name__)
 
-DEFAULT_LEVEL = ComputerLevel.HARD
-"""The level ``Add computer player`` offers first."""
-TAKEOVER_LEVEL = ComputerLevel.HARD
-"""The level of a computer that plays for a person: after /leave or /kick, or when their
-turn timed out. The strongest, so nobody's seat is thrown away."""
-HINT_LEVEL = ComputerLevel.HARD
+HINT_LEVEL = Level.HARD
 """The level whose choice the Hint button shows."""
-TOURNAMENT_LEVEL = ComputerLevel.RANDOM
+TOURNAMENT_LEVEL = Level.RANDOM
 """The level that plays a turn timed out under the tournament rule: a random card."""
-IN_PROCESS: frozenset[ComputerLevel] = frozenset({ComputerLevel.RANDOM})
+IN_PROCESS: frozenset[Level] = frozenset({Level.RANDOM})
 """Levels cheap enough to decide on the event loop."""
 ATTEMPTS = 3
 """How many pools a question may break (a worker dying under it) before it is answered in
 a thread of the bot's own process instead."""
 
 
-def move_seed(seed: int | None, actions: int, level: ComputerLevel = ComputerLevel.RANDOM,
+def move_seed(seed: int | None, actions: int, level: Level = Level.RANDOM,
               seat: int | None = None) -> str:
     """The seed of the generator for one computer move: from the game's seed and the
     actions so far.
@@ -79,7 +71,7 @@ def move_seed(seed: int | None, actions: int, level: ComputerLevel = ComputerLev
     replay unchanged); every other level mixes its name and the seat in, so two seats
     (or a seat and the hint for it) never share a stream by accident.
     """
-    if level == ComputerLevel.RANDOM:
+    if level == Level.RANDOM:
         return f"fivefold-computer:{seed}:{actions}"
     return f"fivefold-computer:{level}:{seat}:{seed}:{actions}"
 
@@ -95,7 +87,7 @@ class Question:
     gives the same decision.
     """
 
-    level: ComputerLevel
+    level: Level
     perspective: Perspective
     seed: str
 
@@ -114,7 +106,7 @@ def think(question: Question, budget: float) -> Decision:
     ValueError when the seat has no legal action.
     """
     p = question.perspective
-    if question.level != ComputerLevel.HARD:
+    if question.level != Level.HARD:
         return decide(Level(question.level), p, question.rng())
     if not p.legal:
         raise ValueError(f"seat {p.seat} has no legal action")
@@ -239,7 +231,7 @@ class Computers:
         await asyncio.gather(self._lane.close(), self._hint_lane.close())
 
 
-def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: Decision) -> str:
+def timeout_note(session: Session, seat: int, level: Level, decision: Decision) -> str:
     """The table's line for a turn played because its time was up."""
     name = session.seats[seat].name
     if level == TOURNAMENT_LEVEL:
@@ -288,7 +280,7 @@ class ComputerTurns:
         self._asking: dict[int, HintKey] = {}  # who has a hint being thought of, and which
 
     async def play(self, session: Session, turn: Turn, delay: float, *,
-                   timed_out: bool = False, level: ComputerLevel | None = None) -> None:
+                   timed_out: bool = False, level: Level | None = None) -> None:
         """A computer's move for ``turn``, after ``delay`` seconds.
 
         A computer seat starts thinking at once and waits only what is left of its
@@ -322,7 +314,7 @@ class ComputerTurns:
         except Exception:
             log.exception("computer turn failed at table %s", session.id)
 
-    async def question(self, session: Session, seat: int, level: ComputerLevel, *,
+    async def question(self, session: Session, seat: int, level: Level, *,
                        turn: Turn | None = None) -> Question | None:
         """What ``seat`` is asked, taken under the lock; None if the turn is no longer
         ``seat``'s, or (when given) no longer ``turn``."""
@@ -331,7 +323,7 @@ class ComputerTurns:
                 return None
             return self._question(session, seat, level)
 
-    def _question(self, session: Session, seat: int, level: ComputerLevel) -> Question | None:
+    def _question(self, session: Session, seat: int, level: Level) -> Question | None:
         """What ``seat`` is asked now (the caller holds the lock); None if not its turn."""
         if session.to_act() != seat:
             return None
@@ -419,12 +411,10 @@ class ComputerTurns:
 
 
 __all__ = [
-    "DEFAULT_LEVEL",
     "HINTS_KEPT",
     "HINT_LEVEL",
     "HINT_PATIENCE",
     "ONE_HINT",
-    "TAKEOVER_LEVEL",
     "TOURNAMENT_LEVEL",
     "ComputerTurns",
     "Computers",

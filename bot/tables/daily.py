@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import games
-from bot.models import DailyTry, FixedDeal, Seat
-from bot.tables.computers import TAKEOVER_LEVEL
+from bot.models import TAKEOVER_LEVEL, DailyTry, FixedDeal, Seat
 
 SEATS: dict[str, int] = {"fizzbin": 4, "fazes": 4}
 """Seats of a game's daily deal where three is not the best count (Fizzbin is best at four;

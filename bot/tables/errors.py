@@ -6,17 +6,16 @@ computer's turn), so a person hears the same reason for the same thing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from bot.tables.snapshots import MenuSnapshot
+from bot.tables.snapshots import MenuSnapshot
 
 
 class TableError(Exception):
     """A request about a table that cannot be done now; nothing changed.
 
     ``menu`` is the asker's hand menu as the table is now, when the refusal met them at a
-    running table they sit at (the answer shows it under the reason); None otherwise.
+    running table they sit at (the answer shows it under the reason); None otherwise. The
+    action path attaches it (:meth:`bot.tables.actions.Actions.act`): the snapshots never
+    import the refusals, so this import closes no circle.
     """
 
     def __init__(self, message: str = "that cannot be done now", *,
@@ -50,6 +49,11 @@ class NotAllowed(TableError):
     """The rules refuse the action now; the message is their reason (``Game.why_not``)."""
 
 
+class NotOurShard(TableError):
+    """A request about a server whose shard another process holds; refused, nothing changed
+    (:mod:`bot.shards`)."""
+
+
 MOVED_ELSEWHERE = ("this table moved on elsewhere (another copy of the bot saved a newer "
                    "move first), so that was not applied; here it is as it is now")
 """What a person is told when their click met a stale copy of the table (:class:`TableMoved`)."""
@@ -63,3 +67,6 @@ SEAT_GONE = "you no longer hold that seat (a computer plays it now), so its card
 UNKNOWN_TABLE = "that button is not from a table I know"
 NO_TABLE_HERE = "there is no table here; /play opens one"
 TABLE_HERE = "there is already a table here"
+OTHER_SHARD = ("this server is played by another of the bot's processes (shard {shard} of "
+               "{count}); nothing changed, try again in a moment")
+"""What :class:`NotOurShard` says, with the server's shard and the bot's count filled in."""

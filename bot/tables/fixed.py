@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.models import TAKEN_OVER, FixedDeal, Seat, StoredTable
-from bot.tables.computers import TAKEOVER_LEVEL
+from bot.models import TAKEN_OVER, TAKEOVER_LEVEL, FixedDeal, Seat, StoredTable
 from bot.tables.errors import TableError
 from bot.tables.seats import hand_to_computer, held_seat
 from games.core.deallog import deals_json

@@ -21,13 +21,12 @@ from pydantic import ValidationError
 import games
 from bot.clock import Clock, utc_now
 from bot.logs import working_on
-from bot.models import ComputerLevel, FixedDeal, Seat, StoredTable, TableStatus
+from bot.models import DEFAULT_LEVEL, TAKEOVER_LEVEL, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import ChannelTaken, DailyTaken, Store
 from bot.tables.actions import followed
 from bot.tables.changes import Changes, copied
-from bot.tables.checks import require_lobby, require_open
-from bot.tables.computers import DEFAULT_LEVEL, TAKEOVER_LEVEL
+from bot.tables.checks import require_lobby, require_open, require_shard
 from bot.tables.context import game_context, usable_zone
 from bot.tables.daily import (
     ALREADY,
@@ -56,6 +55,7 @@ from games.core.errors import SetupError
 from games.core.game import Options
 from games.core.option_words import options_problem, refusal
 from games.core.words import plural
+from games.levels import Level
 
 TO_THE_HAND = "Show my hand shows your cards"
 """Added to what a person who now plays (a game started, a seat taken back) is told."""
@@ -121,7 +121,7 @@ class Lobby:
         Two opens at once (two people pressing Play again) are taken one after the other,
         so the second finds the first's table.
         """
-        self.settings.shards.require(guild_id)
+        require_shard(self.settings.shards, guild_id)
         async with self._opening:
             if self.registry.in_channel(channel_id) is not None:
                 raise TableError(TABLE_HERE)
@@ -259,7 +259,7 @@ class Lobby:
             raise TableError(f"the table is full ({plural(cls.max_players, 'player')})")
 
     async def add_computer(self, session: Session, user_id: int,
-                           level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
+                           level: Level = DEFAULT_LEVEL) -> Seat:
         """A computer player of ``level`` takes the next seat; the seat."""
         async with session.lock:
             self.check_add_computer(session, user_id)

@@ -19,6 +19,7 @@ from bot.logs import working_on
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import Store
+from bot.tables.checks import require_shard
 from bot.tables.errors import (
     NO_TABLE_HERE,
     NOT_STARTED,
@@ -84,7 +85,7 @@ class Registry:
         if stored is not None:
             refuse_unresumable(stored)
             if stored.status in (TableStatus.LOBBY, TableStatus.PLAYING):
-                self.settings.shards.require(stored.guild_id)
+                require_shard(self.settings.shards, stored.guild_id)
         if stored is not None and stored.status is TableStatus.FINISHED:
             raise TableClosed("this game is over")
         if stored is not None and stored.status is TableStatus.CANCELLED:

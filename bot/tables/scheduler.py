@@ -34,9 +34,9 @@ import logging
 from collections.abc import Callable
 
 from bot.clock import Clock
-from bot.models import StoredTable
+from bot.models import TAKEOVER_LEVEL, StoredTable
 from bot.settings import Settings
-from bot.tables.computers import TAKEOVER_LEVEL, TOURNAMENT_LEVEL, ComputerTurns
+from bot.tables.computers import TOURNAMENT_LEVEL, ComputerTurns
 from bot.tables.session import Session, TableListener, Turn
 from bot.tables.timers import TableTimer, deadline_after, half_time, timer_of
 

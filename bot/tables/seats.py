@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.models import TAKEN_OVER, Seat, SeatLoss, StoredTable, TableStatus
-from bot.tables.computers import TAKEOVER_LEVEL
+from bot.models import TAKEN_OVER, TAKEOVER_LEVEL, Seat, SeatLoss, StoredTable, TableStatus
 
 LOSS_WORDS: dict[SeatLoss, str] = {
     "left": "you left the table",

@@ -24,13 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.clock import Clock, utc_now
-from bot.models import ComputerLevel, Seat, StoredTable
+from bot.models import DEFAULT_LEVEL, Seat, StoredTable
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
 from bot.tables.actions import Actions, Choice
 from bot.tables.changes import Changes
-from bot.tables.checks import require_game, require_seat
-from bot.tables.computers import DEFAULT_LEVEL, Computers, ComputerTurns, HintQuestion
+from bot.tables.checks import require_game, require_seat, require_shard
+from bot.tables.computers import Computers, ComputerTurns, HintQuestion
 from bot.tables.errors import NOT_SEATED, TableError
 from bot.tables.expiry import SWEEP_SECONDS, Sweeper
 from bot.tables.lobby import VERBS, Lobby, Request
@@ -41,6 +41,7 @@ from bot.tables.seats import LostSeat, lost_seat
 from bot.tables.session import Session, TableListener
 from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of, table_of
 from bot.tables.watching import TableSummary, listing, require_watchable
+from games.levels import Level
 
 
 class Tables:
@@ -136,7 +137,7 @@ class Tables:
         """TableError (or a shard's refusal) if ``host_id`` may not open a table in that
         server now: every check :meth:`open` makes before it writes, so a caller can
         refuse before it creates anything (a thread)."""
-        self.settings.shards.require(guild_id)
+        require_shard(self.settings.shards, guild_id)
         self.registry.check_limits(guild_id, host_id)
 
     async def rematch(self, finished: StoredTable, user_id: int, name: str) -> Session:
@@ -176,7 +177,7 @@ class Tables:
         return await self.lobby.end(session, user_id, moderator=moderator, name=name)
 
     async def add_computer(self, session: Session, user_id: int,
-                           level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
+                           level: Level = DEFAULT_LEVEL) -> Seat:
         return await self.lobby.add_computer(session, user_id, level)
 
     async def take_back(self, session: Session, user_id: int) -> Outcome:

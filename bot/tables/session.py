@@ -15,15 +15,13 @@ import datetime as dt
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot.logs import working_on
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.results import Ending
-from games.core.game import Game
-
-if TYPE_CHECKING:
-    from bot.tables.snapshots import Seen
+from games.core.game import Game, View
+from games.core.zones import Zone
 
 RECENT_EVENTS = 30  # the table shows the last few; Details shows them all
 
@@ -55,6 +53,23 @@ class Turn:
     deadline: dt.datetime | None  # a person's, when their turn is timed
 
 
+@dataclass(slots=True, eq=False)
+class Seen:
+    """What every reader of one state of a session's game shares, made once for it: the
+    game's zones, and the public view made from them when first asked for
+    (:func:`bot.tables.snapshots.public_view`).
+
+    A game is never changed once it is the session's (each action is applied to a copy
+    that then replaces it), so what is kept stays true for as long as that game is the
+    session's; it is also made again if that game took an action in place, so it is
+    never stale. The zones hold the game's own lists (:class:`Zone`), never copies."""
+
+    game: Game[Any]
+    actions: int  # how many actions the game had when this was made
+    zones: tuple[Zone, ...]
+    view: View | None = None
+
+
 @dataclass(eq=False)
 class Session:
     """A table held in memory: its stored form, its game once started, its lock and tasks."""
@@ -75,7 +90,7 @@ class Session:
     # The people watching the game (``Watch``): in memory only; a watcher's next click after
     # a restart counts them again. Never a seated person.
     watchers: set[int] = field(default_factory=set)
-    # What every reader of ``game`` as it is shares (bot.tables.snapshots.Seen): its zones
+    # What every reader of ``game`` as it is shares (:class:`Seen`): its zones
     # and its public view, which the table message and every menu show.
     public: Seen | None = field(default=None, repr=False)
 

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.models import TableStatus
-from bot.tables.session import Session
+from bot.tables.session import Seen, Session
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game, View
@@ -166,22 +166,6 @@ def _key(status: TableStatus, over: bool, my_turn: bool, legal: Sequence[Action]
             tuple(card.text for card in cards), tricks, rounds)
 
 
-@dataclass(slots=True, eq=False)
-class Seen:
-    """What every reader of one state of a session's game shares, made once for it: the
-    game's zones, and the public view made from them when first asked for.
-
-    A game is never changed once it is the session's (each action is applied to a copy
-    that then replaces it), so what is kept stays true for as long as that game is the
-    session's; it is also made again if that game took an action in place, so it is
-    never stale. The zones hold the game's own lists (:class:`Zone`), never copies."""
-
-    game: Game[Any]
-    actions: int  # how many actions the game had when this was made
-    zones: tuple[Zone, ...]
-    view: View | None = None
-
-
 def _seen(session: Session) -> Seen:
     game = session.game
     assert game is not None
@@ -312,5 +296,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "Seen", "TableSnapshot", "menu_for", "menu_key",
+__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "TableSnapshot", "menu_for", "menu_key",
            "menu_of", "own_cards", "seat_view", "table_for", "table_of"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 import games
-from bot.models import SERVER_CHOICES, ServerTimer, StoredTable
+from bot.models import SERVER_CHOICES, SERVER_SECONDS, ServerTimer, StoredTable
 from games.core.errors import SetupError
 from games.core.game import Game
 from games.core.words import plural
@@ -39,8 +39,6 @@ TOURNAMENT = "tournament"
 TOURNAMENT_SECONDS = 10.0
 MAX_TIMEOUTS = 3
 """Timeouts in a row after which a seat passes to a computer."""
-DEFAULT_CHOICE: ServerTimer = "2m"
-"""What ``TURN_TIMEOUT`` defaults to (120 seconds): timers are on unless turned off."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +53,8 @@ class TableTimer:
         return self.seconds > 0
 
 
-SECONDS: dict[str, float] = {"off": 0.0, "30s": 30.0, "1m": 60.0, "2m": 120.0, "5m": 300.0,
-                             TOURNAMENT: TOURNAMENT_SECONDS}
+SECONDS: dict[str, float] = {choice: seconds for choice, seconds in SERVER_SECONDS.items()}
+SECONDS[TOURNAMENT] = TOURNAMENT_SECONDS
 CHOICES: tuple[TimerChoice, ...] = get_args(TimerChoice)
 
 
@@ -176,7 +174,7 @@ def countdown(deadline: dt.datetime) -> str:
     return f"<t:{math.ceil(deadline.timestamp())}:R>"
 
 
-__all__ = ["CHOICES", "DEFAULT_CHOICE", "MAX_TIMEOUTS", "SERVER_CHOICES", "TOURNAMENT",
+__all__ = ["CHOICES", "MAX_TIMEOUTS", "SERVER_CHOICES", "TOURNAMENT",
            "TOURNAMENT_SECONDS", "ServerTimer", "TableTimer", "TimerChoice", "choice_of",
            "choice_words", "countdown", "deadline_after", "duration_words", "half_time",
            "has_tournament", "seconds_for", "table_timer", "timer_of", "timer_words",

@@ -8,8 +8,7 @@ from typing import Any
 import discord
 
 import games
-from bot.models import TAKEN_OVER, Seat
-from bot.tables.computers import DEFAULT_LEVEL
+from bot.models import DEFAULT_LEVEL, TAKEN_OVER, Seat
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids

@@ -67,7 +67,7 @@ def main(argv: Sequence[str]) -> int:
         args = parser().parse_args(argv)
         if args.budget is not None and args.budget < 1:
             raise UsageError(f"--budget must be at least 1, not {args.budget}")
-        line_one, line_two = _hint(args.record, Level(args.level), args.seed, args.budget)
+        line_one, line_two = _hint(args.record, args.level, args.seed, args.budget)
     except UsageError as exc:
         print(f"hint: {exc}", file=sys.stderr)
         return 2
@@ -78,7 +78,7 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-def _hint(source: str, level: Level, seed: int, budget: int | None) -> tuple[str, str]:
+def _hint(source: str, level: Level | str, seed: int, budget: int | None) -> tuple[str, str]:
     try:
         result = replay_source(source)
     except Unreadable as exc:

@@ -90,7 +90,7 @@ class Table:
                   + ", ".join(seated) + " ==")
         self._say(f"  {game.goal}")
         self._events(game.opening_events, names)
-        computers = {lv: make_player(Level(lv), match.budget) for lv in set(levels) if lv != HUMAN}
+        computers = {lv: make_player(lv, match.budget) for lv in set(levels) if lv != HUMAN}
         while game.to_act is not None and not game.over:
             seat = game.to_act
             if levels[seat] == HUMAN:

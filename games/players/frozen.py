@@ -10,8 +10,8 @@ sampler, the fast state and its rollout policy); what the new level adds lives i
 fixed positions against those the ``reorg`` revision's hard made
 (``tests/games/players/frozen-hard.json``, made by ``python -m bench.frozen_fixture``).
 
-``python -m games play --seats`` accepts it; the bot does not offer it (its levels are
-``bot.models.ComputerLevel``).
+``python -m games play --seats`` accepts it; the bot does not offer it: it is registered
+by its name alone, not as one of the levels of :class:`games.levels.Level`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import random
 
 from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
-from games.players.levels import Level, register_level
+from games.players.levels import register_level
 from games.players.search import search
 
-LEVEL = Level.HARD_2026_12
+LEVEL = "hard-2026-12"
 #: Simulated moves per decision, per game, as they were (Fizzbin's since issue 13).
 BUDGETS = {"fazes": 20_000, "fiasco": 20_000, "fibonachos": 20_000, "fizzbin": 26_000,
            "fumblaroo": 20_000}

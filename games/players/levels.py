@@ -1,4 +1,5 @@
-"""The computer players' levels behind one protocol, registered by :class:`Level`.
+"""The computer players' levels behind one protocol, registered by :class:`Level`
+(:mod:`games.levels`) or, beside them, by a name alone.
 
 A level is an object with :meth:`Player.decide`; :func:`decide` looks one up by its
 :class:`Level`. ``random`` is the first wave's computer player, bit for bit: a uniformly
@@ -9,25 +10,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Protocol
 
+from games.levels import Level
 from games.players.base import Decision, Perspective
-
-
-class Level(StrEnum):
-    """The computer players' levels, by the names the command line and the bot use."""
-
-    RANDOM = "random"
-    EASY = "easy"
-    HARD = "hard"
-    HARD_2026_12 = "hard-2026-12"  # today's hard, frozen: a yardstick for the benchmarks only
 
 
 class Player(Protocol):
     """A computer player: a pure function of a perspective and a generator."""
 
-    level: Level
+    @property
+    def level(self) -> Level | str:
+        """Its level (a name alone for a level beside :class:`Level`)."""
+        ...
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         """A legal action for ``p.seat`` (who is to act), and why in a few words."""
@@ -56,7 +51,7 @@ def player(level: Level | str) -> Player:
     return factory()
 
 
-def decide(level: Level, p: Perspective, rng: random.Random) -> Decision:
+def decide(level: Level | str, p: Perspective, rng: random.Random) -> Decision:
     """The choice of a ``level`` player for ``p``; ValueError when ``p`` has no legal action."""
     if not p.legal:
         raise ValueError(f"seat {p.seat} has no legal action")

@@ -21,8 +21,9 @@ from bot.app import create_bot, shard_options
 from bot.clock import utc_now as now
 from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
-from bot.shards import NotOurShard, ShardPlan, shard_of
+from bot.shards import ShardPlan, shard_of
 from bot.store.sqlite.store import SqliteStore
+from bot.tables.errors import NotOurShard
 from bot.tables.service import Tables
 from tests.botdriver import settings_for
 
