@@ -24,7 +24,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import games
-from bot.tables.computers import Computers, Question, Thinker, move_seed, think
+from bot.tables.computers import Computers
+from bot.thinking import Question, Thinker, move_seed, think
 from games.players import Decision, perspective
 
 SPIN_SECONDS = 0.1

@@ -28,7 +28,7 @@ from typing import Any
 
 from bench.rules import chosen_kinds, per_call_options, report_per_call
 from bot.__main__ import event_loop
-from bot.tables.computers import Question, move_seed, think
+from bot.thinking import Question, move_seed, think
 from bot.workers import Workers, pool_context, start_worker
 from games.core.registry import new_game
 from games.levels import Level

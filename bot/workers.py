@@ -67,8 +67,10 @@ Context = ForkServerContext | SpawnContext
 
 log = logging.getLogger(__name__)
 
-PRELOAD = ["bot.tables.computers"]
-"""Modules the fork server imports once, so a new worker starts with the rules loaded."""
+PRELOAD = ["bot.thinking"]
+"""Modules the fork server imports once, so a new worker starts with the rules loaded: the
+computers' side of a worker (the rules and the computer players), nothing of the table
+service or of discord.py."""
 ORPHANED = 3
 """A worker's exit status when it ended because the bot was gone."""
 SPARE = 1

@@ -22,12 +22,13 @@ that move.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.clock import Clock, utc_now
+from bot.clock import Clock
 from bot.models import TAKEOVER_LEVEL, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.api import StaleTable, Store
@@ -108,9 +109,10 @@ def followed(record: dict[str, Any] | None, game: Game[Any]) -> dict[str, Any]:
     return {**record, "deals": game.deals_played, "actions": game.history}
 
 
-def advanced(table: StoredTable, game: Game[Any], seat: int, *,
+def advanced(table: StoredTable, game: Game[Any], seat: int, *, now: dt.datetime,
              person: bool = False) -> StoredTable:
-    """A new table after ``seat`` acted in ``game``: version bumped, record brought up to date.
+    """A new table after ``seat`` acted in ``game`` at ``now`` (the action path's clock):
+    version bumped, record brought up to date, stamped.
 
     ``seat`` is the seat the action was for (a person's, a computer's, or a timed-out
     person's played by a computer): its open menus become out of date, and the move is
@@ -124,11 +126,10 @@ def advanced(table: StoredTable, game: Game[Any], seat: int, *,
     seats[seat] = held.model_copy(update={"acted_version": version, "moves": held.moves + 1,
                                           "own_moves": held.own_moves + person})
     record = followed(table.record, game)
-    stamp = utc_now()
     update: dict[str, Any] = {"version": version, "seats": seats, "record": record,
-                              "updated_at": stamp}
+                              "updated_at": now}
     if person:
-        update["last_person_at"] = stamp
+        update["last_person_at"] = now
     return table.model_copy(update=update)
 
 
@@ -226,9 +227,10 @@ class Actions:
         """
         game = require_game(session).clone()
         events = game.apply(seat, action)
-        table, lost = counted(advanced(session.table, game, seat, person=person), game, seat,
-                              person=person, timed_out=timed_out)
-        table = with_deadline(table, game, self.clock(), self.settings.turn_timeout)
+        now = self.clock()  # one reading stamps the table, its deadline and its result
+        table, lost = counted(advanced(session.table, game, seat, now=now, person=person),
+                              game, seat, person=person, timed_out=timed_out)
+        table = with_deadline(table, game, now, self.settings.turn_timeout)
         notes = [note] if note else []
         if lost:
             name = session.seats[seat].name
@@ -237,7 +239,7 @@ class Actions:
                          "(Show my hand, or /join)")
         try:
             if game.over:
-                await self._save_finished(session, game, table)
+                await self._save_finished(session, game, table, now)
             else:
                 await self.store.append_action(table, game.history[-1])
                 session.game, session.table = game, table
@@ -265,18 +267,19 @@ class Actions:
         assert game is not None and game.over
         table = session.table
         await self._save_finished(session, game,
-                                  table.model_copy(update={"version": table.version + 1}))
+                                  table.model_copy(update={"version": table.version + 1}),
+                                  self.clock())
         self._closed(session)
 
-    async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
-                             ) -> None:
-        """Write the result, ratings and final table in one transaction, then swap them in
-        (the caller then lets the table go).
+    async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable,
+                             now: dt.datetime) -> None:
+        """Write the result, ratings and final table (ended ``now``) in one transaction, then
+        swap them in (the caller then lets the table go).
 
         :class:`StaleTable` if the store has a newer table, or already has the result
         (another process finished this table first): nothing is written twice.
         """
-        final, result = finished(table, game)
+        final, result = finished(table, game, now=now)
         ending = await record_with_ratings(self.store, result, table=final)
         session.game, session.table, session.ending = game, final, ending
         session.cancel_tasks()

@@ -20,7 +20,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.clock import Clock, utc_now
+from bot.clock import Clock
 from bot.logs import about_table
 from bot.models import StoredTable, TableStatus
 from bot.settings import Settings
@@ -66,7 +66,7 @@ class Changes:
         raised (nothing of this change was applied). Once saved, the turn under way
         gets what it needs (:mod:`bot.tables.scheduler`).
         """
-        table.updated_at = utc_now()
+        table.updated_at = self.clock()
         table.version = session.table.version + 1
         try:
             await self.store.save_head(table)

@@ -1,8 +1,8 @@
 """Computer seats: their moves and the Hint button's, which generator, and where they think.
 
-A computer's choice is a pure function of what its seat may know (a
-:class:`~games.players.Perspective`), its level, and a generator drawn from the table's
-seed, the number of actions so far, the level and the seat (:func:`move_seed`). Nothing
+A computer's choice is a pure function of what its seat may know, its level, and a
+generator drawn from the table's seed, the number of actions so far, the level and the
+seat (a :class:`~bot.thinking.Question`, answered by :func:`bot.thinking.think`). Nothing
 else, no process state: a table resumed after a restart makes the same computer moves
 as one that never stopped.
 
@@ -29,9 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -43,11 +41,11 @@ from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session, Turn
 from bot.tables.snapshots import Outcome, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
+from bot.thinking import Question, Thinker, move_seed, think
 from bot.workers import NotSent, WorkerPool
 from games.levels import Level
-from games.players import Decision, Perspective, decide, perspective
+from games.players import Decision, perspective
 from games.players.base import hint_words
-from games.players.hard import HardPlayer, budget_for
 
 log = logging.getLogger(__name__)
 
@@ -60,63 +58,6 @@ IN_PROCESS: frozenset[Level] = frozenset({Level.RANDOM})
 ATTEMPTS = 3
 """How many pools a question may break (a worker dying under it) before it is answered in
 a thread of the bot's own process instead."""
-
-
-def move_seed(seed: int | None, actions: int, level: Level = Level.RANDOM,
-              seat: int | None = None) -> str:
-    """The seed of the generator for one computer move: from the game's seed and the
-    actions so far.
-
-    ``random`` keeps the first wave's generator bit for bit (stored tables and records
-    replay unchanged); every other level mixes its name and the seat in, so two seats
-    (or a seat and the hint for it) never share a stream by accident.
-    """
-    if level == Level.RANDOM:
-        return f"fivefold-computer:{seed}:{actions}"
-    return f"fivefold-computer:{level}:{seat}:{seed}:{actions}"
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """What a computer is asked: a level, a perspective and the seed of the generator to
-    decide with (:func:`move_seed`).
-
-    Picklable: it crosses to a worker process and back unchanged. It carries the seed, not
-    the generator (a few dozen bytes to send, not the generator's 4 KB of state), and each
-    answer starts a generator of its own from it, so asking it again (after a worker died)
-    gives the same decision.
-    """
-
-    level: Level
-    perspective: Perspective
-    seed: str
-
-    def rng(self) -> random.Random:
-        """A new generator for this question's answer."""
-        return random.Random(self.seed)
-
-
-Thinker = Callable[[Question, float], Decision]
-"""Answers a question with a budget scale; a module-level function (it is pickled by name)."""
-
-
-def think(question: Question, budget: float) -> Decision:
-    """The decision for ``question``, the hard level's search scaled by ``budget``.
-
-    ValueError when the seat has no legal action.
-    """
-    p = question.perspective
-    if question.level != Level.HARD:
-        return decide(Level(question.level), p, question.rng())
-    if not p.legal:
-        raise ValueError(f"seat {p.seat} has no legal action")
-    return HardPlayer(budget=hard_budget(budget, p.game)).decide(p, question.rng())
-
-
-def hard_budget(scale: float, game: str) -> int:
-    """The hard search's simulated moves in ``game`` for the ``COMPUTER_BUDGET`` scale:
-    the game's own budget (:func:`games.players.hard.budget_for`) scaled, at least 1."""
-    return max(1, round(budget_for(game) * scale))
 
 
 HINT_PATIENCE = 2.0
@@ -419,10 +360,5 @@ __all__ = [
     "ComputerTurns",
     "Computers",
     "HintQuestion",
-    "Question",
-    "Thinker",
-    "hard_budget",
-    "move_seed",
-    "think",
     "timeout_note",
 ]

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 import games
-from bot.clock import Clock, utc_now
+from bot.clock import Clock
 from bot.logs import working_on
 from bot.models import DEFAULT_LEVEL, TAKEOVER_LEVEL, FixedDeal, Seat, StoredTable, TableStatus
 from bot.settings import Settings
@@ -97,7 +97,7 @@ class Lobby:
         self.settings = settings
         self.registry = registry
         self.changes = changes
-        self.clock = clock  # the clock games read (Fizzbin's day and night)
+        self.clock = clock  # the clock tables are stamped with and games read (Fizzbin's night)
         self.seed_source = seed_source  # each new game's seed
         self._opening = asyncio.Lock()  # one new table at a time: see open()
 
@@ -130,7 +130,7 @@ class Lobby:
             clock = await self.timer_for(guild_id, game, timer)
             if pictures is None:
                 pictures = guild_id is None or await self.store.get_pictures(guild_id)
-            stamp = utc_now()
+            stamp = self.clock()
             table = StoredTable(
                 id=secrets.token_hex(5), guild_id=guild_id, channel_id=channel_id,
                 host_id=host_id, game=game, options=dict(options),
@@ -457,7 +457,7 @@ class Lobby:
             "guild": table.guild_id,
             "channel": table.channel_id,
             "players": [{"name": s.name, "user_id": s.user_id} for s in table.seats],
-            "started_at": utc_now().isoformat(),
+            "started_at": self.clock().isoformat(),
             "table": table.id,
         }
 

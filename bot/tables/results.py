@@ -24,12 +24,12 @@ a result written already) is "not rated" for this game.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.clock import utc_now
 from bot.models import TAKEN_OVER, GameResult, ResultPlayer, StoredTable, TableStatus
 from bot.store.api import StaleTable, Store
 from games.core.deallog import deals_json
@@ -104,19 +104,20 @@ def why_not_rated(table: StoredTable) -> dict[int, str]:
     return why
 
 
-def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResult]:
-    """The finished table and its result (sharing one record, stamped with its end).
+def finished(table: StoredTable, game: Game[Any], *, now: dt.datetime
+             ) -> tuple[StoredTable, GameResult]:
+    """The finished table and its result (sharing one record, stamped with its end: ``now``,
+    read on the action path's clock).
 
     Each seat's result is its person's if they made at least half of its decisions
     (:class:`Part`), else a computer's.
     """
     assert game.outcome is not None
-    stamp = utc_now()
     record = dict(table.record or game.record().model_dump())
     record["actions"] = list(record.get("actions", ()))  # the result's own, as JSON has it
     record["deals"] = deals_json(record.get("deals"))
-    record["meta"] = {**record.get("meta", {}), "ended_at": stamp.isoformat()}
-    final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": stamp,
+    record["meta"] = {**record.get("meta", {}), "ended_at": now.isoformat()}
+    final = table.model_copy(update={"status": TableStatus.FINISHED, "updated_at": now,
                                      "record": record})
     players = [
         ResultPlayer(seat=i, user_id=part.person if part.counts else None,
@@ -126,7 +127,7 @@ def finished(table: StoredTable, game: Game[Any]) -> tuple[StoredTable, GameResu
         for i, (seat, part) in enumerate(zip(table.seats, parts(table), strict=True))
     ]
     result = GameResult(table_id=table.id, guild_id=table.guild_id, game=table.game,
-                        finished_at=stamp, players=players, record=record,
+                        finished_at=now, players=players, record=record,
                         rated=table.rated, daily=table.daily)
     return final, result
 

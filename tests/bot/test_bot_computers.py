@@ -28,10 +28,11 @@ from bot.clock import utc_now as now
 from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_seed, think
+from bot.tables.computers import ATTEMPTS, Computers
 from bot.tables.errors import TableError
 from bot.tables.service import Tables
 from bot.tables.session import Session, Turn
+from bot.thinking import Question, hard_budget, move_seed, think
 from bot.workers import NotSent
 from games.core.actions import Action
 from games.players import Decision, decide, perspective

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from bot.models import TableStatus
-from bot.tables.computers import Question, move_seed, think
+from bot.thinking import Question, move_seed, think
 from cogs import ids
 from games.players import perspective
 from games.players.base import hint_words

@@ -21,8 +21,8 @@ import pytest
 
 from bot.app import FivefoldBot
 from bot.models import TableStatus
-from bot.tables.computers import Question
 from bot.tables.session import Session
+from bot.thinking import Question
 from games.players import Decision
 from tests.answers import answered_privately, updated_the_menu
 from tests.botdriver import (

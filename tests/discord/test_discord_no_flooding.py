@@ -13,8 +13,9 @@ from typing import Any
 
 from bot.app import FivefoldBot
 from bot.models import TableStatus
-from bot.tables.computers import Computers, Question, think
+from bot.tables.computers import Computers
 from bot.tables.session import Session
+from bot.thinking import Question, think
 from games.players import Decision
 from tests.answers import answered_privately
 from tests.botdriver import (

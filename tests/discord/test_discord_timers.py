@@ -17,8 +17,8 @@ import discord
 
 from bot.app import FivefoldBot
 from bot.models import TableStatus
-from bot.tables.computers import move_seed
 from bot.tables.session import Session
+from bot.thinking import move_seed
 from games.core.zones import ZoneKind
 from games.players import decide, perspective
 from tests.answers import updated_the_menu
