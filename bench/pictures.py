@@ -29,9 +29,9 @@ import time
 from typing import Any
 
 import games
-from cogs.render.pictures import TABLE_FILE, table_picture, table_scene_of
 from cogs.render.pictures.draw import render_png
 from cogs.render.pictures.painter import Painter
+from cogs.render.pictures.picture import TABLE_FILE, table_picture, table_scene_of
 from games.core.game import Game
 
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]

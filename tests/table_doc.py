@@ -150,7 +150,7 @@ async def move(fake: FakeDiscord, user: Any, menu: StoredMessage, rng: random.Ra
 def pictures_in_words(session: Any, seat: int) -> tuple[str, str]:
     """The alt text of the table's picture and of ``seat``'s hand picture, as they stand."""
     from bot.tables.snapshots import menu_of
-    from cogs.render.pictures import hand_scene_of, table_scene_of
+    from cogs.render.pictures.picture import hand_scene_of, table_scene_of
 
     game = session.game
     menu = menu_of(session, seat)

@@ -18,8 +18,8 @@ import discord
 from bot.tables.snapshots import MenuSnapshot
 from cogs import ids
 from cogs.render.cards import card_label, cards_label
-from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
+from cogs.render.pictures.picture import HAND_FILE, Picture, as_file
 from cogs.render.pictures.scene import Scene, hand_scene
 from cogs.render.table import table_lines
 from cogs.ui import StaticButton, StaticView, button, clip, plural, sentence

@@ -25,7 +25,7 @@ from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot
 from bot.tables.timers import countdown
 from cogs import ids
-from cogs.render.pictures import Picture, as_file
+from cogs.render.pictures.picture import Picture, as_file
 from cogs.render.pictures.scene import Scene
 from cogs.ui import EMBED_COLOUR, StaticView, button, clip, fit, plural
 from games.core import words

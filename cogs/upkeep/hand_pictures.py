@@ -24,8 +24,8 @@ from bot.tables.checks import require_holder
 from bot.tables.session import Session
 from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.render.hand import Menu
-from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
+from cogs.render.pictures.picture import HAND_FILE, Picture, as_file
 from cogs.ui import edit_original, settled
 
 Interaction = discord.Interaction[Any]

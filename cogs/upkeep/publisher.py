@@ -51,8 +51,8 @@ from bot.tables.snapshots import table_for
 from bot.tables.timers import countdown
 from cogs.render.export import record_file
 from cogs.render.lobby import render_lobby
-from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
+from cogs.render.pictures.picture import TABLE_FILE, Picture, table_scene_for
 from cogs.render.table import Rendered, render_closed_lobby, render_table
 from cogs.ui import edit_message, respond, settled
 from cogs.upkeep.ending import announce

@@ -10,7 +10,6 @@ from PIL import Image, ImageChops, ImageStat
 
 import games
 from bench.pictures import NAMES, positions
-from cogs.render.pictures import hand_picture, hand_scene_of, table_picture, table_scene_of
 from cogs.render.pictures.draw import (
     CAPTION_SIZE,
     LABEL_SIZE,
@@ -23,6 +22,7 @@ from cogs.render.pictures.draw import (
     wrap,
 )
 from cogs.render.pictures.faces import PAPER, contrast, face_of, ink
+from cogs.render.pictures.picture import hand_picture, hand_scene_of, table_picture, table_scene_of
 from cogs.render.pictures.scene import TURN_MARK, table_scene
 from games.core.game import Game
 from games.core.zones import ZoneKind

@@ -40,8 +40,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from bot.workers import WorkerPool, Workers
-from cogs.render.pictures import Picture, picture_of
 from cogs.render.pictures.draw import render_png
+from cogs.render.pictures.picture import Picture, picture_of
 from cogs.render.pictures.scene import Scene
 
 WORKERS = 2

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import games
-from cogs.render.pictures import hand_picture, table_picture
+from cogs.render.pictures.picture import hand_picture, table_picture
 from games.core.game import Game
 from games.core.zones import ZoneKind
 
