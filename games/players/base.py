@@ -47,8 +47,8 @@ class Perspective:
 class Decision:
     """A computer player's choice; why, in a few words said to the player it is for (the
     hint: "you keep the pair of Jacks for a Half Fizzbin"); and the search's own figures
-    ("scored 78% over 569 sampled deals"), which ``python -m games`` prints: a player in
-    Discord is never shown sample counts or percentages."""
+    ("scored 78% over 569 sampled deals"), kept for whoever reads the decision in code:
+    a player is never shown sample counts or percentages."""
 
     action: Action
     reason: str
