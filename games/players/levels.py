@@ -38,7 +38,7 @@ def register_level(level: Level | str, factory: Callable[[], Player]) -> None:
 
 
 def levels() -> list[Level | str]:
-    """Every registered level, sorted by name (with any variant a benchmark registered)."""
+    """Every registered level, sorted by name (with any other name registered beside them)."""
     return sorted(_LEVELS)
 
 
