@@ -28,10 +28,11 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from cogs import ids
 from cogs.clicks import router
+from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import in_time
 from cogs.clicks.handlers import display_name
+from cogs.render.text import jump_url, sentence
 from cogs.render.watch import render_listing, render_watch
-from cogs.ui import NO_MENTIONS, answered_on_failure, is_ephemeral, jump_url, say, sentence
 from cogs.upkeep.live_menus import LiveMenus
 
 Interaction = discord.Interaction[Any]

@@ -61,7 +61,7 @@ import discord
 from discord.utils import DISCORD_EPOCH, MISSING
 from discord.webhook.async_ import async_context, interaction_response_params
 
-from cogs.ui import edit_original, respond
+from cogs.clicks.discord_internals import edit_original, respond
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")

@@ -35,13 +35,15 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from bot.tables.snapshots import MenuSnapshot, Outcome
 from cogs import ids
+from cogs.clicks.answers import APOLOGY, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
+from cogs.clicks.discord_internals import respond
 from cogs.commands.rules import show_rules
 from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
-from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, respond, safe_name, say
+from cogs.render.text import safe_name
 from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus

@@ -17,8 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.clicks import browsing, router
+from cogs.clicks.answers import answered_on_failure, say
 from cogs.clicks.browsing import Watching
-from cogs.ui import answered_on_failure, say
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot

@@ -40,11 +40,12 @@ from bot.tables.daily import (
     next_deal_at,
 )
 from bot.tables.errors import TABLE_HERE, TableError
+from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.clicks.handlers import display_name
 from cogs.commands.play import game_choices
 from cogs.render.daily import render_board, render_closed_board
 from cogs.render.export import finished_record_file
-from cogs.ui import NO_MENTIONS, answered_on_failure, jump_url, say, sentence
+from cogs.render.text import jump_url, sentence
 from cogs.upkeep.guard import PRIVATE_THREAD, writes
 from cogs.upkeep.publisher import painted, render
 

@@ -29,7 +29,7 @@ from bot.tables.timers import (
 )
 from cogs.commands.options import OptionSpec, game_specs
 from cogs.render.lobby import player_range
-from cogs.ui import clip
+from cogs.render.text import clip
 from games.core.errors import SetupError
 from games.core.option_words import refusal, shown
 

@@ -24,13 +24,14 @@ from bot.tables.lobby import validate_options
 from bot.tables.service import Tables as TableService
 from bot.tables.session import Session
 from cogs.clicks import router
+from cogs.clicks.answers import say
 from cogs.clicks.deadline import Gate, not_shed
-from cogs.clicks.handlers import Clicks, display_name, sentence
+from cogs.clicks.handlers import Clicks, display_name
 from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
-from cogs.ui import jump_url, say
+from cogs.render.text import jump_url, sentence
 from cogs.upkeep.ending import Endings
 from cogs.upkeep.guard import Throttle, missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus

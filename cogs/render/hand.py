@@ -21,8 +21,9 @@ from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.scene import Scene, hand_scene
+from cogs.render.static_view import StaticButton, StaticView, button
 from cogs.render.table import table_lines
-from cogs.ui import StaticButton, StaticView, button, clip, plural, sentence
+from cogs.render.text import clip, plural, sentence
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.words import fact_words

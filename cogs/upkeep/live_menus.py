@@ -42,9 +42,11 @@ import discord
 from bot.load import LOAD
 from bot.tables.session import Session, TableListener
 from bot.tables.snapshots import MenuKey, MenuSnapshot, menu_key, menu_of, table_of
+from cogs.clicks.answers import NO_MENTIONS
+from cogs.clicks.discord_internals import edit_original
 from cogs.render.hand import Menu, render_hand
 from cogs.render.watch import render_watch
-from cogs.ui import NO_MENTIONS, edit_original, settled
+from cogs.upkeep.tasks import settled
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

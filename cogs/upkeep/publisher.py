@@ -49,14 +49,15 @@ from bot.models import TableStatus
 from bot.tables.session import Session
 from bot.tables.snapshots import table_for
 from bot.tables.timers import countdown
+from cogs.clicks.discord_internals import edit_message, respond
 from cogs.render.export import record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
-from cogs.ui import edit_message, respond, settled
 from cogs.upkeep.ending import announce
 from cogs.upkeep.hand_pictures import PICTURE_WAIT
+from cogs.upkeep.tasks import settled
 
 log = logging.getLogger(__name__)
 

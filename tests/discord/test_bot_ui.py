@@ -1,5 +1,6 @@
-"""The one place a failed interaction is answered (cogs.ui.answered_on_failure), and the
-answer sent without asking Discord for the message back (cogs.ui.respond)."""
+"""The one place a failed interaction is answered
+(cogs.clicks.answers.answered_on_failure), and the answer sent without asking Discord for
+the message back (cogs.clicks.discord_internals.respond)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,10 @@ import pytest
 from discord.webhook.async_ import async_context
 
 from bench.clicks import payload, state
-from cogs.ui import (
-    APOLOGY,
-    StaticView,
-    answered_on_failure,
-    button,
-    edit_message,
-    let_go,
-    respond,
-    settled,
-)
+from cogs.clicks.answers import APOLOGY, answered_on_failure
+from cogs.clicks.discord_internals import edit_message, let_go, respond
+from cogs.render.static_view import StaticView, button
+from cogs.upkeep.tasks import settled
 
 
 class Response:
