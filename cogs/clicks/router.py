@@ -39,7 +39,7 @@ Fallback = Callable[[Interaction, "re.Match[str]"], Awaitable[None]]
 
 
 def clicks_of(interaction: Interaction) -> Clicks | None:
-    cog: Any = interaction.client.get_cog("Tables")
+    cog: Any = interaction.client.get_cog("TableCommands")
     return cog.clicks if cog is not None else None
 
 
@@ -131,7 +131,7 @@ class EndButton(_Item, template=ids.END_TEMPLATE):
     """``Play again`` and ``Record`` under a result message (see :mod:`cogs.upkeep.ending`)."""
 
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
-        cog: Any = interaction.client.get_cog("Tables")
+        cog: Any = interaction.client.get_cog("TableCommands")
         await cog.endings.click(interaction, self.match["table"], self.match["what"])
 
 

@@ -4,7 +4,7 @@
 see, newest first, ten a page: ``Join`` on a lobby with a free seat, ``Watch`` on a game.
 It reads and writes nothing but the answer, so it has no cooldown (as ``/leaderboard``).
 Its buttons, and Watch on every table message, are handled in :mod:`cogs.clicks.browsing`
-with the live views of the Tables cog (:class:`cogs.upkeep.live_menus.LiveMenus`), which
+with the live views of the TableCommands cog (:class:`cogs.upkeep.live_menus.LiveMenus`), which
 loads first.
 """
 
@@ -31,9 +31,9 @@ class Browse(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        tables: Any = bot.get_cog("Tables")
+        tables: Any = bot.get_cog("TableCommands")
         if tables is None:
-            raise RuntimeError("the Browse cog needs the Tables cog (its live views)")
+            raise RuntimeError("the Browse cog needs the TableCommands cog (its live views)")
         self.watching = Watching(bot.sessions, tables.live)
 
     async def cog_load(self) -> None:

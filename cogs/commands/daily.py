@@ -132,7 +132,7 @@ class Daily(commands.Cog):
                 content=shown.content, embed=shown.embed, files=shown.files(),
                 view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
             await self.tables.set_message(session, message.id)
-            tables: Any = self.bot.get_cog("Tables")
+            tables: Any = self.bot.get_cog("TableCommands")
             if tables is not None:  # a computer may have moved while it was being posted
                 tables.publisher.table_changed(session)
             link = jump_url(None if place.in_dm else interaction.guild_id, place.channel.id,

@@ -175,7 +175,7 @@ Answer = Callable[[int], Awaitable[str]]
 """What a setting command says in a server (its id given): a description, or a change made."""
 
 
-class ServerSettings(commands.Cog, name="Settings"):
+class SettingsCommands(commands.Cog):
     """Per-server settings: the time zone, pictures on or off, the turn timer."""
 
     def __init__(self, bot: FivefoldBot) -> None:
@@ -335,4 +335,4 @@ def unknown_zone_text(typed: str) -> str:
 
 
 async def setup(bot: FivefoldBot) -> None:
-    await bot.add_cog(ServerSettings(bot))
+    await bot.add_cog(SettingsCommands(bot))

@@ -1,10 +1,12 @@
-"""The Tables cog: the slash commands of a table and the wiring of clicks and messages.
+"""The TableCommands cog: the slash commands of a table and the wiring of clicks and
+messages.
 
 ``/play`` (built in :mod:`cogs.commands.play`) opens a lobby; ``/join``, ``/start``,
 ``/hand``, ``/table``, ``/leave``, ``/kick`` and ``/end`` do what the buttons do for
 people who prefer typing, through the same handlers (:class:`cogs.clicks.handlers.Clicks`).
 Clicks are routed by the dynamic items of :mod:`cogs.clicks.router`; anything else is
-answered by :meth:`Tables.on_interaction`. ``/rules`` is its own cog (:mod:`cogs.commands.rules`).
+answered by :meth:`TableCommands.on_interaction`. ``/rules`` is its own cog
+(:mod:`cogs.commands.rules`).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ REPOST_SECONDS = 10.0
 REPOSTS_KEPT = 1024
 
 
-class Tables(commands.Cog):
+class TableCommands(commands.Cog):
     """Card tables in channels and threads."""
 
     def __init__(self, bot: FivefoldBot) -> None:
@@ -313,4 +315,4 @@ class Tables(commands.Cog):
 
 
 async def setup(bot: FivefoldBot) -> None:
-    await bot.add_cog(Tables(bot))
+    await bot.add_cog(TableCommands(bot))

@@ -58,7 +58,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[Renders]:
 
 
 def publisher_of(bot: FivefoldBot) -> Publisher:
-    cog = bot.get_cog("Tables")
+    cog = bot.get_cog("TableCommands")
     assert cog is not None
     publisher: Publisher = cog.publisher  # type: ignore[attr-defined]
     return publisher

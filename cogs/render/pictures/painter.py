@@ -244,7 +244,7 @@ class Painter:
 
     def close(self) -> None:
         """Stop the workers, dropping drawings not yet started (shutdown; the pool starts
-        again if asked, as when the Tables cog is reloaded)."""
+        again if asked, as when the TableCommands cog is reloaded)."""
         workers = self._processes.take()
         if workers is not None:
             workers.shutdown()
