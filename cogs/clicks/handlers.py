@@ -43,7 +43,7 @@ from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
-from cogs.render.text import safe_name
+from cogs.render.text import display_name
 from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
@@ -60,7 +60,7 @@ come first served. Wide enough to keep the loop busy while handlers wait for the
 Discord; narrow enough that a burst is answered in turn, not all together and late. A click
 acknowledged before its work is done (a hint, whose search runs in a worker) gives its
 place up then."""
-Answer = Callable[[Interaction, Session], Awaitable[None]]
+LobbyAnswer = Callable[[Interaction, Session], Awaitable[None]]
 
 
 class TableMessage(Protocol):
@@ -70,12 +70,6 @@ class TableMessage(Protocol):
     def answering(self, session: Session) -> contextlib.AbstractContextManager[None]: ...
 
     async def answer(self, interaction: Interaction, session: Session) -> bool: ...
-
-
-def display_name(interaction: Interaction) -> str:
-    """The clicker's name as the bot writes it everywhere: markdown escaped (:func:`safe_name`)."""
-    user = interaction.user
-    return safe_name(getattr(user, "display_name", None) or user.name)
 
 
 ELSEWHERE = "that button belongs to a table in another channel"
@@ -131,7 +125,7 @@ class Clicks:
         # (table, seat) -> what was played, for moves Discord showed as failed.
         self._unanswered: dict[tuple[str, int], str] = {}
         # How a lobby button is answered once its verb is done, when not by the table.
-        self._lobby_answers: dict[str, Answer] = {"cpu": self._computer_chooser}
+        self._lobby_answers: dict[str, LobbyAnswer] = {"cpu": self._computer_chooser}
         # The table message's keeper: a click on it is answered with the table itself.
         self.table = table
         # Clicks take turns (cogs.clicks.router): a burst is answered in order, each in time.

@@ -31,10 +31,10 @@ class Browse(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        tables: Any = bot.get_cog("TableCommands")
-        if tables is None:
+        table_commands: Any = bot.get_cog("TableCommands")
+        if table_commands is None:
             raise RuntimeError("the Browse cog needs the TableCommands cog (its live views)")
-        self.watching = Watching(bot.sessions, tables.live)
+        self.watching = Watching(bot.sessions, table_commands.live)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*browsing.ITEMS)

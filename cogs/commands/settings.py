@@ -171,7 +171,7 @@ SETTINGS_REFUSALS = Refusals(
     "Settings are per server; use this in one.",
     "Only members with the **Manage Server** permission can change the settings. "
     "`/settings` alone shows them.")
-Answer = Callable[[int], Awaitable[str]]
+SettingText = Callable[[int], Awaitable[str]]
 """What a setting command says in a server (its id given): a description, or a change made."""
 
 
@@ -187,7 +187,7 @@ class SettingsCommands(commands.Cog):
         return self.bot.sessions.clock()
 
     async def answer(self, interaction: Interaction, command: str, refusals: Refusals, *,
-                     show: Answer, change: Answer | None) -> None:
+                     show: SettingText, change: SettingText | None) -> None:
         """The one course of ``/timezone`` and ``/settings``: in a server only; nothing asked
         shows the settings to anyone; a ``change`` needs Manage Server, checked here again
         since a server's admins can show the command to others; a failure says that nothing

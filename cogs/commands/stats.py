@@ -26,7 +26,6 @@ from bot.tables.seasons import season_before, season_of
 from cogs import ids
 from cogs.clicks import router
 from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, say
-from cogs.clicks.handlers import display_name
 from cogs.commands.play import game_choices
 from cogs.render.stats import (
     PAGE_SIZE,
@@ -36,7 +35,7 @@ from cogs.render.stats import (
     render_leaderboard,
     render_stats,
 )
-from cogs.render.text import safe_name
+from cogs.render.text import display_name, safe_name
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot

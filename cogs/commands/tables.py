@@ -28,16 +28,16 @@ from bot.tables.session import Session
 from cogs.clicks import router
 from cogs.clicks.answers import say
 from cogs.clicks.deadline import Gate, not_shed
-from cogs.clicks.handlers import Clicks, display_name
+from cogs.clicks.handlers import Clicks
 from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
-from cogs.render.text import jump_url, sentence
+from cogs.render.text import display_name, jump_url, sentence
 from cogs.upkeep.ending import Endings
 from cogs.upkeep.guard import Throttle, missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
-from cogs.upkeep.publisher import Publisher, painted, render, take_down
+from cogs.upkeep.publisher import Publisher, painted, render_message, take_down
 from games.core.errors import SetupError
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ class TableCommands(commands.Cog):
                     del self._reposted[next(iter(self._reposted))]
 
     async def _repost(self, interaction: Interaction, session: Session) -> None:
-        shown = await painted(render(session), urgent=True)
+        shown = await painted(render_message(session), urgent=True)
         sent = await interaction.response.send_message(
             content=shown.content, embed=shown.embed, files=shown.files(),
             view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
@@ -303,7 +303,7 @@ class TableCommands(commands.Cog):
                 log.warning("table %s: its message could not be checked", session.id)
                 return
         try:
-            shown = await painted(render(session))
+            shown = await painted(render_message(session))
             message = await channel.send(content=shown.content, embed=shown.embed,
                                          files=shown.files(),
                                          view=shown.view or discord.utils.MISSING,

@@ -1,12 +1,14 @@
 """The words every message uses, so that no module types them again: a reason as a
 sentence (:func:`sentence`), counted words (:func:`plural`, the rules core's
 :func:`games.core.words.plural`), text cut to a field (:func:`clip`), a person's name made
-safe for markdown and back (:func:`safe_name`, :func:`unescaped`), and a link to a
+safe for markdown and back (:func:`safe_name`, :func:`display_name`,
+:func:`unescaped`), and a link to a
 message (:func:`jump_url`)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -28,6 +30,13 @@ def safe_name(name: str) -> str:
     back as typed with :func:`unescaped`.
     """
     return discord.utils.escape_markdown(name[:NAME_LENGTH])
+
+
+def display_name(interaction: discord.Interaction[Any]) -> str:
+    """The name of the person who clicked or typed, as the bot writes it everywhere:
+    markdown escaped (:func:`safe_name`)."""
+    user = interaction.user
+    return safe_name(getattr(user, "display_name", None) or user.name)
 
 
 _ESCAPE = re.compile(r"\\([\\*_`~|>#\[\]()-])")

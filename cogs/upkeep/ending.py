@@ -40,11 +40,10 @@ from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
 from cogs.clicks.answers import answered_on_failure, say
-from cogs.clicks.handlers import display_name
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.static_view import StaticView, button
-from cogs.render.text import jump_url, plural, sentence
+from cogs.render.text import display_name, jump_url, plural, sentence
 from cogs.upkeep.guard import Throttle
 
 log = logging.getLogger(__name__)

@@ -46,14 +46,14 @@ Renders = list[tuple[str, int, str]]
 def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[Renders]:
     """Every table render of the publisher, with the version it showed."""
     seen: Renders = []
-    real = cogs.upkeep.publisher.render
+    real = cogs.upkeep.publisher.render_message
 
     def spying(session: Session, *, pictures: bool = True) -> cogs.upkeep.publisher.Rendered:
         shown = real(session, pictures=pictures)
         seen.append((session.id, session.table.version, shown.embed.description or ""))
         return shown
 
-    monkeypatch.setattr(cogs.upkeep.publisher, "render", spying)
+    monkeypatch.setattr(cogs.upkeep.publisher, "render_message", spying)
     yield seen
 
 

@@ -170,7 +170,7 @@ async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest
     clicks = handlers.Clicks(SimpleNamespace())  # type: ignore[arg-type]
     running, most, gate = 0, 0, asyncio.Event()
 
-    class Probe(router._Item, template=r"probe:(?P<n>\d+)"):
+    class Probe(router.RoutedButton, template=r"probe:(?P<n>\d+)"):
         async def handle(self, clicks: object, interaction: object) -> None:
             nonlocal running, most
             running += 1
