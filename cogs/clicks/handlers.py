@@ -43,7 +43,7 @@ from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.seat import render_take_back
 from cogs.render.table import render_details
-from cogs.render.text import display_name
+from cogs.render.text import display_name, sentence
 from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
@@ -94,11 +94,6 @@ def require_origin(interaction: Interaction, table: StoredTable) -> None:
         return
     if message.id != table.message_id:
         raise TableError(NOT_ITS_MESSAGE)
-
-
-def sentence(text: str) -> str:
-    """A refusal's reason as a sentence: "not your turn" -> "Not your turn."."""
-    return text[:1].upper() + text[1:] + "."
 
 
 def action_note(outcome: Outcome) -> str | None:

@@ -15,6 +15,8 @@ import discord
 from cogs.render.embeds import FIELD_LIMIT
 from games.core.words import plural as plural  # counted words: one helper for every layer
 
+CONTENT_LIMIT = 2000
+"""The most characters Discord takes in a message's text (a menu is clipped to it)."""
 NAME_LENGTH = 64
 """The longest display name a seat or a message keeps (before escaping)."""
 
