@@ -41,7 +41,7 @@ from cogs.clicks.discord_internals import respond
 from cogs.commands.rules import show_rules
 from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
-from cogs.render.seat import render_take_back
+from cogs.render.lost_seat import render_take_back
 from cogs.render.table import render_details
 from cogs.render.text import display_name, sentence
 from cogs.upkeep.guard import Throttle
