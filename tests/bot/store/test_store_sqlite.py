@@ -35,8 +35,8 @@ from bot.store.schema import (
 from bot.store.sqlite.commit import GroupCommitError
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.service import Tables
+from tests.bot.store.test_store import GUILD, T0, make_result, make_table, moved
 from tests.botdriver import settings_for
-from tests.store.test_store import GUILD, T0, make_result, make_table, moved
 
 LATEST = len(load_migrations())
 

@@ -3,7 +3,7 @@
 A click on the lobby (Join, Leave, ...) is answered by the lobby as it now is, Discord's
 UPDATE_MESSAGE, rather than an acknowledgement followed by an edit of the message; the
 publisher then has nothing left to edit. (A hand menu's click is the menu's own update:
-``tests/discord/test_discord_deadline.py``.)
+``tests/scenarios/test_discord_deadline.py``.)
 """
 
 from __future__ import annotations

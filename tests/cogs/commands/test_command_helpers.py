@@ -1,5 +1,5 @@
 """Unit tests of the Settings and Help cogs' helpers (the server clock they read is
-``tests/bot/test_context.py``).
+``tests/bot/tables/test_context.py``).
 
 Autocomplete cannot be simulated by the fake Discord, so the autocomplete
 callback is called here directly, with a stand-in for the bot.

@@ -29,9 +29,9 @@ from tests.botdriver import (
     wait_settled,
 )
 from tests.custom_ids import is_action
-from tests.discord.test_discord_hidden import assert_no_hidden_card_shown
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import CREATE_PRIVATE_THREADS, DM, PRIVATE_THREAD
+from tests.scenarios.test_discord_hidden import assert_no_hidden_card_shown
 
 REPO = Path(__file__).resolve().parents[2]
 NOON = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)

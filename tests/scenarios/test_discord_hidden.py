@@ -24,8 +24,8 @@ from games.core.records import Record
 from games.core.replay import load, split_action
 from tests.botdriver import open_table, play_to_the_end, running_bot, settings_for
 from tests.custom_ids import card_of, is_card, is_move, is_public, kind_of, version_of
-from tests.discord.test_discord_game import shortest_options
 from tests.fakediscord.fixtures import FakeWorld
+from tests.scenarios.test_discord_game import shortest_options
 from tests.voice import cards_named
 
 

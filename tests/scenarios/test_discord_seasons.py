@@ -10,8 +10,8 @@ from bot.models import GameResult, ResultPlayer
 from cogs import ids
 from tests.answers import answered_privately, answered_publicly, updated_the_message
 from tests.botdriver import running_bot
-from tests.discord.test_discord_stats import board_lines
 from tests.fakediscord.fixtures import FakeWorld
+from tests.scenarios.test_discord_stats import board_lines
 
 NOW = dt.datetime(2026, 6, 15, 12, 0, tzinfo=dt.UTC)
 IN_MAY = dt.datetime(2026, 5, 20, 12, 0, tzinfo=dt.UTC)

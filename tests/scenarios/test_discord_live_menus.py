@@ -28,11 +28,11 @@ from tests.botdriver import (
     wait_settled,
 )
 from tests.custom_ids import is_action
-from tests.discord.test_discord_game import shortest_options
-from tests.discord.test_discord_timers import Clock, timed_bot
 from tests.fakediscord import InteractionResult, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import FakeUser
+from tests.scenarios.test_discord_game import shortest_options
+from tests.scenarios.test_discord_timers import Clock, timed_bot
 
 EXPIRED = 15 * 60 + 1  # past Discord's 15 minutes (and so past the bot's 14)
 

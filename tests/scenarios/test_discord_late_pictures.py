@@ -29,8 +29,8 @@ from tests.botdriver import (
     until,
     wait_settled,
 )
-from tests.discord.test_discord_pictures import QUICK, pictures_of
 from tests.fakediscord.fixtures import FakeWorld
+from tests.scenarios.test_discord_pictures import QUICK, pictures_of
 
 
 def on_event_loop() -> bool:

@@ -2,7 +2,7 @@
 
 These are the people whose hand menus do not follow the game (no menu kept, or its
 token expired: :func:`tests.botdriver.menus_never_follow`); for the others see
-``tests/discord/test_discord_live_menus.py``.
+``tests/scenarios/test_discord_live_menus.py``.
 """
 
 from __future__ import annotations

@@ -21,12 +21,12 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now
 from bot.tables.daily import day_of
 from bot.tables.service import Tables
-from tests.bot.test_bot_stale import PEOPLE, Process, move
+from tests.bot.store.test_store import GUILD, OTHER_GUILD, T0, make_result
+from tests.bot.tables.test_stale import PEOPLE, Process, move
 from tests.botdriver import settings_for
-from tests.store.test_store import GUILD, OTHER_GUILD, T0, make_result
 from tests.stores import Backend
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DAY = day_of(utc_now())  # the daily deal the source's person played
 
 

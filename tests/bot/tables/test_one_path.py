@@ -23,7 +23,7 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from games.core.actions import Action
 from games.core.game import Game
-from tests.bot.test_turns_faults import ALICE, BOB, CAROL, two_players
+from tests.bot.tables.test_turns_faults import ALICE, BOB, CAROL, two_players
 from tests.botdriver import settings_for
 
 PEOPLE = {ALICE: "alice", BOB: "bob"}

@@ -215,7 +215,7 @@ def test_fiascos_suits_are_the_same_in_the_rules_the_emoji_and_the_pictures() ->
 
     from games.fiasco.cards import SUIT_EMOJI, SUIT_NAMES
 
-    rules = (Path(__file__).resolve().parents[2] / "docs/rules/fiasco.md").read_text()
+    rules = (Path(__file__).resolve().parents[4] / "docs/rules/fiasco.md").read_text()
     said = dict(re.findall(r"`([A-Z])`\s+\((\w+)\)", " ".join(rules.split())))
     assert set(said) == set(SUIT_NAMES), said
     deck = games.get("fiasco").full_deck
@@ -245,7 +245,7 @@ def test_the_committed_samples_are_what_the_command_draws(tmp_path) -> None:
     from cogs.render.pictures import samples
 
     assert samples.main([str(tmp_path)]) == 0
-    committed = Path(__file__).resolve().parents[2] / "docs" / "pictures"
+    committed = Path(__file__).resolve().parents[4] / "docs" / "pictures"
     drawn = sorted(p.name for p in tmp_path.iterdir())
     assert drawn == sorted(p.name for p in committed.iterdir())
     for file in drawn:

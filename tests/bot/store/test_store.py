@@ -43,7 +43,7 @@ from tests.stores import Backend
 GUILD = 111
 OTHER_GUILD = 222
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 # --------------------------------------------------------------------------- helpers

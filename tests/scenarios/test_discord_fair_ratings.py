@@ -11,10 +11,10 @@ from bot.app import FivefoldBot
 from bot.models import TableStatus
 from bot.tables.session import Session
 from tests.botdriver import open_table, running_bot, take_turn, wait_settled
-from tests.discord.test_discord_timers import Clock, time_out, timed_bot
 from tests.fakediscord import FakeDiscord, StoredMessage
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import FakeUser
+from tests.scenarios.test_discord_timers import Clock, time_out, timed_bot
 
 RULE = "rated only for a game in which they made at least half of their seat's moves"
 

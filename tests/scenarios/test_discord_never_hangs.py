@@ -35,10 +35,10 @@ from tests.botdriver import (
     wait_settled,
 )
 from tests.custom_ids import is_action
-from tests.discord.test_discord_timers import Clock, timed_bot
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.fixtures import FakeWorld
 from tests.fakediscord.world import FakeUser
+from tests.scenarios.test_discord_timers import Clock, timed_bot
 
 
 class Held:

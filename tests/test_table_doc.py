@@ -11,7 +11,7 @@ import games
 from tests.table_doc import BEYOND, Reading, main, page, read_every_game
 from tests.voice import card_codes
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "table.md"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "table.md"
 _READ: list[Reading] = []
 
 

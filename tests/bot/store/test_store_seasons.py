@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from bot.store.api import Store
 from bot.store.ratings import display_rating, humans, rate_game
-from tests.store.test_store import GUILD, OTHER_GUILD, make_result
+from tests.bot.store.test_store import GUILD, OTHER_GUILD, make_result
 
 MAY = datetime(2026, 5, 31, 23, 59, tzinfo=UTC)
 JUNE = datetime(2026, 6, 1, 0, 0, 30, tzinfo=UTC)

@@ -22,7 +22,7 @@ from bot.store.schema import (
     SchemaTooNewError,
     load_migrations,
 )
-from tests.store.test_store import make_table
+from tests.bot.store.test_store import make_table
 from tests.stores import Backend, need_postgres
 
 LATEST = len(load_migrations(POSTGRES_MIGRATIONS))

@@ -21,8 +21,8 @@ from tests.botdriver import (
     table_message,
     wait_settled,
 )
-from tests.discord.test_discord_hidden import assert_no_hidden_card_shown
 from tests.fakediscord.fixtures import FakeWorld
+from tests.scenarios.test_discord_hidden import assert_no_hidden_card_shown
 
 OVER = "is over."
 

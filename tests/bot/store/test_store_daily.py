@@ -11,7 +11,7 @@ import pytest
 
 from bot.models import StoredTable, TableStatus
 from bot.store.api import DailyTaken, Store
-from tests.store.test_store import GUILD, OTHER_GUILD, T0, make_result, make_table
+from tests.bot.store.test_store import GUILD, OTHER_GUILD, T0, make_result, make_table
 from tests.stores import Backend
 
 DAY = "2025-03-01"

@@ -16,7 +16,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.store.url import DatabaseUrl, parse_database_url, redact
 from tests.botdriver import settings_for
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize(("url", "expected"), [

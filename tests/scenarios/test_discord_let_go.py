@@ -20,8 +20,8 @@ import discord
 
 from tests.answers import updated_the_menu
 from tests.botdriver import enabled_choices, open_table, running_bot, table_message, wait_settled
-from tests.discord.test_discord_game import shortest_options
 from tests.fakediscord.fixtures import FakeWorld
+from tests.scenarios.test_discord_game import shortest_options
 
 MOVES = 12
 
