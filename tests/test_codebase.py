@@ -174,7 +174,7 @@ PLANTS = [
     (COMPUTER, "games/core/game.py", "import games.fazes.computer.fast", "games.fazes.computer"),
     (BOT_DISCORD, "bot/tables/actions.py", "from discord import Embed", "discord"),
     (BOT_DISCORD, "bot/store/rows.py", "if TYPE_CHECKING:\n    import discord", "discord"),
-    (BOT_COGS, "bot/tables/actions.py", "from cogs.render.text import clip", "cogs.render.text"),
+    (BOT_COGS, "bot/tables/actions.py", "from cogs.ui import clip", "cogs.ui"),
     (BOT_COGS, "bot/app.py", "from cogs.commands import tables", "cogs.commands.tables"),
     (STORE_TABLES, "bot/store/rows.py", "from bot.tables.timers import CHOICES",
      "bot.tables.timers"),
