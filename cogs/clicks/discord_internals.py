@@ -6,19 +6,29 @@ bot never reads (:func:`respond`, :func:`edit_original`, :func:`edit_message`: t
 ``interaction._state``, ``interaction._session`` and ``message._state``, and mark a
 response answered by its ``_response_type``), and :func:`let_go`, which cuts the
 reference cycles discord.py leaves behind a click (``_view``, ``_cs_response``,
-``_parent``). Views here are static (:class:`cogs.render.static_view.StaticView`): none
+``_parent``). For the gate that sheds late interactions (:class:`cogs.clicks.deadline.Gate`):
+discord.py's gateway parsers (:func:`gateway_parsers`, ``client._connection``) and an
+answer made from a raw id and token (:func:`answer_by_token`, the HTTP client's private
+session). Views here are static (:class:`cogs.render.static_view.StaticView`): none
 is stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, interaction_message_response_params
+from discord.webhook.async_ import (
+    async_context,
+    interaction_message_response_params,
+    interaction_response_params,
+)
+
+Parser = Callable[[Any], None]
+"""discord.py's parser of one gateway event: it takes the event's raw payload."""
 
 
 async def edit_original(interaction: discord.Interaction[Any], *, content: str | None = MISSING,
@@ -125,3 +135,23 @@ async def respond(interaction: discord.Interaction[Any], content: str | None = M
         proxy_auth=state.http.proxy_auth, payload=params.payload,
         multipart=params.multipart, files=params.files)
     response._response_type = kind
+
+
+def gateway_parsers(client: discord.Client) -> dict[str, Parser]:
+    """discord.py's parser of each gateway event, by the event's name: one per name, which
+    every shard of ``client`` shares (the gate wraps ``INTERACTION_CREATE``'s)."""
+    parsers: dict[str, Parser] = client._connection.parsers
+    return parsers
+
+
+async def answer_by_token(client: discord.Client, interaction_id: int, token: str,
+                          content: str, *, flags: int) -> None:
+    """Answer an interaction known only by its raw id and token, with no ``Interaction``
+    made for it: the same REST call discord.py's ``send_message`` makes."""
+    http = client.http
+    params = interaction_response_params(
+        type=discord.InteractionResponseType.channel_message.value,
+        data={"content": content, "flags": flags})
+    await async_context.get().create_interaction_response(
+        interaction_id, token, session=http._HTTPClient__session,  # type: ignore[attr-defined]
+        proxy=http.proxy, proxy_auth=http.proxy_auth, params=params)
