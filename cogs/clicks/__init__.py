@@ -7,6 +7,5 @@ and answers exactly once; ``browsing`` does the same for Watch, a watcher's view
 something to a person (and apologises for a failure); ``discord_internals`` holds every
 call that reaches into discord.py's private attributes (answers and edits without the
 message read back, a click's reference cycles cut, the gateway parser the deadline's gate
-wraps). May import
-``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
+wraps). May import ``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
 """
