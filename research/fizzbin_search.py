@@ -1,7 +1,7 @@
 """Fizzbin's search fast path and computer players: speed and strength.
 
-    .venv/bin/python -m bench.fizzbin_search speed [--runs 10] [--budget 20000]
-    .venv/bin/python -m bench.fizzbin_search strength hard easy --games 40 [--budget N]
+    python -m research.fizzbin_search speed [--runs 10] [--budget 20000]
+    python -m research.fizzbin_search strength hard easy --games 40 [--budget N]
 
 ``speed``: from mid-hand states (4 players, default options, 13 stack cards left after
 easy play), random playouts (uniform legal moves to the end of the hand) per 300 ms on

@@ -1,6 +1,6 @@
 """The positions and moves that pin the frozen level ``hard-2026-12`` to the hard of ``reorg``.
 
-    .venv/bin/python -m bench.frozen_fixture [--rev reorg]
+    python -m research.frozen_fixture [--rev reorg]
         [--out tests/games/players/frozen-hard.json]
 
 Extracts the ``games`` package of git revision ``--rev`` (``git archive``, into a
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         run = subprocess.run([sys.executable, __file__, "--here"], env=env, check=True,
                              stdout=subprocess.PIPE, text=True, cwd=tmp)
     entries = json.loads(run.stdout)
-    fixture = {"made_by": f"python -m bench.frozen_fixture --rev {args.rev}",
+    fixture = {"made_by": f"python -m research.frozen_fixture --rev {args.rev}",
                "revision": commit, "entries": entries}
     args.out.write_text(json.dumps(fixture, indent=1) + "\n")
     print(f"{len(entries)} positions from {args.rev} ({commit[:10]}) in {args.out}")

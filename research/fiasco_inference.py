@@ -1,6 +1,6 @@
 """How much Fiasco's card-location inference knows about the hidden hands, in bits.
 
-    .venv/bin/python -m bench.fiasco_inference [--positions 60] [--pool 400] [--seed 0]
+    python -m research.fiasco_inference [--positions 60] [--pool 400] [--seed 0]
 
 Positions come from seeded games of four easy players (the play the inference models):
 one per game, a seat to play with at least three plays of the current batch behind it.

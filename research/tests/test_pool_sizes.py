@@ -1,10 +1,10 @@
-"""``python -m bench.pool_sizes``: a pool's effective size, tempered or not."""
+"""``python -m research.pool_sizes``: a pool's effective size, tempered or not."""
 
 from __future__ import annotations
 
 import json
 
-from bench import pool_sizes
+from research import pool_sizes
 
 
 def test_a_smaller_temper_keeps_at_least_as_many_worlds(capsys):

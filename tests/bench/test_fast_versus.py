@@ -9,7 +9,7 @@ import pytest
 
 from bench import fast_versus
 
-FAST = Path(__file__).parents[1] / "games" / "fizzbin" / "computer" / "fast.py"
+FAST = Path(__file__).parents[2] / "games" / "fizzbin" / "computer" / "fast.py"
 
 
 def test_the_same_version_plays_the_same_games_and_is_measured(monkeypatch):

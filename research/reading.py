@@ -1,6 +1,6 @@
 """How much the hard level's weighed pool favours the true deal, by who is playing (issue 22).
 
-    .venv/bin/python -m bench.reading fumblaroo --level hard-2026-12 --positions 150 --priors 1,0.5
+    python -m research.reading fumblaroo --level hard-2026-12 --positions 150 --priors 1,0.5
 
 Positions of games of four (Fumblaroo: three) players of ``--level``, at the shortest
 options (seed ``s``: ``Random(s + 99).randrange(3, N)`` actions in, N 14 in Fumblaroo
@@ -25,8 +25,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench.pool_sizes import parser_for, played
 from games.players import Level, perspective
+from research.pool_sizes import parser_for, played
 
 #: Positions are this many actions in, at most (exclusive).
 ACTIONS = {"fazes": 40, "fumblaroo": 14}
@@ -45,7 +45,7 @@ def truth_of(name: str) -> Callable[[Any], list[int]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = parser_for("bench.reading", 150, "priors", "1,0.5")
+    parser = parser_for("research.reading", 150, "priors", "1,0.5")
     parser.add_argument("--level", default="easy", choices=[str(v.value) for v in Level])
     args = parser.parse_args(argv)
     priors = [float(x) for x in args.priors.split(",")]

@@ -1,6 +1,6 @@
 """How far better worlds could take the hard level: hard seeing every card, against easy.
 
-    .venv/bin/python -m bench.seeing fazes --options '{"fazes": [1]}' --games 400 \\
+    python -m research.seeing fazes --options '{"fazes": [1]}' --games 400 \\
         --workers 2 [--seed 1] [--budget N] [--against bench/strength-results.json.games] \\
         [--stages "bidding,dealer's choice"]
 
@@ -173,7 +173,7 @@ def paired(results: Sequence[GameResult], saved: Path, match: str) -> dict[str, 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.seeing", description=__doc__.split(
+    parser = argparse.ArgumentParser(prog="python -m research.seeing", description=__doc__.split(
         "\n\n")[0])
     parser.add_argument("game", choices=SEEING)
     parser.add_argument("--options", default="{}", help="the game's options, as JSON")

@@ -1,4 +1,4 @@
-"""``python -m bench.variants``: a seat ``hard@key=value`` plays as that variant of hard.
+"""``python -m research.variants``: a seat ``hard@key=value`` plays as that variant of hard.
 
 It had stopped working without a test noticing (the match looked every seat up as a
 :class:`Level`, and a variant's name is none).
@@ -10,12 +10,11 @@ import json
 
 import pytest
 
-from bench import variants
 from games.fazes.computer.advice import FazesAdvice
 from games.fizzbin.computer.advice import FizzbinAdvice
-from games.fumblaroo.computer.advice import FumblarooAdvice
-from games.players.advice import advice_for
+from games.players.advice import KnowledgeOnly, advice_for
 from games.players.hard import HardPlayer
+from research import variants
 
 
 def test_a_variant_seat_plays_a_short_match_and_is_reported_under_its_name(capsys):
@@ -36,20 +35,19 @@ def test_a_variant_sets_the_advice_and_the_player():
     assert isinstance(made.advice, FizzbinAdvice) and made.advice.targets == 2
 
 
-def test_a_fazes_variant_takes_the_self_play_widths_or_the_shares_of_first_place():
-    made = variants.variant("fazes", "hard@measured=true@shares=true")
+def test_a_fazes_variant_sets_its_advice_and_leaves_the_level_s_own_alone():
+    made = variants.variant("fazes", "hard@pool=0@blend=0.5")
     assert isinstance(made, HardPlayer) and isinstance(made.advice, FazesAdvice)
-    assert made.advice.measured and made.advice.shares
-    plain = variants.variant("fazes", "hard@blend=0.5")
-    assert isinstance(plain.advice, FazesAdvice)
-    assert not plain.advice.measured and not plain.advice.shares  # the level's own: both off
+    assert made.advice.pool == 0 and made.advice.blend == 0.5
+    level = advice_for("fazes")
+    assert isinstance(level, FazesAdvice) and level.pool > 0 and level.blend != 0.5
 
 
-def test_a_fumblaroo_variant_plays_its_own_last_cards_exactly_and_the_level_does_not():
-    made = variants.variant("fumblaroo", "hard@endgame=3")
-    assert isinstance(made.advice, FumblarooAdvice) and made.advice.endgame == 3
-    level = advice_for("fumblaroo")
-    assert isinstance(level, FumblarooAdvice) and level.endgame == 0  # the level's own: off
+def test_a_plain_variant_searches_with_the_knowledge_alone_in_its_own_game_only():
+    made = variants.variant("fumblaroo", "hard@plain")
+    assert isinstance(made.advice, KnowledgeOnly)
+    assert made._advice("fumblaroo") is made.advice
+    assert isinstance(made._advice("fazes"), FazesAdvice)  # another game: that game's own
 
 
 def test_a_variant_of_another_level_is_refused():

@@ -1,6 +1,6 @@
 """How many worlds a weighed pool amounts to, tempered or not (issue 22).
 
-    .venv/bin/python -m bench.pool_sizes fumblaroo --positions 200 --tempers 1,0.5,0.25
+    python -m research.pool_sizes fumblaroo --positions 200 --tempers 1,0.5,0.25
 
 Positions of easy games (seed ``s``: an easy game of the shortest options played
 ``Random(s + 99).randrange(1, 30)`` actions, those where the seat to act has plays to
@@ -22,9 +22,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import games
-from bench.seeing import stage_of
 from bench.strength import SHORTEST
 from games.players import Level, decide, perspective
+from research.seeing import stage_of
 
 PLAYERS = {"fazes": 4, "fumblaroo": 3}
 
@@ -67,7 +67,7 @@ def parser_for(prog: str, positions: int, listed: str, default: str) -> argparse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser_for("bench.pool_sizes", 200, "tempers", "1,0.5,0.25").parse_args(argv)
+    args = parser_for("research.pool_sizes", 200, "tempers", "1,0.5,0.25").parse_args(argv)
     tempers = [float(t) for t in args.tempers.split(",")]
     weighed = importlib.import_module(f"games.{args.game}.computer.advice").Weighed
     sizes: dict[float, list[float]] = {t: [] for t in tempers}

@@ -1,4 +1,4 @@
-"""``python -m bench.reading``: how much the weighed pool favours the true deal."""
+"""``python -m research.reading``: how much the weighed pool favours the true deal."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bench import reading
+from research import reading
 
 
 @pytest.mark.parametrize("game", ["fazes", "fumblaroo"])

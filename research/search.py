@@ -1,8 +1,8 @@
 """The computer players' search budget and strength, for the games with a fast path.
 
-    .venv/bin/python -m bench.search speed fibonachos [--runs 7]
-    .venv/bin/python -m bench.search decide fibonachos [--games 4] [--budget 20000]
-    .venv/bin/python -m bench.search strength fibonachos --hero hard --field easy \\
+    python -m research.search speed fibonachos [--runs 7]
+    python -m research.search decide fibonachos [--games 4] [--budget 20000]
+    python -m research.search strength fibonachos --hero hard --field easy \\
         [--games 100] [--budget 20000] [--first 0]
 
 ``speed``: random playouts (uniformly random legal moves to the search horizon) per

@@ -1,8 +1,8 @@
 """Fiasco's search fast path and computer players, measured.
 
-    .venv/bin/python -m bench.fiasco speed [--runs 7]
-    .venv/bin/python -m bench.fiasco decisions [--games 6] [--budget 20000]
-    .venv/bin/python -m bench.fiasco strength HERO VILLAIN [--games 200] [--players 4]
+    python -m research.fiasco speed [--runs 7]
+    python -m research.fiasco decisions [--games 6] [--budget 20000]
+    python -m research.fiasco strength HERO VILLAIN [--games 200] [--players 4]
         [--budget 20000] [--first 0]
 
 ``speed``: random playouts (uniformly random legal moves to the deal's Counting

@@ -1,6 +1,6 @@
 """How good the choices of hard's variants are on real positions, judged with the true cards.
 
-    .venv/bin/python -m bench.choices fiasco --levels hard-2026-12,hard,hard@budget=60000
+    python -m research.choices fiasco --levels hard-2026-12,hard,hard@budget=60000
         [--positions 200] [--playouts 400] [--seed 1] [--options JSON]
 
 Win shares need hundreds of games to tell two players apart; their choices can be
@@ -17,7 +17,7 @@ mean value over the positions; the difference from the first level, position by 
 is given with its standard error (positive: better than the first level). The positions,
 the playouts and the generators are the same for every level.
 
-Levels are ``play``'s, or hard variants as ``bench.variants`` writes them.
+Levels are ``play``'s, or hard variants as ``research.variants`` writes them.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 import games
-from bench.variants import variant
 from games.core.game import Game
 from games.players import Perspective, knowledge_for, perspective
 from games.players.frozen import LEVEL as FROZEN
 from games.players.levels import Player, player
+from research.variants import variant
 
 
 def positions(name: str, count: int, seed: int, options: dict[str, Any]

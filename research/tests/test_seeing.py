@@ -1,4 +1,4 @@
-"""``python -m bench.seeing``: the seeing player sees, only inside its context; the output's
+"""``python -m research.seeing``: the seeing player sees, only inside its context; the output's
 shape and the pairing with a saved match (a smoke, never a strength)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import random
 import pytest
 
 import games
-from bench import seeing
 from games.players import decide, knowledge_for, perspective
 from games.players.advice import advice_for
 from games.players.match import GameResult
+from research import seeing
 
 
 def _fazes_at_the_start():

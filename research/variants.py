@@ -1,11 +1,11 @@
-"""``python -m games play`` with variants of the hard level as seats, to compare ideas.
+"""``python -m games play`` with variants of the hard level as seats.
 
-    .venv/bin/python -m bench.variants fizzbin --seats hard@cards=2,easy,easy,easy \\
+    python -m research.variants fizzbin --seats hard@cards=2,easy,easy,easy \\
         --games 200 --rotate --duplicate --json --options '{"hands": 1}'
 
-A seat ``hard@key=value@...`` is the hard level with its settings changed: ``budget``,
-``halving``, ``per_world`` and ``engine`` go to :class:`~games.players.hard.HardPlayer`,
-every other key to the game's advice class (``games/<game>/computer/advice.py``), e.g.
+A seat ``hard@key=value@...`` is the hard level with its settings changed: ``budget``
+goes to :class:`~games.players.hard.HardPlayer`, every other key to the game's advice
+class (``games/<game>/computer/advice.py``), e.g.
 ``cards`` and ``targets`` in Fizzbin; ``hard@plain`` searches with the knowledge alone
 (every legal move, the knowledge's worlds). Values are JSON (``2``, ``0.5``, ``false``).
 Every other argument is ``play``'s (``--budget`` applies to the variants too). The
@@ -35,15 +35,28 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from bench.seeing import paired
 from bench.strength import SHORTEST, Measured, group_wins, wilson
 from games.cli import play
 from games.players import match
 from games.players.advice import Advice, KnowledgeOnly, advice_for
 from games.players.hard import HardPlayer
 from games.players.levels import Player, register_level
+from research.seeing import paired
 
-PLAYER_KEYS = frozenset({"budget", "halving", "per_world", "engine"})
+PLAYER_KEYS = frozenset({"budget"})
+
+
+class Variant(HardPlayer):
+    """The hard level searching with ``advice`` in its game (the game's own elsewhere)."""
+
+    def __init__(self, budget: int | None = None, *, advice: Advice | None = None) -> None:
+        super().__init__(budget)
+        self.advice = advice
+
+    def _advice(self, game: str) -> Advice:
+        if self.advice is not None and self.advice.game == game:
+            return self.advice
+        return super()._advice(game)
 
 
 def variant(game: str, spec: str) -> Player:
@@ -68,7 +81,7 @@ def variant(game: str, spec: str) -> Player:
         if registered is None:
             raise ValueError(f"{game} has no advice to set {sorted(advised)} on")
         advice = type(registered)(**advised)
-    return HardPlayer(**mine, advice=advice)
+    return Variant(**mine, advice=advice)
 
 
 def register(game: str, specs: Sequence[str], budget: str | None) -> None:
