@@ -870,7 +870,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
                        ) -> dict[str, Any]:
     """What one table of ``game`` holds in the bot's memory, from its start to its end.
 
-    ``tables`` tables play at once through the real table service (:class:`Tables`, the
+    ``tables`` tables play at once through the real table service (:class:`TableService`, the
     SQLite store in a temporary directory, no Discord), ``players`` people each at
     ``options``, random legal moves. First one whole game of the same set-up (another
     seed) is played and let go: what every table of the process shares and keeps once
@@ -888,7 +888,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     import tracemalloc
 
     from bot.store.sqlite.store import SqliteStore
-    from bot.tables.service import Tables
+    from bot.tables.service import TableService
     from bot.tables.session import Session
     from tests.botdriver import random_move, settings_for
 
@@ -899,7 +899,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     try:
         settings = settings_for(where, max_tables_per_host=tables + 1,
                                 max_tables_per_server=tables + 1)
-        manager = Tables(store, settings, seed_source=itertools.count(seed).__next__)
+        manager = TableService(store, settings, seed_source=itertools.count(seed).__next__)
         lengths: list[int] = []
 
         async def opened(channel: int) -> Session:

@@ -21,7 +21,7 @@ from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import Clock
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs.upkeep.live_menus import LiveMenus
 from tests.answers import updated_the_menu, updated_the_message
@@ -45,7 +45,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-async def random_move(tables: Tables, session: Session, rng: random.Random) -> None:
+async def random_move(tables: TableService, session: Session, rng: random.Random) -> None:
     """A random legal move at ``session``, through the table service (no Discord), by the
     person whose turn it is."""
     running = session.game
@@ -101,9 +101,9 @@ def menus_never_follow(bot: FivefoldBot) -> None:
 
 
 def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
-    session = bot.sessions.in_channel(channel.id)
+    session = bot.tables.in_channel(channel.id)
     if session is None:
-        for s in bot.sessions.sessions():
+        for s in bot.tables.sessions():
             if s.channel_id == channel.id:
                 return s
         raise AssertionError(f"no table in {channel.name}")

@@ -37,7 +37,7 @@ from bot.tables.errors import MOVED_ELSEWHERE, STALE, NotAllowed, StaleMenu, Tab
 from bot.tables.results import finished, record_with_ratings
 from bot.tables.seats import hand_to_computer
 from bot.tables.session import Session
-from bot.tables.snapshots import Outcome, menu_for, menu_of
+from bot.tables.snapshots import Reply, menu_for, menu_of
 from bot.tables.timers import MAX_TIMEOUTS, with_deadline
 from games.core.actions import Action
 from games.core.cards import Card
@@ -178,7 +178,7 @@ class Actions:
     # --- a person's action --------------------------------------------------------------
 
     async def act(self, session: Session, user_id: int, choice: Choice, *,
-                  version: int) -> Outcome:
+                  version: int) -> Reply:
         """``user_id``'s ``choice`` from a menu drawn at ``version``: what it did, and their
         menu right after (a card with several actions asks where it goes instead).
 
@@ -197,19 +197,19 @@ class Actions:
                 raise
 
     async def _decide(self, session: Session, game: Game[Any], seat: int, choice: Choice,
-                      version: int) -> Outcome:
+                      version: int) -> Reply:
         """The checks of :meth:`act` after the seat's, then the action (lock held)."""
         if session.menu_is_stale(seat, version):
             raise StaleMenu(STALE)
         require_turn(session, seat)
         step = resolve(game, seat, choice)
         if isinstance(step, Card):
-            return Outcome(menu_of(session, seat), focus=step)
+            return Reply(menu_of(session, seat), focus=step)
         reason = game.why_not(seat, step)
         if reason is not None:
             raise NotAllowed(reason)
         words = await self.commit(session, seat, step, person=True)
-        return Outcome(menu_of(session, seat), words=tuple(words))
+        return Reply(menu_of(session, seat), words=tuple(words))
 
     # --- the one path of every action --------------------------------------------------
 

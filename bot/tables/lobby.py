@@ -37,7 +37,8 @@ from bot.tables.daily import (
     day_of,
 )
 from bot.tables.errors import TABLE_HERE, TableError
-from bot.tables.fixed import (
+from bot.tables.registry import Registry
+from bot.tables.same_cards import (
     ONLY_ITS_PLAYERS,
     deal_of,
     require_new_seat,
@@ -46,10 +47,9 @@ from bot.tables.fixed import (
     saved_for,
     waiting,
 )
-from bot.tables.registry import Registry
 from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_refusal
 from bot.tables.session import Session
-from bot.tables.snapshots import Outcome, menu_of
+from bot.tables.snapshots import Reply, menu_of
 from bot.tables.timers import TableTimer, choice_of, table_timer, with_deadline
 from games.core.errors import SetupError
 from games.core.game import Options
@@ -178,7 +178,7 @@ class Lobby:
 
     async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
         """A new lobby dealing ``finished``'s cards again to its seats, hosted by ``user_id``
-        (:mod:`bot.tables.fixed`): the same game, options, seed and deals, the same table
+        (:mod:`bot.tables.same_cards`): the same game, options, seed and deals, the same table
         options, not rated. Only a player of that game may ask; TableError if a table is
         open there."""
         seats = same_seats(finished, user_id, name)
@@ -354,7 +354,7 @@ class Lobby:
         await self.changes.save(session, table)
         return f"{name} left the table"
 
-    async def take_back(self, session: Session, user_id: int) -> Outcome:
+    async def take_back(self, session: Session, user_id: int) -> Reply:
         """``user_id`` takes back the seat a computer holds for them: what the table says,
         and their menu.
 
@@ -380,7 +380,7 @@ class Lobby:
             session.watchers.discard(user_id)  # seated again: their hand menu shows it all
             await self.changes.seat_changed(
                 session, table, f"{name} is back and takes their seat from the computer")
-            return Outcome(menu_of(session, seat), words=(f"you are back in your seat, {name}",))
+            return Reply(menu_of(session, seat), words=(f"you are back in your seat, {name}",))
 
     # --- starting and ending ------------------------------------------------------------
 

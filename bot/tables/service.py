@@ -1,6 +1,6 @@
 """The table service: the one object the Discord layer and the process talk to.
 
-:class:`Tables` builds the parts, each in a module of its role, and offers what they do
+:class:`TableService` builds the parts, each in a module of its role, and offers what they do
 as its own methods, so no caller reaches through it:
 
 - :mod:`bot.tables.registry`: the open tables by id and by channel, and the limits;
@@ -39,11 +39,11 @@ from bot.tables.restart import Restart, replayed
 from bot.tables.scheduler import Scheduler
 from bot.tables.seats import LostSeat, lost_seat
 from bot.tables.session import Session, TableListener
-from bot.tables.snapshots import MenuSnapshot, Outcome, TableSnapshot, menu_of, table_of
+from bot.tables.snapshots import MenuSnapshot, Reply, TableSnapshot, menu_of, table_of
 from bot.tables.watching import TableSummary, listing, require_watchable
 
 
-class Tables:
+class TableService:
     """Every table of this process: lookups, the lobby, play, and their upkeep."""
 
     def __init__(self, store: Store, settings: Settings, *,
@@ -149,7 +149,8 @@ class Tables:
                                            user_id=user_id, name=name, game=game, in_dm=in_dm)
 
     async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
-        """A lobby dealing ``finished``'s cards again to its seats (:mod:`bot.tables.fixed`)."""
+        """A lobby dealing ``finished``'s cards again to its seats
+        (:mod:`bot.tables.same_cards`)."""
         return await self.lobby.same_cards(finished, user_id, name)
 
     async def verb(self, session: Session, verb: str, request: Request) -> str:
@@ -179,7 +180,7 @@ class Tables:
                            level: ComputerLevel = DEFAULT_LEVEL) -> Seat:
         return await self.lobby.add_computer(session, user_id, level)
 
-    async def take_back(self, session: Session, user_id: int) -> Outcome:
+    async def take_back(self, session: Session, user_id: int) -> Reply:
         return await self.lobby.take_back(session, user_id)
 
     async def set_message(self, session: Session, message_id: int) -> int | None:
@@ -211,13 +212,13 @@ class Tables:
         return menu_of(session, require_seat(session, user_id))
 
     async def act(self, session: Session, user_id: int, choice: Choice, *,
-                  version: int) -> Outcome:
+                  version: int) -> Reply:
         return await self.actions.act(session, user_id, choice, version=version)
 
     async def ask_hint(self, session: Session, user_id: int) -> HintQuestion:
         return await self.computers.ask_hint(session, user_id)
 
-    async def hint(self, asked: HintQuestion) -> Outcome:
+    async def hint(self, asked: HintQuestion) -> Reply:
         return await self.computers.hint(asked)
 
     # --- beyond one table: the server's tables, watching ----------------------------------
@@ -271,4 +272,4 @@ class Tables:
         await self.computers.pool.close()
 
 
-__all__ = ["Tables"]
+__all__ = ["TableService"]

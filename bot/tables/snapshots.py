@@ -304,7 +304,7 @@ def table_for(session: Session) -> TableSnapshot | None:
 
 
 @dataclass(frozen=True, eq=False)
-class Outcome:
+class Reply:
     """What a request at a running table did, and the asker's menu right after it."""
 
     menu: MenuSnapshot
@@ -312,5 +312,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "Seen", "TableSnapshot", "menu_for", "menu_key",
+__all__ = ["MenuKey", "MenuSnapshot", "Reply", "Seen", "TableSnapshot", "menu_for", "menu_key",
            "menu_of", "own_cards", "seat_view", "table_for", "table_of"]

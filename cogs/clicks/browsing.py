@@ -24,7 +24,7 @@ import discord
 
 from bot.tables.errors import TableError
 from bot.tables.lobby import Request
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs import ids
 from cogs.clicks import router
@@ -61,7 +61,7 @@ def can_see(interaction: Interaction, channel_id: int) -> bool:
 class Watching:
     """The handlers of Watch, the watcher's view and the ``/tables`` list."""
 
-    def __init__(self, tables: Tables, live: LiveMenus) -> None:
+    def __init__(self, tables: TableService, live: LiveMenus) -> None:
         self.tables = tables
         self.live = live
 

@@ -1,7 +1,7 @@
 """What a click or a command does: one call into the table service, one answer.
 
 Every handler translates its interaction into one call to the table service
-(:class:`bot.tables.service.Tables`: who, which table, what, which menu version), which
+(:class:`bot.tables.service.TableService`: who, which table, what, which menu version), which
 makes every check under the table's lock, and renders what comes back: a hand menu is
 drawn from the snapshot the service took, never from the live game. A refusal is a
 ``TableError`` caught in one place, :meth:`Clicks.refusing`, and answered with its
@@ -31,9 +31,9 @@ from bot.tables.checks import require_holder
 from bot.tables.errors import UNKNOWN_TABLE, TableError
 from bot.tables.lobby import Request
 from bot.tables.seats import LostSeat
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
-from bot.tables.snapshots import MenuSnapshot, Outcome
+from bot.tables.snapshots import MenuSnapshot, Reply
 from cogs import ids
 from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
 from cogs.commands.rules import show_rules
@@ -105,19 +105,19 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def action_note(outcome: Outcome) -> str | None:
+def action_note(reply: Reply) -> str | None:
     """What a menu click did, above the menu: its events (the first three), or nothing
     when it only opened a card's second step."""
-    if outcome.focus is not None:
+    if reply.focus is not None:
         return None
-    return "; ".join(outcome.words[:3]) or "done"
+    return "; ".join(reply.words[:3]) or "done"
 
 
 class Clicks:
     """The handlers behind every button of the lobby, table and hand menus, and the
     commands that do what a button does."""
 
-    def __init__(self, tables: Tables, live: LiveMenus | None = None,
+    def __init__(self, tables: TableService, live: LiveMenus | None = None,
                  table: TableMessage | None = None, *,
                  seating: Throttle | None = None) -> None:
         self.pictures = HandPictures()  # hand pictures: in time, or after the text
@@ -326,20 +326,20 @@ class Clicks:
         (:func:`cogs.clicks.deadline.in_time`); a move whose answer Discord then refused is
         remembered, and the player's next menu says it went through."""
         try:
-            outcome = await in_time(interaction, self.tables.act(
+            reply = await in_time(interaction, self.tables.act(
                 session, interaction.user.id, choice, version=version))
         except TableError as refusal:
             if refusal.menu is None:
                 raise
             await self._answer_menu(interaction, session, refusal.menu, note=refusal.message)
             return
-        note = action_note(outcome)
+        note = action_note(reply)
         try:
-            await self._answer_menu(interaction, session, outcome.menu, focus=outcome.focus,
+            await self._answer_menu(interaction, session, reply.menu, focus=reply.focus,
                                     note=note)
         except discord.HTTPException:
             if note is not None:
-                self._remember_unanswered(session, outcome.menu.seat, note)
+                self._remember_unanswered(session, reply.menu.seat, note)
             raise
 
     async def hint(self, interaction: Interaction, table_id: str) -> None:

@@ -34,7 +34,7 @@ class Browse(commands.Cog):
         tables: Any = bot.get_cog("Tables")
         if tables is None:
             raise RuntimeError("the Browse cog needs the Tables cog (its live views)")
-        self.watching = Watching(bot.sessions, tables.live)
+        self.watching = Watching(bot.tables, tables.live)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*browsing.ITEMS)

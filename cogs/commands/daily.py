@@ -86,7 +86,7 @@ class Daily(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        self.tables = bot.sessions
+        self.tables = bot.tables
         self.ledger = bot.ledger
 
     async def cog_load(self) -> None:

@@ -21,7 +21,7 @@ from discord.ext import commands
 import games
 from bot.tables.errors import TableError
 from bot.tables.lobby import validate_options
-from bot.tables.service import Tables as TableService
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs.clicks import router
 from cogs.clicks.deadline import Gate, not_shed
@@ -52,7 +52,7 @@ class Tables(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        self.tables: TableService = bot.sessions
+        self.tables: TableService = bot.tables
         self.live = LiveMenus()
         self.publisher = Publisher(bot, moved=self.tables.set_message,
                                    gone=self.tables.close_gone,

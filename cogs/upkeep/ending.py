@@ -13,7 +13,7 @@ after (or "not rated"), and three buttons (a daily deal's result has ``Record`` 
 - ``Record`` sends the game's record file privately (as :mod:`cogs.render.export`
   attaches it to the final table).
 - ``Same cards`` opens a lobby dealing the same cards again to the same seats
-  (:mod:`bot.tables.fixed`): whoever clicks takes their own seat, every other person's
+  (:mod:`bot.tables.same_cards`): whoever clicks takes their own seat, every other person's
   is saved for them and they are pinged to take it; the game is not rated, so friends
   can play the hand they just played again and compare. A daily deal has none (it is
   played once; its board is where people compare).
@@ -35,7 +35,7 @@ import games
 from bot.models import StoredTable
 from bot.tables.errors import TableError
 from bot.tables.results import Ending
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
@@ -152,7 +152,7 @@ class Endings:
     a rematch at most once a minute, so Play again and Cancel in a loop cannot flood them.
     """
 
-    def __init__(self, tables: Tables, *, opening: Throttle | None = None) -> None:
+    def __init__(self, tables: TableService, *, opening: Throttle | None = None) -> None:
         self.tables = tables
         self.opening = opening
         self._pinged: dict[tuple[int | None, int], float] = {}  # (server, person) -> when

@@ -1,6 +1,6 @@
 """Computer seats through the session layer: levels, the worker pool, its failures, hints.
 
-Real :class:`Tables`, :class:`Turns`, SQLite store and worker processes. The
+Real :class:`TableService`, :class:`Turns`, SQLite store and worker processes. The
 thinkers injected here are module-level classes (a worker unpickles them by name) that
 signal through files, so a test waits on what a worker did, never on a guessed delay.
 """
@@ -30,7 +30,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_seed, think
 from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session, Turn
 from bot.workers import NotSent
 from games.core.actions import Action
@@ -116,12 +116,12 @@ class Pid:
 @asynccontextmanager
 async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
                      seed: int = 5, gate: Path | None = None,
-                     **overrides: Any) -> AsyncIterator[Tables]:
+                     **overrides: Any) -> AsyncIterator[TableService]:
     """A session manager on a store in ``tmp_path``. ``gate`` is opened when the block
     ends, however it ends, so closing the pool never waits on a question held there."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     store = await SqliteStore.open(tmp_path / "fivefold.db")
-    manager = Tables(store, settings_for(tmp_path, **overrides),
+    manager = TableService(store, settings_for(tmp_path, **overrides),
                              seed_source=lambda: seed)
     if computers is not None:
         manager.computers.pool = computers
@@ -134,7 +134,7 @@ async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
         await store.close()
 
 
-async def table(manager: Tables, game: str, channel: int, *, people: int = 1,
+async def table(manager: TableService, game: str, channel: int, *, people: int = 1,
                 levels: tuple[str, ...] = ("hard", "hard"), hints: bool = False) -> Session:
     session = await manager.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
                                  host_name="alice", game=game, options={}, hints=hints)
@@ -155,7 +155,7 @@ def computer_to_act(session: Session) -> bool:
     return seat is not None and session.seats[seat].is_computer
 
 
-async def play(manager: Tables, session: Session, *, until_actions: int = 10**6,
+async def play(manager: TableService, session: Session, *, until_actions: int = 10**6,
                timeout: float = 20) -> None:
     """People play deterministic choices (by the number of actions so far) until the game
     ends or ``until_actions``; computer turns are waited for."""
@@ -173,7 +173,7 @@ async def play(manager: Tables, session: Session, *, until_actions: int = 10**6,
         await manager.act(session, user, action, version=session.version)
 
 
-async def to_a_computer_turn(manager: Tables, session: Session) -> int:
+async def to_a_computer_turn(manager: TableService, session: Session) -> int:
     """Play people's turns until a computer is to act; its seat."""
     while not computer_to_act(session):
         game = session.game
@@ -300,7 +300,7 @@ async def test_a_question_never_sent_before_a_pool_broke_spends_no_attempt(
             pass
 
     computers = Computers(workers=1, budget=BUDGET, thinker=DiesInWorkers())
-    monkeypatch.setattr(computers._lane, "_pools", Pools())
+    monkeypatch.setattr(computers._pool, "_pools", Pools())
     game = games.new_game("fiasco", 4, seed=2)
     seat = game.to_act
     question = Question("hard", perspective(game, seat), move_seed(2, 0, "hard", seat))
@@ -354,7 +354,7 @@ async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
         assert actions(slow)[stuck_at] == expected
 
 
-def noting_appliers(manager: Tables, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def noting_appliers(manager: TableService, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the tasks that commit actions from now on, in order."""
     appliers: list[str] = []
     commit = manager.actions.commit
@@ -368,7 +368,7 @@ def noting_appliers(manager: Tables, monkeypatch: pytest.MonkeyPatch) -> list[st
     return appliers
 
 
-async def to_the_turn_of(manager: Tables, session: Session, user_id: int) -> None:
+async def to_the_turn_of(manager: TableService, session: Session, user_id: int) -> None:
     """Play until ``user_id``'s person is to act."""
     while (seat := session.to_act()) is None or session.seats[seat].user_id != user_id:
         await play(manager, session, until_actions=len(actions(session)) + 1)
@@ -378,7 +378,7 @@ async def to_the_turn_of(manager: Tables, session: Session, user_id: int) -> Non
 class GatedGame:
     """A Fiasco game of Alice, Bob and a hard computer whose thoughts wait for ``gate``."""
 
-    manager: Tables
+    manager: TableService
     session: Session
     appliers: list[str]  # the names of the tasks that commit actions, in order
     started: Path  # a line per thought begun

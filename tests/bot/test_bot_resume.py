@@ -12,7 +12,7 @@ from bot.models import Seat, StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now as now
 from bot.tables.errors import TableClosed
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.botdriver import settings_for
 
 
@@ -27,7 +27,7 @@ def played(seed: int, actions: int | None = None) -> dict:
     return game.record().model_dump()
 
 
-async def resume(tmp_path: Path, record: dict) -> Tables:
+async def resume(tmp_path: Path, record: dict) -> TableService:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     stamp = now()
     await store.create_table(StoredTable(
@@ -35,7 +35,7 @@ async def resume(tmp_path: Path, record: dict) -> Tables:
         options={}, status=TableStatus.PLAYING, record=record,
         seats=[Seat(user_id=3, name="a"), Seat(user_id=4, name="b"), Seat(name="c")],
         created_at=stamp, updated_at=stamp))
-    manager = Tables(store, settings_for(tmp_path))
+    manager = TableService(store, settings_for(tmp_path))
     [session] = await manager.resume_all()
     assert session.id == "t1" and session.game is not None
     await store.close()
@@ -95,7 +95,7 @@ async def test_a_table_that_cannot_be_rebuilt_is_closed_alone_and_its_buttons_sa
         "before": played(11, 5), "broken": broken_record, "nothing": None,
         "unknown": {**played(11, 5), "game": "snap"}, "after": played(12, 7)})
     try:
-        manager = Tables(store, settings_for(tmp_path))
+        manager = TableService(store, settings_for(tmp_path))
         resumed = await manager.resume_all()
 
         assert sorted(s.id for s in resumed) == ["after", "before"]
@@ -113,7 +113,7 @@ async def test_a_table_that_cannot_be_rebuilt_is_closed_alone_and_its_buttons_sa
         assert stored is not None and stored.record == broken_record  # nothing lost
 
         # After another restart the buttons still say why, from the store alone.
-        again = Tables(store, settings_for(tmp_path))
+        again = TableService(store, settings_for(tmp_path))
         assert sorted(s.id for s in await again.resume_all()) == ["after", "before"]
         with pytest.raises(TableClosed, match="could not be resumed"):
             await again.find("broken")
@@ -134,7 +134,7 @@ async def test_a_store_that_fails_to_close_a_broken_table_still_resumes_the_othe
 
     monkeypatch.setattr(store, "save_head", save_head)
     try:
-        manager = Tables(store, settings_for(tmp_path))
+        manager = TableService(store, settings_for(tmp_path))
         assert [s.id for s in await manager.resume_all()] == ["good"]
         with pytest.raises(TableClosed, match="could not be resumed"):
             await manager.find("broken")

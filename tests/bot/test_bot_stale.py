@@ -2,7 +2,7 @@
 last move made from a stale copy never overwrites the newer one; the stale process reloads
 the table from the store and says so, and a channel keeps one open table.
 
-Each "process" is a :class:`Tables` with a store of its own on one database (SQLite
+Each "process" is a :class:`TableService` with a store of its own on one database (SQLite
 and PostgreSQL, as in the store contract suite).
 """
 
@@ -17,7 +17,7 @@ import pytest
 from bot.models import TableStatus
 from bot.store.api import Store
 from bot.tables.errors import TableError, TableMoved
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from tests.botdriver import settings_for
 from tests.stores import Backend
@@ -28,7 +28,7 @@ PEOPLE = [(3, "Ana"), (4, "Ben"), (5, "Cy")]
 @dataclass
 class Process:
     store: Store
-    manager: Tables
+    manager: TableService
 
     async def resumed(self, table_id: str) -> Session:
         """The table as this process loads it from the store (as after a restart)."""
@@ -41,7 +41,7 @@ async def two(backend: Backend, tmp_path: Path) -> AsyncIterator[tuple[Process, 
     processes = []
     for _ in range(2):
         store = await backend.open()
-        processes.append(Process(store, Tables(store, settings_for(tmp_path))))
+        processes.append(Process(store, TableService(store, settings_for(tmp_path))))
     yield processes[0], processes[1]
     for process in processes:
         await process.manager.shutdown()

@@ -19,7 +19,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.actions import CardChoice
 from bot.tables.checks import not_your_turn
 from bot.tables.errors import NOT_SEATED, STALE, NotAllowed, StaleMenu, TableError
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from games.core.actions import Action
 from games.core.game import Game
@@ -30,10 +30,10 @@ PEOPLE = {ALICE: "alice", BOB: "bob"}
 
 
 @asynccontextmanager
-async def fiasco_for_two(tmp_path: Path) -> AsyncIterator[tuple[Tables, Session]]:
+async def fiasco_for_two(tmp_path: Path) -> AsyncIterator[tuple[TableService, Session]]:
     """The table service on a store in ``tmp_path``, Alice and Bob playing Fiasco there."""
     store = await SqliteStore.open(tmp_path / "fivefold.db")
-    tables = Tables(store, settings_for(tmp_path), seed_source=lambda: 7)
+    tables = TableService(store, settings_for(tmp_path), seed_source=lambda: 7)
     try:
         yield tables, await two_players(tables)
     finally:
@@ -50,7 +50,7 @@ def person_to_act(session: Session) -> tuple[int, int]:
     return seat, user
 
 
-async def to_a_card_turn(tables: Tables, session: Session) -> tuple[int, int, Game[Any]]:
+async def to_a_card_turn(tables: TableService, session: Session) -> tuple[int, int, Game[Any]]:
     """People play their first legal action until the one to act may play a card: that
     seat, its person and the game."""
     while True:

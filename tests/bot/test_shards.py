@@ -23,7 +23,7 @@ from bot.settings import Settings
 from bot.shards import NotOurShard, ShardPlan, shard_of
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now as now
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.botdriver import settings_for
 
 ON_ZERO = 4 << 22  # (id >> 22) % 2 == 0
@@ -103,11 +103,11 @@ def table(table_id: str, guild_id: int, channel_id: int, *, old: bool = False,
                        created_at=stamp, updated_at=stamp, **extra)
 
 
-async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> Tables:
+async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> TableService:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     for stored in tables:
         await store.create_table(stored)
-    return Tables(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
+    return TableService(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
 
 
 async def test_a_process_resumes_and_expires_only_its_own_shards_tables(tmp_path: Path) -> None:
@@ -173,7 +173,7 @@ async def test_a_click_naming_another_shards_table_is_answered_with_the_reason(
         channel = fake.add_channel(guild, "table")
         alice = fake.add_user("alice")
         async with running_bot(fake, tmp_path, shard_count=2, shard_ids=(0,)) as bot:
-            assert bot.sessions.open_tables() == []  # shard 1's lobby was not resumed
+            assert bot.tables.open_tables() == []  # shard 1's lobby was not resumed
             opened = await fake.slash(alice, channel, "play fiasco")
             assert opened.message is not None
             result = await fake.click(alice, opened.message, ids.lobby_id("theirs", "join"),

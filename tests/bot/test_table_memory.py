@@ -26,7 +26,7 @@ import games
 from bench.bot import LONGEST
 from bot.models import TableStatus
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from games.core import actionlog
 from games.core.actionlog import ActionLog
@@ -137,7 +137,7 @@ async def test_a_finished_table_leaves_memory_and_its_old_buttons_still_answer(
         users = {u.id: u for u in (world.alice, world.bob)}
         await play_to_the_end(fake, bot, session, users, random.Random(3))
         assert session.table.status is TableStatus.FINISHED
-        assert session.id not in {s.id for s in bot.sessions.sessions()}  # let go
+        assert session.id not in {s.id for s in bot.tables.sessions()}  # let go
         final = table_message(fake, session)
         # Details: the final position and the whole log, replayed from the stored record.
         details = await fake.click(world.carol, final, "Details")
@@ -162,7 +162,8 @@ async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str
     game's own log (not a list of their texts), and the store has the same."""
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        manager = Tables(store, settings_for(tmp_path), seed_source=itertools.count(3).__next__)
+        manager = TableService(store, settings_for(tmp_path),
+                               seed_source=itertools.count(3).__next__)
         cls = games.get(game)
         players = max(cls.min_players, min(3, cls.max_players))
         session = await manager.open(guild_id=1, channel_id=10, host_id=1, host_name="p1",
@@ -249,7 +250,8 @@ async def test_a_table_at_its_games_largest_options_stays_under_50_kb(game: str,
     players, options = LONGEST[game]
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        manager = Tables(store, settings_for(tmp_path), seed_source=itertools.count(7).__next__)
+        manager = TableService(store, settings_for(tmp_path),
+                               seed_source=itertools.count(7).__next__)
         rng = random.Random(7)
 
         async def through(channel: int, measure: Callable[[Session], None]) -> int:

@@ -23,7 +23,7 @@ from bot.app import FivefoldBot, create_bot
 from bot.models import TableStatus
 from bot.store.sqlite.commit import Write
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs.ui import APOLOGY
 from tests.answers import updated_the_menu
@@ -75,8 +75,8 @@ async def store(tmp_path: Path) -> AsyncIterator[FaultyStore]:
 
 
 @pytest.fixture
-def manager(store: FaultyStore, tmp_path: Path) -> Tables:
-    return Tables(store, settings_for(tmp_path), seed_source=lambda: 77)
+def manager(store: FaultyStore, tmp_path: Path) -> TableService:
+    return TableService(store, settings_for(tmp_path), seed_source=lambda: 77)
 
 
 async def agrees(session: Session, store: SqliteStore) -> None:
@@ -94,7 +94,7 @@ async def fails(store: FaultyStore, change: Awaitable[object]) -> None:
         await change
 
 
-async def two_players(manager: Tables) -> Session:
+async def two_players(manager: TableService) -> Session:
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
     await manager.join(session, BOB, "bob")
@@ -115,7 +115,7 @@ def a_move(session: Session, n: int) -> tuple[int, Any]:
 
 
 async def test_a_failed_save_of_an_action_changes_nothing_and_the_retry_lands(
-    store: FaultyStore, manager: Tables, tmp_path: Path
+    store: FaultyStore, manager: TableService, tmp_path: Path
 ) -> None:
     session = await two_players(manager)
     for n in range(3):
@@ -135,14 +135,14 @@ async def test_a_failed_save_of_an_action_changes_nothing_and_the_retry_lands(
     assert len(session.table.record["actions"]) == 4  # type: ignore[index]
 
     # A restart replays exactly the moves the players were told were made.
-    again = Tables(store, settings_for(tmp_path))
+    again = TableService(store, settings_for(tmp_path))
     [resumed] = await again.resume_all()
     assert resumed.game is not None and session.game is not None
     assert resumed.game.record() == session.game.record()
 
 
 async def test_a_failed_final_action_writes_no_result_and_the_retry_finishes(
-    store: FaultyStore, manager: Tables
+    store: FaultyStore, manager: TableService
 ) -> None:
     session = await two_players(manager)
     n = 0
@@ -180,7 +180,7 @@ async def computer_done(session: Session) -> None:
                 and (session.turn_task is None or session.turn_task.done()))
 
 
-async def before_a_computer_reply(manager: Tables) -> tuple[Session, int, Any]:
+async def before_a_computer_reply(manager: TableService) -> tuple[Session, int, Any]:
     """A game of Alice and a computer, played up to a move of Alice's that the computer
     answers: the table, Alice, and that move (not made yet)."""
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
@@ -197,7 +197,7 @@ async def before_a_computer_reply(manager: Tables) -> tuple[Session, int, Any]:
 
 
 async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
-    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+    store: FaultyStore, manager: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
     session, user, action = await before_a_computer_reply(manager)
     # Alice's move is saved; the computer's reply, the write after it, fails.
@@ -211,7 +211,7 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
 
 
 async def test_a_computer_move_lost_to_failed_saves_is_started_again_and_logged_once(
-    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+    store: FaultyStore, manager: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
     session, user, action = await before_a_computer_reply(manager)
     await manager.act(session, user, action, version=session.version)
@@ -233,7 +233,7 @@ async def test_a_computer_move_lost_to_failed_saves_is_started_again_and_logged_
 
 # --------------------------------------------------------------------------- lobby changes
 
-LobbyChange = Callable[[Tables, Session], Awaitable[object]]
+LobbyChange = Callable[[TableService, Session], Awaitable[object]]
 
 LOBBY_CHANGES: dict[str, LobbyChange] = {
     "join": lambda m, s: m.join(s, CAROL, "carol"),
@@ -248,7 +248,7 @@ LOBBY_CHANGES: dict[str, LobbyChange] = {
 
 @pytest.mark.parametrize("name", LOBBY_CHANGES)
 async def test_a_lobby_change_that_fails_to_save_changes_nothing(
-    name: str, store: FaultyStore, manager: Tables
+    name: str, store: FaultyStore, manager: TableService
 ) -> None:
     session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
@@ -270,7 +270,7 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing(
 
 @pytest.mark.parametrize("name", ["leave", "kick", "end"])
 async def test_a_seat_change_in_play_that_fails_to_save_changes_nothing(
-    name: str, store: FaultyStore, manager: Tables
+    name: str, store: FaultyStore, manager: TableService
 ) -> None:
     session = await two_players(manager)
     change: LobbyChange = {
@@ -290,7 +290,7 @@ async def test_a_seat_change_in_play_that_fails_to_save_changes_nothing(
 
 
 async def test_a_table_whose_first_save_fails_is_not_opened(
-    store: FaultyStore, manager: Tables
+    store: FaultyStore, manager: TableService
 ) -> None:
     opening = manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                            game="fiasco", options={})

@@ -20,7 +20,7 @@ from bot.store.postgres.store import PostgresStore
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now
 from bot.tables.daily import day_of
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.bot.test_bot_stale import PEOPLE, Process, move
 from tests.botdriver import settings_for
 from tests.store.test_store import GUILD, OTHER_GUILD, T0, make_result
@@ -59,7 +59,7 @@ async def source(tmp_path: Path) -> tuple[Path, list[str]]:
     lobby, a closed table, finished and rated games, server settings."""
     path = tmp_path / "source.db"
     store = await SqliteStore.open(path)
-    manager = Tables(store, settings_for(tmp_path))
+    manager = TableService(store, settings_for(tmp_path))
     try:
         playing = await manager.open(guild_id=GUILD, channel_id=1, host_id=3, host_name="Ana",
                                      game="fumblaroo", options={})
@@ -106,7 +106,7 @@ async def test_everything_is_copied_and_a_game_in_play_plays_on(
         assert await snapshot(after, ids) == await snapshot(before, ids)
         # The game resumes from PostgreSQL where SQLite had it, and its next move is saved
         # over the copied version; new results do not collide with the copied ids.
-        manager = Tables(after, settings_for(tmp_path))
+        manager = TableService(after, settings_for(tmp_path))
         try:
             resumed = await manager.resume_all()
             assert sorted(s.id for s in resumed) == sorted(ids[:2])
