@@ -903,11 +903,11 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
         lengths: list[int] = []
 
         async def opened(channel: int) -> Session:
-            session = await manager.open(guild_id=1, channel_id=channel, host_id=1,
+            session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=1,
                                          host_name=NAMES[0], game=game, options=options or {})
             for user in range(2, players + 1):
-                await manager.join(session, user, NAMES[user - 1])
-            await manager.start(session, 1)
+                await manager.lobby.join(session, user, NAMES[user - 1])
+            await manager.lobby.start(session, 1)
             return session
 
         async def one_round(sessions: list[Session]) -> list[Session]:

@@ -121,10 +121,10 @@ class FivefoldBot(commands.AutoShardedBot):
         self._ledger = Ledger(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        resumed = await self.tables.resume_all()
+        resumed = await self.tables.restart.resume_all()
         self._resumed = len(resumed)
         self.dispatch("tables_resumed", resumed)
-        self.tables.start_sweeping(self.settings.expiry_check_seconds)
+        self.tables.sweeper.start(self.settings.expiry_check_seconds)
         await self.sync_commands()
         if self.settings.health_file:
             self._heartbeat = asyncio.create_task(

@@ -53,7 +53,7 @@ async def random_move(tables: TableService, session: Session, rng: random.Random
     person = session.seats[running.to_act].user_id
     assert person is not None
     action = rng.choice(running.legal_actions(running.to_act))
-    await tables.act(session, person, action, version=session.version)
+    await tables.actions.act(session, person, action, version=session.version)
 
 
 @asynccontextmanager
@@ -101,9 +101,9 @@ def menus_never_follow(bot: FivefoldBot) -> None:
 
 
 def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
-    session = bot.tables.in_channel(channel.id)
+    session = bot.tables.registry.in_channel(channel.id)
     if session is None:
-        for s in bot.tables.sessions():
+        for s in bot.tables.registry.sessions():
             if s.channel_id == channel.id:
                 return s
         raise AssertionError(f"no table in {channel.name}")

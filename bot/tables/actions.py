@@ -23,7 +23,6 @@ that move.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ from bot.tables.checks import require_game, require_seat, require_turn
 from bot.tables.computers import TAKEOVER_LEVEL
 from bot.tables.context import Clock, utc_now
 from bot.tables.errors import MOVED_ELSEWHERE, STALE, NotAllowed, StaleMenu, TableError, TableMoved
+from bot.tables.events import TableEvents
 from bot.tables.results import finished, record_with_ratings
 from bot.tables.seats import hand_to_computer
 from bot.tables.session import Session
@@ -164,16 +164,11 @@ class Actions:
     """Checks and applies actions at started tables, and writes each one (:meth:`commit`)."""
 
     def __init__(self, store: Store, settings: Settings, *, clock: Clock,
-                 next_turn: Callable[[Session], None], changed: Callable[[Session], None],
-                 reload: Callable[[Session, StaleTable], Awaitable[None]],
-                 closed: Callable[[Session], None]) -> None:
+                 events: TableEvents) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock  # turn deadlines are read on it (tests move it)
-        self._next_turn = next_turn  # schedules whatever the next turn needs
-        self._changed = changed  # tells the Discord layer the table changed
-        self._reload = reload  # takes a session back to the store's copy after a stale save
-        self._closed = closed  # a table whose game has just finished is let go
+        self.events = events  # what follows a move: the next turn, the table shown, ...
 
     # --- a person's action --------------------------------------------------------------
 
@@ -243,7 +238,7 @@ class Actions:
                 await self.store.append_action(table, game.history[-1])
                 session.game, session.table = game, table
         except StaleTable as stale:
-            await self._reload(session, stale)
+            await self.events.reload(session, stale)
             raise TableMoved(MOVED_ELSEWHERE) from None
         return self._applied(session, events, notes)
 
@@ -254,10 +249,10 @@ class Actions:
         session.recent.extend(words)
         session.recent.extend(notes[1:])
         if session.status is TableStatus.PLAYING:
-            self._next_turn(session)
+            self.events.next_turn(session)
         else:  # the game has just finished: let the table go, its last events included
-            self._closed(session)
-        self._changed(session)
+            self.events.closed(session)
+        self.events.changed(session)
         return words
 
     async def finish(self, session: Session) -> None:
@@ -267,7 +262,7 @@ class Actions:
         table = session.table
         await self._save_finished(session, game,
                                   table.model_copy(update={"version": table.version + 1}))
-        self._closed(session)
+        self.events.closed(session)
 
     async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
                              ) -> None:

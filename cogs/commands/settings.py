@@ -224,7 +224,7 @@ class ServerSettings(commands.Cog, name="Settings"):
     async def describe(self, guild_id: int) -> str:
         """The answer of ``/timezone`` alone: the zone, whose it is, and the clock there."""
         own = await self.ledger.timezone(guild_id)
-        zone = await self.bot.tables.timezone_of(guild_id)
+        zone = await self.bot.tables.lobby.timezone_of(guild_id)
         if own is None:
             whose = (f"This server uses the bot's default time zone, `{zone}` "
                      "(it has not set its own).")

@@ -127,7 +127,7 @@ class Tables(commands.Cog):
         if missing:
             await say(interaction, missing_text(missing))
             return
-        existing = None if thread else self.tables.in_channel(channel.id)
+        existing = None if thread else self.tables.registry.in_channel(channel.id)
         if existing is not None:
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
@@ -141,7 +141,7 @@ class Tables(commands.Cog):
                                        timer=timer)
             return
         try:
-            session = await self.tables.open(
+            session = await self.tables.lobby.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
                 game=game, options=values, pictures=pictures, hints=hints, timer=timer)
@@ -174,7 +174,7 @@ class Tables(commands.Cog):
                                             "Create Public Threads permission).")
             return
         try:
-            session = await self.tables.open(
+            session = await self.tables.lobby.open(
                 guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
                 host_name=display_name(interaction), game=game, options=values,
                 pictures=pictures, hints=hints, timer=timer)
@@ -219,7 +219,7 @@ class Tables(commands.Cog):
         so a channel never fills with copies and the table keeps one live message.
         """
         async with self.clicks.refusing(interaction, typed=True):
-            session = self.tables.here(interaction.channel_id or 0)
+            session = self.tables.registry.here(interaction.channel_id or 0)
             loop = asyncio.get_running_loop()
             last = self._reposted.get(session.id)
             if session.id in self._reposting or (

@@ -162,7 +162,7 @@ class Endings:
         with its reason."""
         async with answered_on_failure(interaction, "a result button"):
             try:
-                table = await self.tables.finished_table(table_id)
+                table = await self.tables.registry.finished_table(table_id)
                 if interaction.channel_id != table.channel_id:
                     raise TableError("that button belongs to a game in another channel")
                 if what == "record":
@@ -187,7 +187,7 @@ class Endings:
         if await self._taken(interaction, finished):
             return
         name = display_name(interaction)
-        session = await self.tables.rematch(finished, interaction.user.id, name)
+        session = await self.tables.lobby.rematch(finished, interaction.user.id, name)
         others = [s.user_id for s in finished.seats
                   if s.user_id is not None and s.user_id != interaction.user.id]
         await self._post_lobby(interaction, session, others,
@@ -202,7 +202,7 @@ class Endings:
         if await self._taken(interaction, finished):
             return
         name = display_name(interaction)
-        session = await self.tables.same_cards(finished, interaction.user.id, name)
+        session = await self.tables.lobby.same_cards(finished, interaction.user.id, name)
         others = [s.replaced_user_id for s in session.seats
                   if s.replaced_because == "saved" and s.replaced_user_id is not None]
         await self._post_lobby(interaction, session, others,
@@ -210,7 +210,7 @@ class Endings:
 
     async def _taken(self, interaction: Interaction, finished: StoredTable) -> bool:
         """Whether a table is open in ``finished``'s channel already (the asker is told where)."""
-        open_here = self.tables.in_channel(finished.channel_id)
+        open_here = self.tables.registry.in_channel(finished.channel_id)
         if open_here is None:
             return False
         where = jump_url(open_here.table.guild_id, open_here.channel_id,

@@ -136,13 +136,13 @@ async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
 
 async def table(manager: TableService, game: str, channel: int, *, people: int = 1,
                 levels: tuple[str, ...] = ("hard", "hard"), hints: bool = False) -> Session:
-    session = await manager.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
+    session = await manager.lobby.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
                                  host_name="alice", game=game, options={}, hints=hints)
     if people > 1:
-        await manager.join(session, BOB, "bob")
+        await manager.lobby.join(session, BOB, "bob")
     for level in levels:
-        await manager.add_computer(session, ALICE, level)  # type: ignore[arg-type]
-    await manager.start(session, ALICE)
+        await manager.lobby.add_computer(session, ALICE, level)  # type: ignore[arg-type]
+    await manager.lobby.start(session, ALICE)
     return session
 
 
@@ -170,7 +170,7 @@ async def play(manager: TableService, session: Session, *, until_actions: int = 
         user = session.seats[seat].user_id
         assert user is not None
         action = random.Random(len(actions(session))).choice(game.legal_actions(seat))
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
 
 
 async def to_a_computer_turn(manager: TableService, session: Session) -> int:
@@ -181,7 +181,7 @@ async def to_a_computer_turn(manager: TableService, session: Session) -> int:
         user = session.seats[game.to_act].user_id
         assert user is not None
         action = random.Random(len(actions(session))).choice(game.legal_actions(game.to_act))
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
     seat = session.to_act()
     assert seat is not None
     return seat
@@ -226,7 +226,7 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
         created_at=stamp, updated_at=stamp))
     await store.close()
     async with manager_in(tmp_path) as manager:
-        [session] = await manager.resume_all()
+        [session] = await manager.restart.resume_all()
         assert session.seats[0].label == "Computer 1 (random)"
         manager.resume(session)
         await until(lambda: session.table.status is TableStatus.FINISHED, 20, "the game")
@@ -346,7 +346,7 @@ async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
         # ...and the slow table was not locked while it thought, nor did it move.
         assert len(actions(slow)) == stuck_at and not slow.lock.locked()
         with pytest.raises(TableError, match="not your turn"):
-            await manager.act(slow, ALICE, slow.game.legal_actions(seat)[0],
+            await manager.actions.act(slow, ALICE, slow.game.legal_actions(seat)[0],
                                     version=slow.version)
 
         gate.touch()
@@ -405,7 +405,7 @@ async def test_a_thought_finished_after_its_turn_changed_hands_is_dropped(
     async with gated_game(tmp_path, monkeypatch) as (game, gate):
         manager, session = game.manager, game.session
         await to_the_turn_of(manager, session, BOB)
-        await manager.leave(session, BOB)  # on his turn: a computer plays it for him
+        await manager.lobby.leave(session, BOB)  # on his turn: a computer plays it for him
         turn, before = session.turn(), len(actions(session))
         assert turn is not None and turn.holder is None
         # A second thought about the same turn, as a turn task that a cancellation missed
@@ -413,7 +413,7 @@ async def test_a_thought_finished_after_its_turn_changed_hands_is_dropped(
         late = session.spawn(manager.computers.play(session, turn, 0), name="late")
         await until(lambda: game.thoughts() == 2, 20, "both thoughts to be under way")
         # ...when Bob takes his seat back: the turn is his again, so neither may move.
-        await manager.join(session, BOB, "bob")
+        await manager.lobby.join(session, BOB, "bob")
         assert session.turn_task is None  # no timer here, no computer's move
         gate.touch()
         await late
@@ -436,7 +436,7 @@ async def test_a_save_that_leaves_the_turn_alone_keeps_the_computers_thought(
         await until(lambda: game.thoughts() == 1, 20, "the computer to start thinking")
         # Saves while it thinks: the table posted anew, Bob leaving (another seat).
         await manager.set_message(session, 4242)
-        await manager.leave(session, BOB)
+        await manager.lobby.leave(session, BOB)
         assert session.turn_task is thinking and thinking is not None and not thinking.done()
         firsts = len(game.appliers)
         gate.touch()
@@ -466,7 +466,7 @@ async def test_hard_computers_resumed_after_a_restart_play_as_if_it_never_stoppe
     assert before["actions"] == reference["actions"][: len(before["actions"])]
 
     async with manager_in(tmp_path / "live") as manager:
-        [session] = await manager.resume_all()
+        [session] = await manager.restart.resume_all()
         assert session.id == table_id
         assert [s.label for s in session.seats][1:] == ["Computer 1 (hard)", "Computer 2 (hard)"]
         manager.resume(session)
@@ -545,13 +545,13 @@ async def test_a_seat_left_in_play_and_a_timed_out_turn_go_to_a_hard_computer(tm
         await until(lambda: bool(actions(session)), 10, "the timer to play a turn")
         assert any("took too long; a hard computer played for them" in line
                    for line in session.recent)
-        message = await manager.leave(session, BOB)
+        message = await manager.lobby.leave(session, BOB)
         assert "hard computer" in message
         seat = session.seats[1]
         assert seat.level == "hard" and seat.label == "bob (computer, hard)"
         stored = await manager.store.get_table(session.id)
         assert stored is not None and stored.seats[1].level == "hard"
-        await manager.end(session, ALICE, moderator=False, name="alice")
+        await manager.lobby.end(session, ALICE, moderator=False, name="alice")
 
 
 async def test_a_hint_is_what_the_hard_computer_in_that_seat_would_play(tmp_path: Path):

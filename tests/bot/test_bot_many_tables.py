@@ -56,11 +56,11 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
         manager = TableService(store, settings, seed_source=itertools.count(500).__next__)
         finals: list[tuple[Session, int, Action]] = []
         for number in range(TABLES):
-            session = await manager.open(guild_id=GUILD, channel_id=2000 + number,
+            session = await manager.lobby.open(guild_id=GUILD, channel_id=2000 + number,
                                          host_id=ALICE, host_name="alice", game="fiasco",
                                          options={})
-            await manager.join(session, BOB, "bob")
-            await manager.start(session, ALICE)
+            await manager.lobby.join(session, BOB, "bob")
+            await manager.lobby.start(session, ALICE)
             while (final := last_move(session)) is None:
                 game = session.game
                 assert game is not None and game.to_act is not None
@@ -69,11 +69,11 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
                     game.legal_actions(seat))
                 user = session.seats[seat].user_id
                 assert user is not None
-                await manager.act(session, user, action, version=session.version)
+                await manager.actions.act(session, user, action, version=session.version)
             finals.append((session, *final))
 
         # Every table's last action, twice, all at once.
-        clicks = [manager.act(session, user, action, version=session.version)
+        clicks = [manager.actions.act(session, user, action, version=session.version)
                   for session, user, action in finals for _ in range(2)]
         outcomes = await asyncio.gather(*clicks, return_exceptions=True)
 

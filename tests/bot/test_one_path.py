@@ -59,7 +59,7 @@ async def to_a_card_turn(tables: TableService, session: Session) -> tuple[int, i
         legal = session.game.legal_actions(seat)
         if any(action.card is not None for action in legal):
             return seat, user, session.game
-        await tables.act(session, user, legal[0], version=session.version)
+        await tables.actions.act(session, user, legal[0], version=session.version)
 
 
 def state(session: Session) -> tuple[object, ...]:
@@ -108,7 +108,7 @@ async def test_a_refused_card_gets_the_rules_reason_and_nothing_is_applied(
         applies.calls.clear()
 
         with pytest.raises(NotAllowed) as refused:
-            await tables.act(session, user, CardChoice(card.text), version=session.version)
+            await tables.actions.act(session, user, CardChoice(card.text), version=session.version)
 
         assert refused.value.message == reason
         assert applies.calls == [], "nothing was applied to learn the reason"
@@ -128,7 +128,7 @@ async def test_every_apply_of_a_click_runs_on_a_copy_with_the_lock_held(
         applies.watch(session)
         applies.calls.clear()
 
-        outcome = await tables.act(session, user, CardChoice(card.text),
+        outcome = await tables.actions.act(session, user, CardChoice(card.text),
                                    version=session.version)
 
         if outcome.focus is None:  # one action: applied; several: the menu asks which
@@ -146,11 +146,11 @@ async def test_a_stale_menu_is_refused_with_one_wording_and_the_menu_as_it_is_no
         seat, user = person_to_act(session)
         drawn = session.version
         assert session.game is not None
-        await tables.act(session, user, session.game.legal_actions(seat)[0], version=drawn)
+        await tables.actions.act(session, user, session.game.legal_actions(seat)[0], version=drawn)
         before = state(session)
 
         with pytest.raises(StaleMenu) as refused:
-            await tables.act(session, user, CardChoice("S4"), version=drawn)
+            await tables.actions.act(session, user, CardChoice("S4"), version=drawn)
 
         assert refused.value.message == STALE
         assert state(session) == before
@@ -165,7 +165,7 @@ async def test_a_click_out_of_turn_is_refused_with_whose_turn_it_is(tmp_path: Pa
         before = state(session)
 
         with pytest.raises(TableError) as refused:
-            await tables.act(session, waiting, session.game.legal_actions(seat)[0],
+            await tables.actions.act(session, waiting, session.game.legal_actions(seat)[0],
                              version=session.version)
 
         assert refused.value.message == not_your_turn(session)
@@ -179,9 +179,9 @@ async def test_someone_not_seated_is_refused_without_a_menu(tmp_path: Path) -> N
         seat, _ = person_to_act(session)
         assert session.game is not None
         before = state(session)
-        for ask in (tables.act(session, CAROL, session.game.legal_actions(seat)[0],
+        for ask in (tables.actions.act(session, CAROL, session.game.legal_actions(seat)[0],
                                version=session.version),
-                    tables.ask_hint(session, CAROL)):
+                    tables.computers.ask_hint(session, CAROL)):
             with pytest.raises(TableError) as refused:
                 await ask
             assert refused.value.menu is None

@@ -45,7 +45,8 @@ def sentence(text: str) -> str:
 
 def daily_session(bot, user):
     """``user``'s daily table (the newest, open or not)."""
-    found = [s for s in bot.tables.sessions() if s.table.daily and s.table.host_id == user.id]
+    found = [s for s in bot.tables.registry.sessions()
+             if s.table.daily and s.table.host_id == user.id]
     assert found, "no daily table"
     return max(found, key=lambda s: s.table.created_at)
 
@@ -232,7 +233,7 @@ async def test_a_daily_deal_goes_to_a_direct_message_when_no_thread_may_be_opene
         closed = await play_daily(fake, world.bob, world.table)
         assert closed.followups[0].content == NO_PLACE
         assert await bot.ledger.daily_try(DAY, GAME, world.bob.id) is None
-        assert not [s for s in bot.tables.sessions() if s.table.daily]
+        assert not [s for s in bot.tables.registry.sessions() if s.table.daily]
 
         asked = await play_daily(fake, erin, world.table)
         assert "ready in our direct messages: https://discord.com/channels/@me/" in \

@@ -218,7 +218,7 @@ async def test_a_gateway_reconnect_mid_game_loses_no_table_and_no_computer_turn(
         await wait_settled(bot, game)
         assert game.table.status is TableStatus.FINISHED
         assert "Game over" in table_message(fake, game).text
-        assert [s.id for s in bot.tables.open_tables()] == []
+        assert [s.id for s in bot.tables.registry.open_tables()] == []
         assert fake.resume_count == 1
 
 

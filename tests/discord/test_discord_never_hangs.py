@@ -262,7 +262,7 @@ async def test_a_lost_computer_move_is_started_again_and_logged_once(
             await posted_anew_by_table_command(fake, world, session)
         else:
             bot.tables.sweeper.stop()
-            bot.tables.start_sweeping(0.05)
+            bot.tables.sweeper.start(0.05)
         await until(lambda: actions(session) > stuck, what="the lost move made after all")
         await play_to_the_end(fake, bot, session, users, rng)
         assert session.table.status is TableStatus.FINISHED

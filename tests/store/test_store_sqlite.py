@@ -271,9 +271,9 @@ async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_dat
         # The game in play resumes from the migrated rows and plays on.
         # (At the time the tables were saved: later, the lobby would have expired.)
         manager = TableService(store, settings_for(tmp_path), clock=lambda: T0)
-        resumed = await manager.resume_all()
+        resumed = await manager.restart.resume_all()
         assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
-        game = manager.get("v3-playing").game
+        game = manager.registry.get("v3-playing").game
         assert game is not None and game.record().model_dump() == playing.record
         seat = game.to_act
         assert seat is not None
