@@ -23,7 +23,6 @@ that move.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from bot.models import StoredTable, TableStatus
@@ -37,7 +36,7 @@ from bot.tables.events import TableEvents
 from bot.tables.results import finished, record_with_ratings
 from bot.tables.seats import hand_to_computer
 from bot.tables.session import Session
-from bot.tables.snapshots import Reply, menu_for, menu_of
+from bot.tables.snapshots import CardChoice, Choice, Reply, menu_for, menu_of
 from bot.tables.timers import MAX_TIMEOUTS, with_deadline
 from games.core.actions import Action
 from games.core.cards import Card
@@ -58,17 +57,6 @@ def describe(events: list[Event], names: list[str]) -> list[str]:
         except (IndexError, KeyError, ValueError):
             out.append(str(event))
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class CardChoice:
-    """A card a person chose in their hand menu: which action it means is the rules' to say."""
-
-    text: str
-
-
-Choice = Action | str | CardChoice
-"""What a click asks for: an action (or its record notation), or a card."""
 
 
 def resolve(game: Game[Any], seat: int, choice: Choice) -> Action | Card:
@@ -278,4 +266,4 @@ class Actions:
         session.cancel_tasks()
 
 
-__all__ = ["Actions", "CardChoice", "Choice", "advanced", "counted", "describe", "resolve"]
+__all__ = ["Actions", "advanced", "counted", "describe", "resolve"]

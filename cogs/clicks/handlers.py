@@ -26,13 +26,11 @@ import discord
 from discord.utils import MISSING
 
 from bot.models import StoredTable
-from bot.tables.actions import CardChoice, Choice
-from bot.tables.checks import require_holder
 from bot.tables.errors import UNKNOWN_TABLE, TableError
-from bot.tables.seats import LostSeat
+from bot.tables.seats import LostSeat, require_holder
 from bot.tables.service import TableService
 from bot.tables.session import Session
-from bot.tables.snapshots import MenuSnapshot, Reply
+from bot.tables.snapshots import CardChoice, Choice, MenuSnapshot, Reply
 from cogs import ids
 from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
 from cogs.commands.rules import show_rules

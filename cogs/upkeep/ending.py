@@ -34,9 +34,8 @@ import discord
 import games
 from bot.models import StoredTable
 from bot.tables.errors import TableError
-from bot.tables.results import Ending
 from bot.tables.service import TableService
-from bot.tables.session import Session
+from bot.tables.session import Ending, Session
 from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
 from cogs.clicks.handlers import display_name

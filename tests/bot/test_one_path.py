@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.actions import CardChoice
 from bot.tables.checks import not_your_turn
 from bot.tables.errors import NOT_SEATED, STALE, NotAllowed, StaleMenu, TableError
 from bot.tables.service import TableService
 from bot.tables.session import Session
+from bot.tables.snapshots import CardChoice
 from games.core.actions import Action
 from games.core.game import Game
 from tests.bot.test_turns_faults import ALICE, BOB, CAROL, two_players
