@@ -904,7 +904,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
 
         async def opened(channel: int) -> Session:
             session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=1,
-                                         host_name=NAMES[0], game=game, options=options or {})
+                                               host_name=NAMES[0], game=game, options=options or {})
             for user in range(2, players + 1):
                 await manager.lobby.join(session, user, NAMES[user - 1])
             await manager.lobby.start(session, 1)

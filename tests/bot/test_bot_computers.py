@@ -137,7 +137,7 @@ async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
 async def table(manager: TableService, game: str, channel: int, *, people: int = 1,
                 levels: tuple[str, ...] = ("hard", "hard"), hints: bool = False) -> Session:
     session = await manager.lobby.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
-                                 host_name="alice", game=game, options={}, hints=hints)
+                                       host_name="alice", game=game, options={}, hints=hints)
     if people > 1:
         await manager.lobby.join(session, BOB, "bob")
     for level in levels:

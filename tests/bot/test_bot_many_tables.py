@@ -57,8 +57,8 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
         finals: list[tuple[Session, int, Action]] = []
         for number in range(TABLES):
             session = await manager.lobby.open(guild_id=GUILD, channel_id=2000 + number,
-                                         host_id=ALICE, host_name="alice", game="fiasco",
-                                         options={})
+                                               host_id=ALICE, host_name="alice", game="fiasco",
+                                               options={})
             await manager.lobby.join(session, BOB, "bob")
             await manager.lobby.start(session, ALICE)
             while (final := last_move(session)) is None:

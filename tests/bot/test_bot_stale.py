@@ -51,7 +51,7 @@ async def two(backend: Backend, tmp_path: Path) -> AsyncIterator[tuple[Process, 
 async def lobby(process: Process, channel: int = 50) -> Session:
     manager = process.manager
     session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=3, host_name="Ana",
-                                 game="fumblaroo", options={})
+                                       game="fumblaroo", options={})
     return session
 
 

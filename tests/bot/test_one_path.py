@@ -129,7 +129,7 @@ async def test_every_apply_of_a_click_runs_on_a_copy_with_the_lock_held(
         applies.calls.clear()
 
         outcome = await tables.actions.act(session, user, CardChoice(card.text),
-                                   version=session.version)
+                                           version=session.version)
 
         if outcome.focus is None:  # one action: applied; several: the menu asks which
             assert applies.calls and all(locked for _, locked in applies.calls), applies.calls
@@ -166,7 +166,7 @@ async def test_a_click_out_of_turn_is_refused_with_whose_turn_it_is(tmp_path: Pa
 
         with pytest.raises(TableError) as refused:
             await tables.actions.act(session, waiting, session.game.legal_actions(seat)[0],
-                             version=session.version)
+                                     version=session.version)
 
         assert refused.value.message == not_your_turn(session)
         assert PEOPLE[mover] in refused.value.message
@@ -180,7 +180,7 @@ async def test_someone_not_seated_is_refused_without_a_menu(tmp_path: Path) -> N
         assert session.game is not None
         before = state(session)
         for ask in (tables.actions.act(session, CAROL, session.game.legal_actions(seat)[0],
-                               version=session.version),
+                                       version=session.version),
                     tables.computers.ask_hint(session, CAROL)):
             with pytest.raises(TableError) as refused:
                 await ask

@@ -136,11 +136,11 @@ async def test_a_click_or_a_new_table_on_another_shard_is_refused_clearly(
             await manager.registry.find("theirs")
         with pytest.raises(NotOurShard, match="shard 1 of 2"):
             await manager.lobby.open(guild_id=ON_ONE, channel_id=9, host_id=3, host_name="a",
-                               game="fiasco", options={}, pictures=False)
+                                     game="fiasco", options={}, pictures=False)
         [stored] = await manager.store.open_tables()
         assert stored.id == "theirs" and stored.version == 0  # nothing changed
         mine = await manager.lobby.open(guild_id=ON_ZERO, channel_id=9, host_id=3, host_name="a",
-                                  game="fiasco", options={}, pictures=False)
+                                        game="fiasco", options={}, pictures=False)
         assert await manager.registry.find(mine.id) is mine
     finally:
         await manager.store.close()

@@ -167,7 +167,7 @@ async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str
         cls = games.get(game)
         players = max(cls.min_players, min(3, cls.max_players))
         session = await manager.lobby.open(guild_id=1, channel_id=10, host_id=1, host_name="p1",
-                                     game=game, options={})
+                                           game=game, options={})
         for user in range(2, players + 1):
             await manager.lobby.join(session, user, f"p{user}")
         await manager.lobby.start(session, 1)
@@ -256,7 +256,7 @@ async def test_a_table_at_its_games_largest_options_stays_under_50_kb(game: str,
 
         async def through(channel: int, measure: Callable[[Session], None]) -> int:
             session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=1,
-                                         host_name="p1", game=game, options=options)
+                                               host_name="p1", game=game, options=options)
             for user in range(2, players + 1):
                 await manager.lobby.join(session, user, f"p{user}")
             await manager.lobby.start(session, 1)

@@ -96,7 +96,7 @@ async def fails(store: FaultyStore, change: Awaitable[object]) -> None:
 
 async def two_players(manager: TableService) -> Session:
     session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
+                                       game="fiasco", options={})
     await manager.lobby.join(session, BOB, "bob")
     await manager.lobby.start(session, ALICE)
     return session
@@ -184,7 +184,7 @@ async def before_a_computer_reply(manager: TableService) -> tuple[Session, int, 
     """A game of Alice and a computer, played up to a move of Alice's that the computer
     answers: the table, Alice, and that move (not made yet)."""
     session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
+                                       game="fiasco", options={})
     await manager.lobby.add_computer(session, ALICE)
     await manager.lobby.start(session, ALICE)
     for n in range(500):
@@ -251,7 +251,7 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing(
     name: str, store: FaultyStore, manager: TableService
 ) -> None:
     session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
+                                       game="fiasco", options={})
     await manager.lobby.join(session, BOB, "bob")
     before = session.table.model_copy(deep=True)
     recent = list(session.recent)
@@ -293,12 +293,12 @@ async def test_a_table_whose_first_save_fails_is_not_opened(
     store: FaultyStore, manager: TableService
 ) -> None:
     opening = manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                           game="fiasco", options={})
+                                 game="fiasco", options={})
     await fails(store, opening)
     assert manager.registry.in_channel(20) is None and manager.registry.sessions() == []
     assert await store.open_tables() == []
     session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
+                                       game="fiasco", options={})
     await agrees(session, store)
 
 

@@ -62,19 +62,19 @@ async def source(tmp_path: Path) -> tuple[Path, list[str]]:
     manager = TableService(store, settings_for(tmp_path))
     try:
         playing = await manager.lobby.open(guild_id=GUILD, channel_id=1, host_id=3, host_name="Ana",
-                                     game="fumblaroo", options={})
+                                           game="fumblaroo", options={})
         for user, name in PEOPLE[1:]:
             await manager.lobby.join(playing, user, name)
         await manager.lobby.start(playing, 3)
         for _ in range(7):
             await move(Process(store, manager), playing)
         lobby = await manager.lobby.open(guild_id=GUILD, channel_id=2, host_id=4, host_name="Ben",
-                                   game="fiasco", options={})
+                                         game="fiasco", options={})
         closed = await manager.lobby.open(guild_id=None, channel_id=3, host_id=5, host_name="Cy",
-                                    game="fiasco", options={})
+                                          game="fiasco", options={})
         await manager.lobby.cancel(closed, 5, name="Cy")
         daily = await manager.lobby.open_daily(guild_id=GUILD, channel_id=4, user_id=6, name="Di",
-                                         game="fumblaroo")
+                                               game="fumblaroo")
         await manager.lobby.end(daily, 6, moderator=False, name="Di")
         for n in range(12):
             players = [(1 + n % 3, 1), (1 + (n + 1) % 3, 2), (None, 3)]
