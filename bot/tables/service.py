@@ -21,9 +21,10 @@ as typed attributes; a caller uses the part's own method (``tables.lobby.join(..
 
 The service's public surface for the Discord layer (``cogs``) is these modules of
 ``bot.tables``: :mod:`~bot.tables.service`, :mod:`~bot.tables.lobby`,
-:mod:`~bot.tables.registry`, :mod:`~bot.tables.session` (``Session``, ``TableListener``),
-:mod:`~bot.tables.snapshots` (what a menu or table is drawn from, a click's ``Reply``,
-a ``Choice``), :mod:`~bot.tables.errors`, :mod:`~bot.tables.seats` (``LostSeat``),
+:mod:`~bot.tables.registry`, :mod:`~bot.tables.session` (``Session``, ``TableListener``,
+a finished game's ``Ending``), :mod:`~bot.tables.snapshots` (what a menu or table is drawn
+from, a click's ``Choice`` and ``Reply``), :mod:`~bot.tables.errors`,
+:mod:`~bot.tables.seats` (``LostSeat``, ``require_holder``),
 :mod:`~bot.tables.watching`, :mod:`~bot.tables.ledger`, :mod:`~bot.tables.daily`,
 :mod:`~bot.tables.seasons`, :mod:`~bot.tables.timers` (the timer choices and their
 words) and :mod:`~bot.tables.context` (time zones). The rest is internal: the parts'
