@@ -20,7 +20,8 @@ import counted: relative ones, those inside a function or behind ``if TYPE_CHECK
 * A computer's worker side (``bot.thinking``, ``bot.workers``) imports the rules and the
   computer players alone: no discord.py, aiohttp, store or table service.
 * ``cogs`` never imports the store (``bot.store``): it asks the table service, through its
-  public modules, never its machinery (the registry, the scheduler, the computers...).
+  public modules (``bot/tables/service.py`` lists them), never its parts' insides (the
+  action path, the scheduler, the computers...).
 * ``cogs`` never reads a live game: it renders snapshots the table service takes
   (``bot/tables/snapshots.py``). No module there reads ``.game`` of a session (or of
   anything but a stored table, a snapshot or a stats row, where it is a game's name), and
@@ -162,8 +163,10 @@ CONTRACT_PLANTS = [
      "bot.tables.session"),
     ("cogs-no-store", "cogs/upkeep/ending.py", "from bot import store", "bot.store"),
     ("cogs-no-store", "cogs/render/table.py", "from bot.store.api import Store", "bot.store.api"),
-    ("cogs-public", "cogs/clicks/handlers.py", "from bot.tables.registry import Registry",
-     "bot.tables.registry"),
+    ("cogs-public", "cogs/clicks/handlers.py", "from bot.tables.scheduler import Scheduler",
+     "bot.tables.scheduler"),
+    ("cogs-public", "cogs/render/table.py", "from bot.tables.checks import require_game",
+     "bot.tables.checks"),
     # checks imports session: a circle, even behind TYPE_CHECKING
     ("acyclic", "bot/tables/session.py",
      "if TYPE_CHECKING:\n    from bot.tables.checks import require_open", ".session -> .checks"),

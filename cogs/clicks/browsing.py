@@ -23,15 +23,14 @@ from typing import Any
 import discord
 
 from bot.tables.errors import TableError
-from bot.tables.lobby import Request
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs import ids
 from cogs.clicks import router
+from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import in_time
-from cogs.clicks.handlers import display_name
+from cogs.render.text import display_name, jump_url, sentence
 from cogs.render.watch import render_listing, render_watch
-from cogs.ui import NO_MENTIONS, answered_on_failure, is_ephemeral, jump_url, say, sentence
 from cogs.upkeep.live_menus import LiveMenus
 
 Interaction = discord.Interaction[Any]
@@ -61,7 +60,7 @@ def can_see(interaction: Interaction, channel_id: int) -> bool:
 class Watching:
     """The handlers of Watch, the watcher's view and the ``/tables`` list."""
 
-    def __init__(self, tables: Tables, live: LiveMenus) -> None:
+    def __init__(self, tables: TableService, live: LiveMenus) -> None:
         self.tables = tables
         self.live = live
 
@@ -82,7 +81,7 @@ class Watching:
 
     async def _visible(self, interaction: Interaction, table_id: str) -> Session:
         """The table ``table_id``, if the clicker may see where it is."""
-        session = await self.tables.find(table_id)
+        session = await self.tables.registry.find(table_id)
         if interaction.guild_id is None or session.table.guild_id != interaction.guild_id \
                 or not can_see(interaction, session.channel_id):
             raise TableError(HIDDEN)
@@ -153,8 +152,8 @@ class Watching:
             if not is_ephemeral(interaction):
                 raise TableError(NOT_YOURS)
             session = await self._visible(interaction, table_id)
-            request = Request(interaction.user.id, display_name(interaction))
-            done = await in_time(interaction, self.tables.verb(session, "join", request))
+            done = await in_time(interaction, self.tables.lobby.join(
+                session, interaction.user.id, display_name(interaction)))
             table = session.table
             where = jump_url(table.guild_id, table.channel_id, table.message_id)
             embed, view = self.listing_page(interaction, 0)
@@ -170,7 +169,7 @@ def watching_of(interaction: Interaction) -> Watching | None:
     return cog.watching if cog is not None else None
 
 
-class _Item(router._Item, template=r"(?!)"):
+class BrowsingButton(router.RoutedButton, template=r"(?!)"):
     """Rebuilt from its custom id as every table button is (:mod:`cogs.clicks.router`); the
     work is in :class:`Watching`."""
 
@@ -182,36 +181,38 @@ class _Item(router._Item, template=r"(?!)"):
         raise NotImplementedError
 
 
-class WatchButton(_Item, template=ids.WATCH_TEMPLATE):
+class WatchButton(BrowsingButton, template=ids.WATCH_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.watch(interaction, match["table"], listed=False)
 
 
-class WatchingButton(_Item, template=ids.WATCHING_TEMPLATE):
+class WatchingButton(BrowsingButton, template=ids.WATCHING_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.watching(interaction, match["table"], match["what"])
 
 
-class ListedButton(_Item, template=ids.LISTED_TEMPLATE):
+class ListedButton(BrowsingButton, template=ids.LISTED_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.listed(interaction, match["table"], match["what"])
 
 
-class TablesPageButton(_Item, template=ids.TABLES_TEMPLATE):
+class TablesPageButton(BrowsingButton, template=ids.TABLES_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.page(interaction, int(match["offset"]))
 
 
-ITEMS: tuple[type[_Item], ...] = (WatchButton, WatchingButton, ListedButton, TablesPageButton)
+ITEMS: tuple[type[BrowsingButton], ...] = (WatchButton, WatchingButton, ListedButton,
+                                           TablesPageButton)
 TEMPLATES = {WatchButton: ids.WATCH_TEMPLATE, WatchingButton: ids.WATCHING_TEMPLATE,
              ListedButton: ids.LISTED_TEMPLATE, TablesPageButton: ids.TABLES_TEMPLATE}
 
 
-async def route(interaction: Interaction, item: type[_Item], match: dict[str, str]) -> None:
+async def route(interaction: Interaction, item: type[BrowsingButton],
+                match: dict[str, str]) -> None:
     """Hand the click to its handler (or say the tables are restarting)."""
     watching = watching_of(interaction)
     if watching is None:
@@ -220,7 +221,7 @@ async def route(interaction: Interaction, item: type[_Item], match: dict[str, st
     await item.act(watching, interaction, match)
 
 
-def fallback(item: type[_Item]) -> Any:
+def fallback(item: type[BrowsingButton]) -> Any:
     """The handler of a click discord.py drops (its id is not on the clicked message):
     the same handler, which refuses it with the reason."""
     async def dropped(interaction: Interaction, match: re.Match[str]) -> None:

@@ -12,7 +12,9 @@ from bot.models import DEFAULT_LEVEL, TAKEN_OVER, Seat
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, StaticView, button, clip
+from cogs.render.embeds import EMBED_COLOUR
+from cogs.render.static_view import StaticView, button
+from cogs.render.text import clip
 from games.core.game import Game
 from games.core.seats import players_text
 

@@ -47,7 +47,7 @@ async def test_fast_moves_share_edits_one_interval_apart_and_the_last_shows_the_
             seat = game.to_act
             user = session.seats[seat].user_id
             assert user is not None
-            await bot.sessions.act(session, user, rng.choice(game.legal_actions(seat)),
+            await bot.tables.actions.act(session, user, rng.choice(game.legal_actions(seat)),
                                          version=session.version)
             await asyncio.sleep(BETWEEN_MOVES)
         await wait_settled(bot, session)
