@@ -43,6 +43,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import importlib
 import itertools
 import logging
 import multiprocessing
@@ -54,7 +55,7 @@ import struct
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
@@ -70,7 +71,8 @@ log = logging.getLogger(__name__)
 PRELOAD = ["bot.thinking"]
 """Modules the fork server imports once, so a new worker starts with the rules loaded: the
 computers' side of a worker (the rules and the computer players), nothing of the table
-service or of discord.py."""
+service or of discord.py. A pool whose workers need more names it (``preload`` of
+:class:`WorkerPool`): each of its workers imports that before it takes a call."""
 ORPHANED = 3
 """A worker's exit status when it ended because the bot was gone."""
 SPARE = 1
@@ -131,9 +133,13 @@ def _exit_with(parent: BaseProcess) -> None:
     os._exit(ORPHANED)
 
 
-def _serve(calls: socket.socket, turn: Lock, answers: socket.socket) -> None:
-    """A worker: take the next call when free, answer it, until the pool is closed."""
+def _serve(calls: socket.socket, turn: Lock, answers: socket.socket,
+           preload: tuple[str, ...] = ()) -> None:
+    """A worker: import its pool's ``preload``, then take the next call when free and answer
+    it, until the pool is closed."""
     start_worker()
+    for module in preload:
+        importlib.import_module(module)
     inbox, outbox = Connection(calls.detach()), Connection(answers.detach())
     try:
         outbox.send_bytes(_NUMBER.pack(_READY) + pickle.dumps((True, None), _PROTOCOL))
@@ -208,8 +214,11 @@ class Workers:
     """Worker processes that answer calls (:meth:`call`), talked to by the event loop
     itself; start them with :meth:`start`. See the module's docstring."""
 
-    def __init__(self, count: int, context: Context | None = None) -> None:
+    def __init__(self, count: int, context: Context | None = None,
+                 preload: Sequence[str] = ()) -> None:
         self.count = count
+        self.preload = tuple(preload)
+        """Modules each worker imports before it is ready (beyond the fork server's)."""
         self.loop = asyncio.get_running_loop()
         """The event loop the pool belongs to (its sockets are that loop's)."""
         self._context = context or pool_context()
@@ -230,10 +239,12 @@ class Workers:
         self._closed = False
 
     @classmethod
-    async def start(cls, count: int, context: Context | None = None) -> Workers:
-        """``count`` workers, started off the event loop; returns once each has started.
-        Cancelled meanwhile, it lets the processes under way start, then ends them."""
-        pool = cls(count, context)
+    async def start(cls, count: int, context: Context | None = None,
+                    preload: Sequence[str] = ()) -> Workers:
+        """``count`` workers, started off the event loop (each importing ``preload``);
+        returns once each has started. Cancelled meanwhile, it lets the processes under way
+        start, then ends them."""
+        pool = cls(count, context, preload)
         try:
             await pool._start()
         except BaseException:
@@ -277,8 +288,9 @@ class Workers:
             for n, mine in enumerate(answers):
                 if self._closed:
                     break  # closed while starting: no more
-                process = self._context.Process(target=_serve, args=(calls, self._turn, mine),
-                                                name=f"worker-{n + 1}", daemon=True)
+                process = self._context.Process(
+                    target=_serve, args=(calls, self._turn, mine, self.preload),
+                    name=f"worker-{n + 1}", daemon=True)
                 process.start()
                 self._processes.append(process)
         except BaseException as exc:
@@ -468,8 +480,11 @@ class WorkerPool:
     """A pool of worker processes that end with the bot, started on first use off the event
     loop, and replaced when broken (a worker killed, out of memory)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, preload: Sequence[str] = ()) -> None:
         self.workers = workers
+        self.preload = tuple(preload)
+        """Modules each worker imports as it starts: what its calls need beyond the fork
+        server's :data:`PRELOAD` (the pictures' drawing, for the painter)."""
         self._pool: Workers | None = None
         self._starting: asyncio.Future[Workers] | None = None
 
@@ -486,7 +501,7 @@ class WorkerPool:
 
     async def _start(self) -> Workers:
         try:
-            pool = await Workers.start(self.workers)
+            pool = await Workers.start(self.workers, preload=self.preload)
         finally:
             if self._starting is asyncio.current_task():
                 self._starting = None

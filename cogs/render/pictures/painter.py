@@ -78,7 +78,8 @@ class Painter:
         self.workers = workers
         self.processes = processes
         self.draw = draw
-        self._processes = WorkerPool(workers)
+        # Each worker imports the drawing as it starts, so no first picture waits for it.
+        self._processes = WorkerPool(workers, preload=(render_png.__module__,))
         self._threads: ThreadPoolExecutor | None = None
         self._kept: OrderedDict[PictureKey, Picture | None] = OrderedDict()
         self._drawings: dict[PictureKey, _Drawing] = {}  # queued or being drawn
