@@ -39,8 +39,7 @@ def choice(level: str, p: Perspective, rng: random.Random):
 
 
 def computers_play(target: int, seats: list[str], seed: int, limit: int = 5000) -> Fumblaroo:
-    g = new_game("fumblaroo", 3, {"target": target}, seed=seed)
-    assert isinstance(g, Fumblaroo)
+    g = Fumblaroo.new(3, {"target": target}, seed=seed)
     rng = random.Random(seed)
     for _ in range(limit):
         if g.over:
@@ -59,8 +58,7 @@ def computers_play(target: int, seats: list[str], seed: int, limit: int = 5000) 
 def midgame(seed: int, *, playing: bool = False) -> Fumblaroo:
     """A game some random actions in, not over (in the tricks, if ``playing``)."""
     for attempt in range(50):
-        g = new_game("fumblaroo", 3, seed=seed + 1000 * attempt)
-        assert isinstance(g, Fumblaroo)
+        g = Fumblaroo.new(3, seed=seed + 1000 * attempt)
         rng = random.Random(seed + attempt)
         for _ in range(rng.randrange(1, 50)):
             if g.over:
