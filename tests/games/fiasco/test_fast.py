@@ -51,20 +51,29 @@ def test_fast_state_mirrors_the_game_from_any_point(players, options, seed):
     rng = random.Random(seed)
     g = Fiasco.new(players, options, seed=seed * 31 + players)
     random_prefix(g, rng, rng.randrange(0, 100))
+    horizons = 0
     while not g.over:
         mirror_to_horizon(g, rng)
+        horizons += 1
+    assert horizons, "the prefix ended the game: nothing was mirrored"
 
 
 def test_fast_state_follows_an_explicit_deal_after_the_claims():
     hands = ["S8 K S7 S1 S2 S3", "R1 F R2 R3 R4 R6", "B1 F B2 B3 B4 B6", "T1 F T2 T3 T4 T6"]
     g = Fiasco.new(4, {}, seed=1, dealer=3, deals=[deal(hands)])
     mirror_to_horizon(g, random.Random(5))
+    assert g.record().deals == [deal(hands)]  # the deal mirrored is the one given
 
 
 def test_fast_state_deals_the_four_suit_deck_the_claims_decide():
     g = Fiasco.new(2, {"suits": "four"}, seed=9)
     g.apply(g.claim_order[0], "choose H")
     mirror_to_horizon(g, random.Random(2))
+    dealt = g.record().deals[0]
+    suits = {card[0] for pile in [*dealt["hands"], dealt["stock"]] for card in pile
+             if len(card) == 2}  # suit and rank: not a King, not a Fiasco
+    claimed = {suit for claim in g.claims for suit in claim}
+    assert claimed == {"H", "S"} and len(suits) == 4 and claimed < suits
 
 
 def test_a_tie_on_the_last_cards_is_re_played_after_the_next_batch():

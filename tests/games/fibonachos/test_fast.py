@@ -64,6 +64,7 @@ def test_the_fast_state_agrees_through_whole_rounds_from_the_deal(players):
     rng = random.Random(players)
     while not g.over:
         play_both_to_the_horizon(g, rng)
+    assert len(g.rounds) == 3  # every round mirrored, each from its deal
 
 
 def test_the_fast_state_of_a_finished_game_is_done():
