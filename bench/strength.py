@@ -28,9 +28,11 @@ file and folded into the report's results with ``--merge``, which replaces the s
 matches and keeps every game. ``python -m bench.strength_check`` checks that the saved
 results are still today's players' games.
 
-The hand-written notes (``bench/strength-notes.md``) go at the end of the report, but for
-their section *What stands in the way*: one entry per goal not met, shown under it at the
-top (a goal missed without one says so).
+The report is reference: what the levels are, how hard decides, the results and the goals,
+and how to check them. The one hand-written part is ``bench/strength-in-the-way.md``, a
+section *What stands in the way* with one entry per goal not met, shown under it at the
+top (a goal missed without one says so); the account of what was tried is in git and in
+``research/``.
 """
 
 from __future__ import annotations
@@ -61,8 +63,10 @@ HARD_GOAL_OTHERS = 0.40
 #: A decision's CPU time the hard level must keep: median and 99th percentile, in ms.
 TIME_GOAL = (300.0, 1000.0)
 Z95 = 1.959964
-#: Hand-written notes on the goals (what stands in the way), appended to the report.
-NOTES = Path(__file__).with_name("strength-notes.md")
+#: Hand-written notes on the goals not met (what stands in the way), shown under them.
+NOTES = Path(__file__).with_name("strength-in-the-way.md")
+#: The report's results, as committed (what ``bench.strength_check`` checks in CI).
+RESULTS = "bench/strength-results.json"
 #: Each game's shortest options (one faze, one round, one hand, target 5); none where the
 #: defaults are the shortest (Fiasco's quick game is one Counting Round).
 SHORTEST: dict[str, dict[str, Any]] = {
@@ -390,11 +394,14 @@ def judged(raw: Mapping[str, Any]) -> tuple[list[str], list[Verdict]]:
 
 
 def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
-    """The report in Markdown: what it measures, the goals at a glance, the results and
-    every goal's verdict, then how it was made; ``notes`` go at the end, but for their
-    section *What stands in the way* (:func:`in_the_way`), whose entries go under the
-    goals they name at the top."""
-    obstacles, notes = in_the_way(notes)
+    """The report in Markdown: the levels and how hard decides, the goals at a glance, the
+    results and every goal's verdict, then how the matches are played and checked
+    (``command`` wrote these results or renders them). ``notes`` hold the section *What
+    stands in the way* alone (:func:`in_the_way`); its entries go under the goals they
+    name, at the top."""
+    obstacles, rest = in_the_way(notes)
+    if rest.strip():
+        raise ValueError(f"the notes hold {IN_THE_WAY} alone, not {rest.strip()[:60]!r}")
     rows, verdicts = judged(raw)
     budgets = ", ".join(
         f"{name} {entry['budget']:,}" for name, entry in raw["games"].items() if entry
@@ -402,16 +409,15 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
     lines = [
         "# Computer players",
         "",
-        "Fivefold's computer players come in three levels (see the README's *Computer",
-        "players*): `random` (a uniformly random legal action, the first wave's player),",
-        "`easy` (each game's rules of thumb with a little seeded noise) and `hard`",
-        "(determinized Monte Carlo search with successive halving: it samples deals",
-        "consistent with everything its seat has seen, plays each candidate out with the",
-        "easy rules and keeps the better half of the candidates after each round).",
-        f"`{FROZEN}` is the hard level as it was in December 2026, frozen as the",
-        "yardstick the hard level must beat (benchmarks only; the bot does not offer it).",
-        "How the matches are played and what each column means is under *How this",
-        "report is made*, after the goals.",
+        *_LEVELS,
+        "",
+        "## How the hard level decides",
+        "",
+        *_HARD,
+    ]
+    if budgets:
+        lines += ["", f"Hard's budget (simulated moves per decision): {budgets}."]
+    lines += [
         "",
         "## At a glance",
         "",
@@ -429,44 +435,103 @@ def render(raw: Mapping[str, Any], command: str, notes: str = "") -> str:
         "",
         *(v.line for v in verdicts),
         "",
-    ]
-    if budgets:
-        lines += [f"Hard's budget (simulated moves per decision): {budgets}.", ""]
-    lines += [
         "## How this report is made",
         "",
         "```sh",
         command,
         "```",
         "",
-        "Four players (Fumblaroo: three), at each game's default options or its shortest",
-        "(one faze, one round, one hand, target 5; Fiasco's default is its shortest). Per",
-        "game: one hard player against easy ones; two hard players against two",
-        f"`{FROZEN}` players, seated alternately (Fumblaroo: one against two); one easy",
-        "player against random ones. Seats rotate (player *i* sits at position",
-        "(*i* + *g*) mod *N* in game *g*) and deals are duplicated (each deal is played",
-        "once per position), so every player holds every position's cards. *Win share*",
-        "is the games one of the measured players (the first level named) won, ties",
-        "counting for every winner, with its 95 % Wilson interval. The *fair share* is",
-        "what players no better than the others would win at that table: 1/*N* for one",
-        "player when every game has one winner, more where ties are common (a one-hand",
-        "Fizzbin with no winner is a tie of all). Every goal asks the lower bound to",
-        "clear the fair share; hard against easy must also clear its goal. Mean scores",
-        "are the game's own points (in a game marked *lowest wins*, lower is better),",
-        "first player against the mean of the others. Decision times are the CPU time",
-        "of each decision of that level, median and 99th percentile.",
+        *_METHOD,
         f"Seed {raw['seed']}, {raw['workers']} worker processes; machine: {raw['machine']}.",
         "",
-        "The matches were played over several days while the levels changed; a row counts",
-        "only if today's players would play its games. `python -m bench.strength_check`",
-        "checks it (CI runs it on the report's results): each row must be what its saved",
-        "games add up to, and one game of each match, played again, must come out move for",
-        "move as saved.",
+        *_CHECK,
         "",
     ]
-    if notes.strip():
-        lines += [notes.strip(), ""]
     return "\n".join(lines)
+
+
+#: What the levels are, at the top of the report.
+_LEVELS = [
+    "Fivefold's computer players come in three levels, by the names the bot and",
+    "`python -m games play --seats` use: `random` (a uniformly random legal move), `easy`",
+    "(each game's rules of thumb, `games/<game>/computer/thumb.py`, with a little seeded",
+    "noise) and `hard` (a search, below). The bot offers easy and hard. `hard-2026-12` is",
+    "the hard level as it played in December 2026, frozen so that its moves never change",
+    "(`games/players/frozen.py`): the yardstick the hard level is measured against below.",
+    "`python -m games play --seats hard,hard-2026-12,...` plays it; the bot does not offer",
+    "it. Every level decides from what its seat can see and a seeded generator alone, so",
+    "the same game brings the same moves.",
+]
+
+#: How the hard level decides (``games/players/hard.py``).
+_HARD = [
+    "Determinized Monte Carlo search (`games/players/hard.py`, `games/players/search.py`):",
+    "",
+    "1. A move that is the only one left is played without a search.",
+    "2. The candidates: every legal move, unless the game's advice",
+    "   (`games/<game>/computer/advice.py`) narrows them. Fiasco does not search a claim",
+    "   when its suits are alike; Fizzbin searches each card onto the pile the rules of",
+    "   thumb would choose, not onto every pile.",
+    "3. The worlds: deals of the cards the seat cannot see, consistent with everything it",
+    "   has seen (the game's knowledge, `games/<game>/computer/knowledge.py`). In Fiasco,",
+    "   Fazes and Fumblaroo a pool of 256 such worlds is weighed by how well each explains",
+    "   the other players' plays (and bids), and worlds are drawn from it by weight.",
+    "4. Each candidate is played out on the same worlds to the search's horizon (the end",
+    "   of the deal; in Fizzbin one round of turns ahead), every seat playing by the easy",
+    "   rules of thumb. In Fazes, Fibonachos and Fumblaroo the end of a deal is valued by",
+    "   the game's standing (the seat's place on the totals it leaves, on a curve as wide as",
+    "   the deals still to play can move it), blended with the deal's own points.",
+    "5. Successive halving: after each round the worse half of the candidates is dropped,",
+    "   so the playouts go to the moves still in question. The best mean value is chosen",
+    "   (ties to the earlier candidate).",
+    "",
+    "The budget is a number of simulated moves per decision, never a clock, so a decision",
+    "is a pure function of the position and the generator; the bot scales it with",
+    "`COMPUTER_BUDGET`.",
+]
+
+#: How the matches are played and what the columns mean.
+_METHOD = [
+    "Four players (Fumblaroo: three), at each game's default options or its shortest",
+    "(one faze, one round, one hand, target 5; Fiasco's default is its shortest). Per",
+    "game: one hard player against easy ones; two hard players against two",
+    f"`{FROZEN}` players, seated alternately (Fumblaroo: one against two); one easy",
+    "player against random ones. Seats rotate (player *i* sits at position",
+    "(*i* + *g*) mod *N* in game *g*) and deals are duplicated (each deal is played",
+    "once per position), so every player holds every position's cards. *Win share*",
+    "is the games one of the measured players (the first level named) won, ties",
+    "counting for every winner, with its 95 % Wilson interval. The *fair share* is",
+    "what players no better than the others would win at that table: 1/*N* for one",
+    "player when every game has one winner, more where ties are common (a one-hand",
+    "Fizzbin with no winner is a tie of all). Every goal asks the lower bound to",
+    "clear the fair share; hard against easy must also clear its goal. Mean scores",
+    "are the game's own points (in a game marked *lowest wins*, lower is better),",
+    "first player against the mean of the others. Decision times are the CPU time",
+    "of each decision of that level, median and 99th percentile.",
+]
+
+#: How the rows are checked and a match played again.
+_CHECK = [
+    "A row counts only if today's players would play its games. CI checks it:",
+    "",
+    "```sh",
+    f"python -m bench.strength_check {RESULTS}",
+    "```",
+    "",
+    "Each row must be what its saved games (`PATH.games` beside the results) add up to,",
+    "and one game of each match, played again, must come out move for move as saved.",
+    "When a change to a level makes it fail, the matches it names are played again, each",
+    "into a fresh file, and folded into the results (a run stopped midway goes on from",
+    "the games it saved):",
+    "",
+    "```sh",
+    "python -m bench.strength --only fizzbin --sets shortest --matches new-old \\",
+    "    --games fizzbin=400 --workers 2 --json NEW",
+    f"python -m bench.strength --json {RESULTS} --merge NEW --out docs/computer-players.md",
+    "```",
+    "",
+    f"`{NOTES.parent.name}/{NOTES.name}` says what stands in the way of each goal not met.",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,7 +687,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fold the matches saved in these --json files into the --json "
                         "file (replacing the same matches), then render it")
     parser.add_argument("--notes", type=Path, default=NOTES,
-                        help="hand-written notes on the goals, appended (default %(default)s)")
+                        help="what stands in the way of each goal not met (default "
+                        "%(default)s)")
     parser.add_argument("--budget", type=int, help="override hard's budget (for a smoke run)")
     parser.add_argument("--only", help="these games only, comma-separated (default: all)")
     parser.add_argument("--sets", default="default",

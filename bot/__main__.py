@@ -30,7 +30,7 @@ USAGE = """\
 usage: python -m bot [migrate-db SQLITE_URL POSTGRES_URL]
 
 Runs the Fivefold Discord bot until SIGINT or SIGTERM, with the settings of .env or the
-environment (DISCORD_TOKEN at least; the README lists them all).
+environment (DISCORD_TOKEN at least; docs/operating.md lists them all).
   migrate-db SQLITE_URL POSTGRES_URL   copy a SQLite database into PostgreSQL, then stop"""
 log = logging.getLogger("bot")
 EXIT_CONFIG = 2

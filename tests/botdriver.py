@@ -1,7 +1,8 @@
 """Running the real bot against the fake Discord, and playing it the way people do.
 
-Used by the tests in ``tests/discord/`` and ``tests/bot/``. The helpers only click what a
-person could click (buttons on messages the user can see) unless a test forges on purpose.
+Used by the scenarios in ``tests/scenarios/`` and by tests under ``tests/bot/`` and
+``tests/cogs/``. The helpers only click what a person could click (buttons on messages
+the user can see) unless a test forges on purpose.
 What the bot answered is read with :mod:`tests.answers`, a button's id with
 :mod:`tests.custom_ids`.
 
@@ -37,7 +38,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "computer_delay": 0,
         "computer_budget": 0.01,  # 200 simulated moves: hard computers decide in milliseconds
         "turn_timeout": 0,
-        "table_edit_interval": 0,  # tests wait for each edit (tests/discord/test_table_edit_pacing)
+        "table_edit_interval": 0,  # tests wait for each edit; scenarios/test_table_edit_pacing
         "dev_guild_id": None,
         "commands_per_minute": 0,  # tests type commands faster than people; test_discord_guard
     }

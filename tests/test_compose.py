@@ -1,4 +1,4 @@
-"""``compose.yaml`` holds what the README's "Running at scale" promises.
+"""``compose.yaml`` holds what "Running at scale" in ``docs/operating.md`` promises.
 
 No Docker daemon runs in CI, so the file is read, not run: PostgreSQL on a volume
 with ``pg_isready`` as its health check; bot processes built from this repository's

@@ -52,7 +52,7 @@ def index_bytes() -> int:
 def shared_bytes(first: int = 0, index_before: int | None = None) -> int:
     """What the texts from code ``first`` on take: each string, plus what the index grew
     by since it took ``index_before`` bytes (:func:`index_bytes`; its list slots and
-    dict entries). For the memory benchmark, which counts them apart from any table."""
+    dict entries). For ``bench.bot``'s memory figures, which count them apart from any table."""
     grown = 0 if index_before is None else index_bytes() - index_before
     return sum(sys.getsizeof(text) for text in _TEXTS[first:]) + grown
 

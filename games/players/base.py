@@ -47,7 +47,7 @@ class Perspective:
 class Decision:
     """A computer player's choice; why, in a few words said to the player it is for (the
     hint: "you keep the pair of Jacks for a Half Fizzbin"); and the search's own figures
-    ("scored 78% over 569 sampled deals"), for the command line and the benchmarks only:
+    ("scored 78% over 569 sampled deals"), kept for whoever reads the decision in code:
     a player is never shown sample counts or percentages."""
 
     action: Action
@@ -139,7 +139,7 @@ class Knowledge(Protocol):
         ...
 
     def from_game(self, game: Game[Any]) -> SearchState:
-        """The exact state of ``game`` on the fast path. For tests and benchmarks only:
+        """The exact state of ``game`` on the fast path. For tests and measurements only:
         no computer player may call it."""
         ...
 

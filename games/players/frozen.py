@@ -1,17 +1,18 @@
-"""``hard-2026-12``: the hard level as it was in December 2026, frozen, for benchmarks only.
+"""``hard-2026-12``: the hard level as it played in December 2026, frozen.
 
-The yardstick a new hard level must beat head to head (issue 22): determinized Monte
-Carlo with successive halving over every legal move, worlds from each game's
+A level of its own whose moves never change, and the yardstick the hard level is
+measured against head to head (``docs/computer-players.md``): determinized Monte Carlo
+with successive halving over every legal move, worlds from each game's
 :meth:`~games.players.base.Knowledge.sample`, rollouts by its easy rules of thumb, and
 the budgets of that month (below), whatever the games' own ``BUDGET`` says today. It
-reads only the parts of the knowledge that the new hard level leaves alone (the
-sampler, the fast state and its rollout policy); what the new level adds lives in
+reads only the parts of the knowledge that the hard level leaves alone (the sampler,
+the fast state and its rollout policy); what the hard level adds lives in
 :mod:`games.players.advice`. ``tests/games/players/test_frozen.py`` checks its moves on
 fixed positions against those the ``reorg`` revision's hard made
-(``tests/games/players/frozen-hard.json``, made by ``python -m bench.frozen_fixture``).
+(``tests/games/players/frozen-hard.json``, made by ``python -m research.frozen_fixture``).
 
-``python -m games play --seats`` accepts it; the bot does not offer it (its levels are
-``bot.models.ComputerLevel``).
+``python -m games play --seats hard,hard-2026-12,...`` plays it; the bot does not offer it
+(its levels are ``bot.models.ComputerLevel``: easy and hard).
 """
 
 from __future__ import annotations

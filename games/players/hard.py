@@ -22,13 +22,8 @@ import random
 from games.players.advice import Advice, KnowledgeOnly, advice_for
 from games.players.base import Decision, Knowledge, Perspective, knowledge_for
 from games.players.easy import EasyPlayer
-from games.players.ismcts import ismcts
 from games.players.levels import Level, register_level
 from games.players.search import search
-
-#: The search engines: determinized Monte Carlo (with successive halving unless
-#: ``halving=False``) and single-observer information-set MCTS.
-ENGINES = ("flat", "ismcts")
 
 #: Simulated moves per decision (rollouts included) for a game that sets no ``BUDGET``.
 DEFAULT_BUDGET = 20_000
@@ -54,35 +49,16 @@ class HardPlayer:
     """Determinized Monte Carlo with the rollout policy of the game's knowledge.
 
     ``budget`` (simulated moves per decision) defaults to the game's own
-    (:func:`budget_for`); ``halving=False`` spreads it evenly over every candidate
-    (flat Monte Carlo), and ``per_world`` plays each candidate that many times on
-    each sampled world (fewer worlds for the same budget): both for comparison
-    (``bench.allocation``). ``advice`` replaces the game's registered
-    :class:`~games.players.advice.Advice` (for benchmarks of variants).
+    (:func:`budget_for`); the game's :class:`~games.players.advice.Advice`, when it has
+    one, narrows the candidates and draws the worlds.
     """
 
     level = Level.HARD
 
-    def __init__(
-        self,
-        budget: int | None = None,
-        *,
-        halving: bool = True,
-        per_world: int = 1,
-        engine: str = "flat",
-        advice: Advice | None = None,
-    ) -> None:
+    def __init__(self, budget: int | None = None) -> None:
         if budget is not None and budget < 1:
             raise ValueError(f"the budget must be at least 1 simulated move, not {budget}")
-        if per_world < 1:
-            raise ValueError(f"per_world must be at least 1 playout, not {per_world}")
-        if engine not in ENGINES:
-            raise ValueError(f"no engine {engine!r}; the engines are {', '.join(ENGINES)}")
         self.budget = budget
-        self.halving = halving
-        self.per_world = per_world
-        self.engine = engine
-        self.advice = advice
 
     def decide(self, p: Perspective, rng: random.Random) -> Decision:
         know = knowledge_for(p.game)
@@ -94,32 +70,18 @@ class HardPlayer:
         return self._search(know, p, rng)
 
     def _advice(self, game: str) -> Advice:
-        if self.advice is not None and self.advice.game == game:
-            return self.advice
+        """The advice the search follows in ``game``: the game's own, or the knowledge's."""
         return advice_for(game) or KnowledgeOnly(game)
 
     def _search(self, know: Knowledge, p: Perspective, rng: random.Random) -> Decision:
         budget = self.budget if self.budget is not None else budget_for(p.game)
         advice = self._advice(p.game)
-        if self.engine == "ismcts":
-            best, worlds = ismcts(p.seat, p.legal, lambda: advice.sample(p, rng), rng,
-                                  budget=budget)
-            action = p.legal[best]
-            return Decision(action, know.why(p, action),
-                            odds=f"searched {worlds} sampled deals")
         kept = list(advice.candidates(p))
         if len(kept) == 1:
             action = p.legal[kept[0]]
             return Decision(action, know.why(p, action) or "it is the only move worth playing")
-        found = search(
-            p.seat,
-            [p.legal[i] for i in kept],
-            lambda: advice.sample(p, rng),
-            rng,
-            budget=budget,
-            halving=self.halving,
-            per_world=self.per_world,
-        )
+        found = search(p.seat, [p.legal[i] for i in kept], lambda: advice.sample(p, rng), rng,
+                       budget=budget)
         action = p.legal[kept[found.best]]
         odds = f"scored {found.means[found.best]:.0%} over {found.worlds} sampled deals"
         return Decision(action, know.why(p, action), odds=odds)

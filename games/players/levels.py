@@ -21,7 +21,7 @@ class Level(StrEnum):
     RANDOM = "random"
     EASY = "easy"
     HARD = "hard"
-    HARD_2026_12 = "hard-2026-12"  # today's hard, frozen: a yardstick for the benchmarks only
+    HARD_2026_12 = "hard-2026-12"  # hard as it played in December 2026, frozen
 
 
 class Player(Protocol):
@@ -43,7 +43,7 @@ def register_level(level: Level | str, factory: Callable[[], Player]) -> None:
 
 
 def levels() -> list[Level | str]:
-    """Every registered level, sorted by name (with any variant a benchmark registered)."""
+    """Every registered level, sorted by name (with any other name registered beside them)."""
     return sorted(_LEVELS)
 
 

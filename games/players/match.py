@@ -113,8 +113,8 @@ def decision_rng(level: str, seed: int | None, actions: int, seat: int) -> rando
 
 
 def make_player(level: Level | str, budget: int | None = None) -> Player:
-    """A player of ``level`` (a :class:`Level`, or a name registered beside them, as
-    ``bench.variants`` registers its variants); ``budget`` applies to the searching levels
+    """A player of ``level`` (a :class:`Level`, or a name registered beside them with
+    :func:`~games.players.levels.register_level`); ``budget`` applies to the searching levels
     only (``hard`` and the frozen ``hard-2026-12``)."""
     if budget is not None and level == Level.HARD:
         return HardPlayer(budget=budget)
@@ -180,7 +180,7 @@ def processes(workers: int, initializer: Callable[..., object] | None = None,
     threads (a test runner, an event loop) may leave a forked child deadlocked on a lock
     one of them held, and Python 3.14 starts pools this way by default on Linux too. So a
     worker knows only what it imports: ``initializer(*initargs)`` runs in each as it
-    starts (``bench.variants`` registers its levels there)."""
+    starts (a caller that registers levels of its own registers them there)."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
         else "spawn"
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),

@@ -50,30 +50,26 @@ def search(
     rng: random.Random,
     *,
     budget: int,
-    halving: bool = True,
-    per_world: int = 1,
 ) -> SearchResult:
     """The candidate with the best mean value for ``seat`` over sampled worlds.
 
     ``sample()`` draws one world (from the same generator as the rollouts); every
-    candidate alive is played from a copy of it ``per_world`` times, so candidates
-    are compared on the same deals. Ties go to the earlier candidate, so the choice
+    candidate alive is played out on it once, so candidates are compared on the same
+    deals. Ties go to the earlier candidate, so the choice
     is deterministic.
     """
     count = len(candidates)
     totals = [0.0] * count
     playouts = [0] * count
     alive = list(range(count))
-    rounds = halving_rounds(count) if halving else 1
+    rounds = halving_rounds(count)
     spent = worlds = 0
     for round_index in range(rounds):
         target = budget * (round_index + 1) // rounds
         while True:
             world = sample()
             worlds += 1
-            for repeat in range(per_world):
-                last = repeat == per_world - 1
-                spent += _play_world(world, seat, candidates, alive, totals, playouts, rng, last)
+            spent += _play_world(world, seat, candidates, alive, totals, playouts, rng)
             if spent >= target:
                 break
         if round_index < rounds - 1:
@@ -91,15 +87,13 @@ def _play_world(
     totals: list[float],
     playouts: list[int],
     rng: random.Random,
-    last_use: bool,
 ) -> int:
     """Play every alive candidate out once from ``world``; the simulated moves spent.
 
-    On the world's ``last_use`` the last candidate plays on ``world`` itself (one
-    copy fewer).
+    The last candidate plays on ``world`` itself (one copy fewer).
     """
     spent = 0
-    last = len(alive) - 1 if last_use else -1
+    last = len(alive) - 1
     for position, index in enumerate(alive):
         state = world if position == last else world.copy()
         state.play(state.move(candidates[index]))

@@ -58,43 +58,16 @@ def place_values(totals: Sequence[float], *, width: float, lower_is_better: bool
     return out
 
 
-def first_shares(totals: Sequence[float], *, scale: float,
-                 lower_is_better: bool) -> list[float]:
-    """Each seat's chance of finishing first if the deals still to play add to every total
-    a noise of their own, independent, Gumbel-distributed of ``scale`` points: a softmax
-    of the totals. The chances add up to 1, equal totals share alike, and a seat far behind
-    the others barely counts (the difference of two such noises is a logistic curve of
-    ``scale``, the spread ``spread`` adds up). A tie for first shares its chance, where
-    :func:`place_values` may count it whole for each.
-
-    >>> [round(v, 2) for v in first_shares([10, 20, 30], scale=10, lower_is_better=True)]
-    [0.67, 0.24, 0.09]
-    >>> first_shares([5, 5, 5, 5], scale=3, lower_is_better=False)
-    [0.25, 0.25, 0.25, 0.25]
-    """
-    if scale <= 0:
-        raise ValueError(f"the scale must be positive, not {scale}")
-    ups = [-t for t in totals] if lower_is_better else list(totals)
-    top = max(ups)
-    odds = [math.exp((u - top) / scale) for u in ups]
-    whole = sum(odds)
-    return [o / whole for o in odds]
-
-
 def valued(standing: Standing, totals: Sequence[float], own: Sequence[float], *,
            lower_is_better: bool, tie: float) -> list[float]:
-    """A playout's value for each seat: its place from ``totals`` (:func:`place_values`,
-    or with ``standing.shares`` :func:`first_shares` of scale ``standing.width``) blended
-    with the deal's ``own`` value by ``standing.blend``.
+    """A playout's value for each seat: its place from ``totals`` (:func:`place_values`)
+    blended with the deal's ``own`` value by ``standing.blend``.
 
     >>> v = valued(Standing((), 5.0, 0.75), [10, 20], [1.0, 0.0], lower_is_better=True, tie=0)
     >>> [round(x, 2) for x in v]
     [0.91, 0.09]
     """
-    place = (first_shares(totals, scale=standing.width, lower_is_better=lower_is_better)
-             if standing.shares else
-             place_values(totals, width=standing.width, lower_is_better=lower_is_better,
-                          tie=tie))
+    place = place_values(totals, width=standing.width, lower_is_better=lower_is_better, tie=tie)
     b = standing.blend
     return [b * w + (1 - b) * v for w, v in zip(place, own, strict=True)]
 
@@ -114,9 +87,8 @@ class Standing:
     """The game around the deal under way, shared by every copy of a world."""
 
     totals: tuple[int, ...]  # each seat's points before this deal
-    width: float  # the logistic curve's width (or the shares' scale), in points
+    width: float  # the logistic curve's width, in points
     blend: float  # the weight of the place in a playout's value
-    shares: bool = False  # value the place by :func:`first_shares`, not the margin's curve
 
 
 def adopt(world: Any, cls: type[World]) -> World:
@@ -172,4 +144,4 @@ class StandingAdvice:
 
 
 __all__ = ["BLEND", "DEAL_SPREAD", "LAST_WIDTH", "Standing", "StandingAdvice", "adopt",
-           "first_shares", "place_values", "spread", "valued"]
+           "place_values", "spread", "valued"]

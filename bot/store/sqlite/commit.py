@@ -104,7 +104,7 @@ class GroupCommit:
         self._queue: list[_Pending] = []
         self._flusher: asyncio.Task[None] | None = None
         self.groups = 0
-        """How many transactions were committed (a benchmark divides writes by it)."""
+        """How many transactions were committed (``bench.store`` divides writes by it)."""
 
     async def write(self, write: Write[T]) -> T:
         """Run ``write`` in the next group's transaction; return once that is committed."""

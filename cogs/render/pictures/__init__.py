@@ -8,7 +8,7 @@ scene comes from its own snapshot (:mod:`cogs.render.hand`). A :class:`Picture` 
 PNG bytes, the alt text that names every card shown (the attachment's description), and
 the file name. The bot draws them in threads (:mod:`cogs.render.pictures.painter`), never
 on the event loop; :func:`table_picture` and :func:`hand_picture` draw at once a game that
-sits at no table, for tests, samples and benchmarks.
+sits at no table, for tests, samples and ``bench.pictures``.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def table_scene_for(shown: TableSnapshot) -> Scene | None:
 
 
 def table_scene_of(game: Game[Any], names: Sequence[str]) -> Scene:
-    """The public table of a game that sits at no table (samples, tests, benchmarks)."""
+    """The public table of a game that sits at no table (samples, tests, ``bench.pictures``)."""
     return public_scene(game.name, game.title, game.view_for(None), names, game.card_name)
 
 

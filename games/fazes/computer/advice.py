@@ -12,14 +12,7 @@ seat's total so far plus the faze's points, against the best total of the others
 (``margin``), through a logistic curve whose width is what the fazes still to play can
 change (nearly a step in the last faze, nearly straight with five to go), blended with
 the faze's own points (``blend``: the weight of the standing). How far each faze still to
-play moves a margin is a quarter of its point span (``deal_spread``), a guess. Two options
-replace the guess with self-play's measure (:mod:`games.fazes.computer.spreads`, made by
-``python -m bench.faze_spreads``): ``measured`` keeps the curve with the measured widths,
-``shares``, while fazes are still to come, values the place by each seat's share of the
-chance of finishing first (a softmax of the totals, which predicts the winner far better
-than the curve; it takes the measured spread whatever ``measured`` says, and splits a
-tie's win where the curve gives it whole). Neither won more games
-(``bench/strength-notes.md``), so both are off.
+play moves a margin is a quarter of its point span (``deal_spread``).
 
 The worlds are weighed by how well they explain the other players' plays
 (:mod:`games.fazes.computer.inference`; ``prior``: the chance, before anything is read,
@@ -36,7 +29,6 @@ from typing import Any, Self, cast
 from games.fazes.computer.fast import _RULES, FastFazes
 from games.fazes.computer.inference import clues, weight
 from games.fazes.computer.knowledge import Seen, deal_unseen, faze_plays, seen, world
-from games.fazes.computer.spreads import SCALES
 from games.fazes.options import FazesOptions
 from games.players.advice import register_advice
 from games.players.base import Perspective, SearchState
@@ -58,24 +50,14 @@ TIE = 2.5
 POOL = 256
 #: The power the pool's weights are raised to before drawing (1: as they are).
 TEMPER = 1.0
-#: Take how far the fazes to come move a margin from self-play's table, not the spans
-#: (it won no more games than the guess: an option only).
-MEASURED = False
-#: Value the place by each seat's share of the chance of finishing first while fazes are
-#: to come (it won no more games than the margin's curve: an option only).
-SHARES = False
 
 
 def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAST_WIDTH,
-                faze_spread: float = DEAL_SPREAD, measured: bool = MEASURED,
-                shares: bool = SHARES) -> Standing:
+                faze_spread: float = DEAL_SPREAD) -> Standing:
     """The standing ``p``'s seat sees: the totals so far and the width of the curve.
 
     The width is a sliver of this faze's span (``last_width``) and what the fazes still
-    to play can move a margin: ``faze_spread`` of each one's span, or with ``measured``
-    their scales measured in self-play (:data:`SCALES`). With ``shares``, while fazes are
-    still to play, the place is valued by each seat's share of the chance of finishing
-    first (:func:`~games.players.standing.first_shares`), of the measured scales' spread.
+    to play can move a margin: ``faze_spread`` of each one's span.
 
     >>> import games
     >>> from games.players import perspective
@@ -83,8 +65,6 @@ def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAS
     >>> s = standing_of(perspective(game, game.to_act))
     >>> s.totals, round(s.width, 2)
     ((0, 0, 0, 0), 34.45)
-    >>> round(standing_of(perspective(game, game.to_act), measured=True).width, 2), SCALES[(4, 3)]
-    (33.45, 31.5)
     """
     n = p.players
     fazes = cast(FazesOptions, p.options).fazes
@@ -92,11 +72,7 @@ def standing_of(p: Perspective, *, blend: float = BLEND, last_width: float = LAS
     totals = tuple(sum(r[q] for r in p.rounds) for q in range(n))
     span = _RULES[(n, fazes[played])].span
     to_come = fazes[played + 1:]
-    if shares and to_come:
-        return Standing(totals, spread([SCALES[(n, f)] for f in to_come]), blend, shares=True)
-    width = last_width * span + spread(
-        [SCALES[(n, f)] for f in to_come] if measured
-        else [_RULES[(n, f)].span * faze_spread for f in to_come])
+    width = last_width * span + spread([_RULES[(n, f)].span * faze_spread for f in to_come])
     return Standing(totals, width, blend)
 
 
@@ -146,31 +122,24 @@ class FazesAdvice(StandingAdvice):
     """Fazes' :class:`~games.players.advice.Advice`: the knowledge's worlds weighed by the
     plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the weights; ``prior``: the
     chance that a seat plays by the rules of thumb), valued by the standing (``blend`` 0
-    values them as the knowledge does; ``measured`` takes how far the fazes to come move a
-    margin from the self-play table instead of a share of their spans; ``shares`` values
-    the place by each seat's share of the chance of finishing first while fazes are to
-    come)."""
+    values them as the knowledge does)."""
 
     game = "fazes"
 
     def __init__(self, blend: float = BLEND, last_width: float = LAST_WIDTH,
                  deal_spread: float = DEAL_SPREAD, pool: int = POOL,
-                 temper: float = TEMPER, prior: float = RULES_PRIOR,
-                 measured: bool = MEASURED, shares: bool = SHARES) -> None:
+                 temper: float = TEMPER, prior: float = RULES_PRIOR) -> None:
         super().__init__(blend, last_width, deal_spread)
         if pool < 0:
             raise ValueError("the pool is a number of worlds, 0 or more")
         self.pool = pool
         self.temper = check_temper(temper)
         self.prior = check_prior(prior)
-        self.measured = measured
-        self.shares = shares
         self._weighed: Recent[Weighed] = Recent()
 
     def read(self, p: Perspective) -> Standing:
         return standing_of(p, blend=self.blend, last_width=self.last_width,
-                           faze_spread=self.deal_spread, measured=self.measured,
-                           shares=self.shares)
+                           faze_spread=self.deal_spread)
 
     def wrap(self, world: Any, standing: Standing) -> StandingFazes:
         return with_standing(world, standing)
@@ -186,5 +155,5 @@ class FazesAdvice(StandingAdvice):
 
 ADVICE = register_advice(FazesAdvice())
 
-__all__ = ["ADVICE", "MEASURED", "POOL", "SHARES", "TEMPER", "TIE", "FazesAdvice",
+__all__ = ["ADVICE", "POOL", "TEMPER", "TIE", "FazesAdvice",
            "StandingFazes", "Weighed", "standing_of", "with_standing"]

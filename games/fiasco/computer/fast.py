@@ -352,7 +352,7 @@ def from_game(game: Fiasco) -> FiascoState:
 
     In the claiming phase the coming deal is taken from the game itself (its own next
     deal, or the permutation its generator will shuffle the deck with), so this is for
-    tests and benchmarks only: no computer player may call it.
+    tests and measurements only: no computer player may call it.
     """
     claims = [[SUITS.index(s) for s in claim] for claim in game.claims]
     state = FiascoState(

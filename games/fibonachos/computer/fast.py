@@ -77,7 +77,7 @@ class FibonachosState:
 
     @classmethod
     def from_game(cls, game: Fibonachos) -> FibonachosState:
-        """The exact current round of ``game`` (for tests and benchmarks)."""
+        """The exact current round of ``game`` (for tests and measurements)."""
         over = game.over
         return cls(
             players=game.players,

@@ -35,7 +35,7 @@ from games.players.constrained_deal import constrained_deal
 
 #: How often the easy level forgets that two Fibonachos make trumps.
 FORGETS_TRUMP = 0.2
-#: A suggested hard budget (simulated moves per decision), see ``bench/search.py``.
+#: The hard level's budget (simulated moves per decision).
 BUDGET = 20_000
 
 _SUITS = 3

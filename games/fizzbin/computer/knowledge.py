@@ -40,9 +40,8 @@ from games.players.base import Decision, Perspective, register_knowledge
 
 #: Simulated moves per hard decision. 26,000 since the search got faster (issue 13): about
 #: the CPU time that 20,000 took before (median 112 ms of one core, p99 285 ms, against
-#: 123 / 158 ms for 20,000 before, on the loaded 2-core machine; ``python -m
-#: bench.fizzbin_search speed --budget 26000``). The match figures are in
-#: ``bench/strength-notes.md``.
+#: 123 / 158 ms for 20,000 before, on the loaded 2-core machine). Its strength and
+#: decision times today: ``docs/computer-players.md``.
 BUDGET = 26_000
 #: The reason given when the rules of thumb misread the table (tests make sure they never do).
 PLAYS_SAFE = "plays safe"

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Self, cast
 
-from games.fumblaroo.computer.fast import DONE, PLAYING, FumblarooState, thumb_move
+from games.fumblaroo.computer.fast import DONE, FumblarooState
 from games.fumblaroo.computer.inference import clues, weight
 from games.fumblaroo.computer.knowledge import KNOWLEDGE, deal_unseen, unseen, world
 from games.fumblaroo.scoring import game_winner
@@ -71,44 +71,6 @@ class StandingFumblaroo(FumblarooState):
         return [self.blend * w + (1 - self.blend) * v for w, v in zip(place, own, strict=True)]
 
 
-class EndgameFumblaroo(StandingFumblaroo):
-    """A :class:`StandingFumblaroo` in which the searching seat (``me``) plays its last
-    ``tricks`` cards of a playout as well as it can in this world, the others by the rules
-    of thumb (which in the tricks draw no random number): every order of its own cards is
-    tried."""
-
-    __slots__ = ("me", "tricks")
-
-    me: int
-    tricks: int
-
-    def copy(self) -> Self:
-        new = super().copy()
-        new.me = self.me
-        new.tricks = self.tricks
-        return new
-
-    def rollout_move(self, rng: random.Random) -> int:
-        if (self.turn == self.me and self.stage == PLAYING
-                and self.hands[self.me].bit_count() <= self.tricks):
-            return self.best_own()[0]
-        return thumb_move(self, rng)
-
-    def best_own(self) -> tuple[int, float]:
-        """The searching seat's best card here, and its value, the others playing by the
-        rules of thumb to the end of the hand (the first of equal cards)."""
-        best, most = -1, -1.0
-        for move in self.moves():
-            after = self.copy()
-            after.play(move)
-            while not after.done() and after.turn != self.me:
-                after.play(thumb_move(after))
-            value = after.values()[self.me] if after.done() else after.best_own()[1]
-            if value > most:
-                best, most = move, value
-        return best, most
-
-
 def with_standing(world: FumblarooState, blend: float) -> StandingFumblaroo:
     """``world`` as a :class:`StandingFumblaroo`, taking over its parts (a fresh sample,
     used by nothing else)."""
@@ -136,15 +98,12 @@ class FumblarooAdvice:
     """Fumblaroo's :class:`~games.players.advice.Advice`: the knowledge's worlds weighed
     by the bids and plays (``pool`` 0: unweighed; ``temper`` below 1 flattens the
     weights; ``prior``: the chance that a seat plays by the rules of thumb), valued by the
-    totals they leave (``blend`` 0 values them as the knowledge does). ``endgame`` above 0
-    has the searching seat play its last ``endgame`` cards of each playout exactly
-    (:class:`EndgameFumblaroo`); off in the level: it won no more games
-    (``bench/strength-notes.md``)."""
+    totals they leave (``blend`` 0 values them as the knowledge does)."""
 
     game = "fumblaroo"
 
     def __init__(self, blend: float = BLEND, pool: int = POOL,
-                 temper: float = TEMPER, prior: float = RULES_PRIOR, endgame: int = 0) -> None:
+                 temper: float = TEMPER, prior: float = RULES_PRIOR) -> None:
         if not 0 <= blend <= 1:
             raise ValueError("blend is a weight in [0, 1]")
         if pool < 0:
@@ -153,10 +112,6 @@ class FumblarooAdvice:
         self.pool = pool
         self.temper = check_temper(temper)
         self.prior = check_prior(prior)
-        if not 0 <= endgame <= 5 or (endgame and blend == 0):
-            raise ValueError("endgame is the searching seat's last cards it plays out "
-                             "itself, 0 to 5, with a blend above 0")
-        self.endgame = endgame
         self._weighed: Recent[Weighed] = Recent()
 
     def candidates(self, p: Perspective) -> Sequence[int]:
@@ -169,14 +124,10 @@ class FumblarooAdvice:
             weighed = self._weighed.get(
                 p, lambda p: Weighed(p, self.pool, self.temper, self.prior))
             drawn = weighed.draw(rng)
-        if self.endgame:
-            ended = adopt(drawn, EndgameFumblaroo)
-            ended.blend, ended.me, ended.tricks = self.blend, p.seat, self.endgame
-            return ended
         return drawn if self.blend == 0 else with_standing(drawn, self.blend)
 
 
 ADVICE = register_advice(FumblarooAdvice())
 
-__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "PACE", "POOL", "TEMPER", "EndgameFumblaroo",
-           "FumblarooAdvice", "StandingFumblaroo", "Weighed", "with_standing"]
+__all__ = ["ADVICE", "BLEND", "HAND_SPREAD", "PACE", "POOL", "TEMPER", "FumblarooAdvice",
+           "StandingFumblaroo", "Weighed", "with_standing"]

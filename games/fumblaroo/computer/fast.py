@@ -113,7 +113,7 @@ class FumblarooState:
 
     @classmethod
     def from_game(cls, game: Fumblaroo) -> FumblarooState:
-        """The exact current hand of ``game`` (for tests and benchmarks)."""
+        """The exact current hand of ``game`` (for tests and measurements)."""
         over = game.over
         stage = DONE if over else _STAGE[game.stage]
         return cls(

@@ -47,7 +47,7 @@ HIDDEN_DISCARD = f"{FumblarooVerb.DISCARD} ?"
 #: rules of thumb's trick weights), and how often it wins a trick more dearly than needed.
 WAVER = 0.75
 OVERPLAYS = 0.1
-#: A suggested hard budget (simulated moves per decision), see ``bench/search.py``.
+#: The hard level's budget (simulated moves per decision).
 BUDGET = 20_000
 
 

@@ -1,7 +1,7 @@
 """A two-player game's private decks are dealt face down: nobody sees their cards, their
 owner included, who knows only how many are left (``docs/rules/README.md``, Hidden
 information). Checked here in the rules core's views; what the bot renders of them is
-``tests/discord/test_private_decks.py``."""
+``tests/cogs/render/test_private_decks.py``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Decisions are pure: the same perspective and generator give the same decision in any
 process. (That ``random`` is the bot's first-wave computer player bit for bit is
-``tests/bot/test_bot_computers.py``.)"""
+``tests/bot/tables/test_computers.py``.)"""
 
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
-"""``hard-2026-12`` is today's hard of December 2026, frozen: on fixed positions it makes
-the moves the ``reorg`` revision's hard made (``frozen-hard.json``, made by ``python -m
-bench.frozen_fixture --rev reorg``), whatever the new hard level changes; ``play``
-accepts it and the bot does not offer it."""
+"""``hard-2026-12`` is the hard level as it played in December 2026, frozen: on fixed
+positions it makes the moves the ``reorg`` revision's hard made (``frozen-hard.json``, made
+by ``python -m research.frozen_fixture --rev reorg``), whatever the hard level changes;
+``play`` accepts it and the bot does not offer it."""
 
 from __future__ import annotations
 
 import json
 import random
-import typing
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 import games
 from bot.models import ComputerLevel
 from cogs.ids import COMPUTER_LEVELS
+from games.cli import play
 from games.players import levels, perspective, player
 from games.players.frozen import BUDGETS, LEVEL, FrozenHardPlayer
 from games.players.match import Match, make_player, play_match
@@ -45,8 +45,17 @@ def test_the_fixture_covers_every_game_at_its_frozen_budget():
 
 def test_play_accepts_the_frozen_level_and_the_bot_does_not_offer_it():
     assert LEVEL in levels()
-    assert LEVEL not in typing.get_args(ComputerLevel)
-    assert LEVEL not in COMPUTER_LEVELS.values()
+    assert LEVEL.value not in {level.value for level in ComputerLevel}
+    assert sorted(COMPUTER_LEVELS) == ["easy", "hard"]  # the lobby's chooser: nothing else
     match = Match("fiasco", (LEVEL, "hard"), 1, seed=3, budget=60)
     assert isinstance(make_player(LEVEL, 60), FrozenHardPlayer)
     assert play_match(match)["seats"] == [LEVEL, "hard"]
+
+
+def test_the_command_line_plays_it_beside_hard(capsys):
+    # ``python -m games play --seats hard,hard-2026-12,...`` is checked from outside too.
+    assert play.main(["fiasco", "--seats", "hard,hard-2026-12,easy,easy", "--games", "1",
+                      "--seed", "2", "--budget", "60", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seats"] == ["hard", "hard-2026-12", "easy", "easy"]
+    assert set(out["decision_ms"]) == {"hard", "hard-2026-12", "easy"}

@@ -12,7 +12,6 @@ from games.core.registry import new_game
 from games.fazes.computer.advice import FazesAdvice, StandingFazes, standing_of
 from games.fazes.computer.fast import _RULES, FastFazes
 from games.fazes.computer.knowledge import KNOWLEDGE as FAZES
-from games.fazes.computer.spreads import SCALES
 from games.fibonachos.computer.advice import POINTS, FibonachosAdvice, StandingFibonachos
 from games.fibonachos.computer.advice import standing_of as fibonachos_standing
 from games.fibonachos.computer.fast import FibonachosState
@@ -20,7 +19,7 @@ from games.fibonachos.computer.knowledge import KNOWLEDGE as FIBONACHOS
 from games.fumblaroo.computer.advice import FumblarooAdvice, StandingFumblaroo
 from games.fumblaroo.computer.knowledge import KNOWLEDGE as FUMBLAROO
 from games.players import perspective
-from games.players.standing import first_shares, place_values
+from games.players.standing import place_values
 
 
 def play_until(game, rounds: int, seed: int):
@@ -57,23 +56,6 @@ def test_a_wider_curve_tells_the_same_margin_apart_less():
     narrow = place_values([10, 30], width=2, lower_is_better=True, tie=0)
     wide = place_values([10, 30], width=40, lower_is_better=True, tie=0)
     assert narrow[0] - narrow[1] > wide[0] - wide[1] > 0
-
-
-@pytest.mark.parametrize("totals", [[10, 20, 30, 40], [-50, 0, 0, 25], [7, 7, 90]])
-def test_the_shares_of_finishing_first_add_up_to_one_and_go_to_the_best_totals(totals):
-    shares = first_shares(totals, scale=20, lower_is_better=True)
-    assert sum(shares) == pytest.approx(1)
-    order = sorted(range(len(totals)), key=lambda q: totals[q])
-    assert [shares[q] for q in order] == sorted(shares, reverse=True)
-    # A common shift of every total changes nobody's chance; a wider scale evens them out.
-    assert first_shares([t + 60 for t in totals], scale=20, lower_is_better=True) == \
-        pytest.approx(shares)
-    wider = first_shares(totals, scale=200, lower_is_better=True)
-    assert max(wider) < max(shares) and min(wider) > min(shares)
-    assert first_shares(totals, scale=20, lower_is_better=False) == pytest.approx(
-        first_shares([-t for t in totals], scale=20, lower_is_better=True))
-    with pytest.raises(ValueError, match="scale"):
-        first_shares(totals, scale=0, lower_is_better=True)
 
 
 def test_a_width_that_is_not_positive_is_refused():
@@ -185,43 +167,14 @@ def test_the_fazes_width_is_the_current_faze_s_span_and_the_later_ones():
     p = perspective(game, game.to_act)  # in faze 5, with 6 to come
     assert standing_of(p).width == pytest.approx(
         0.03 * _RULES[(4, 5)].span + 0.25 * _RULES[(4, 6)].span)
-    # The level's own standing is this guess, on the margin's curve (its options are off).
-    assert FazesAdvice().read(p) == standing_of(p) and not standing_of(p).shares
-    measured = standing_of(p, measured=True)  # the spread of faze 6 measured in self-play
-    assert measured.width == pytest.approx(0.03 * _RULES[(4, 5)].span + SCALES[(4, 6)])
+    assert FazesAdvice().read(p) == standing_of(p)
 
 
-def test_the_measured_widths_to_come_add_as_a_root_sum_of_squares_of_the_table_s_scales():
+def test_the_widths_to_come_add_as_a_root_sum_of_squares_of_their_spreads():
     game = new_game("fazes", 5, {"fazes": [3, 1, 6, 2]}, seed=4)
     p = perspective(game, game.to_act)
-    s = FazesAdvice(measured=True, shares=False).read(p)
-    to_come = math.sqrt(SCALES[(5, 1)] ** 2 + SCALES[(5, 6)] ** 2 + SCALES[(5, 2)] ** 2)
-    assert s.width == pytest.approx(0.03 * _RULES[(5, 3)].span + to_come)
-    # the guess is wider than what was measured
-    assert FazesAdvice(shares=False).read(p).width > s.width
-    assert FazesAdvice(shares=True).read(p).width == pytest.approx(to_come)
-
-
-def test_with_shares_fazes_to_come_value_the_chance_of_finishing_first_and_the_last_the_curve():
-    game = play_until(new_game("fazes", 4, {"fazes": [1, 3, 2]}, seed=6), 1, 6)
-    p = perspective(game, game.to_act)  # in faze 3, with 2 to come
-    s = standing_of(p, shares=True)
-    assert s.shares and s.width == pytest.approx(SCALES[(4, 2)]) and s.totals == tuple(game.scores)
-    world = FazesAdvice(shares=True).sample(p, random.Random(2))
-    assert isinstance(world, StandingFazes) and world.standing == s
-    rng = random.Random(3)
-    while not world.done():
-        world.play(world.rollout_move(rng))
-    assert world.final is not None
-    totals = [t + q for t, q in zip(game.scores, world.final, strict=True)]
-    place = first_shares(totals, scale=SCALES[(4, 2)], lower_is_better=True)
-    own = FastFazes.values(world)
-    assert world.values() == pytest.approx([0.75 * w + 0.25 * v
-                                            for w, v in zip(place, own, strict=True)])
-    assert not FazesAdvice(shares=False).read(p).shares
-    game = play_until(game, 2, 6)  # the last faze: only the place counts, nearly a step
-    last = standing_of(perspective(game, game.to_act), shares=True)
-    assert not last.shares and last.width == pytest.approx(0.03 * _RULES[(4, 2)].span)
+    to_come = math.sqrt(sum((0.25 * _RULES[(5, f)].span) ** 2 for f in (1, 6, 2)))
+    assert FazesAdvice().read(p).width == pytest.approx(0.03 * _RULES[(5, 3)].span + to_come)
 
 
 def test_a_copy_shares_the_standing_and_the_value_counts_the_last_trick_and_the_blend():

@@ -37,11 +37,10 @@ def test_a_goal_is_met_only_when_the_lower_bound_clears_it():
     # 30 of 48: share 62.5 %, Wilson lower bound 48.4 % > 40 %; 22 of 48: 45.8 %, bound 32.6 %.
     entry = {"budget": 100, "hard vs easy": result_with(30, 48),
              "easy vs random": result_with(22, 48)}
-    text = strength.render(raw(entry), "python -m bench.strength", "Notes here.")
+    text = strength.render(raw(entry), "python -m bench.strength")
     assert "| fiasco | hard vs easy | 48 | 62.5% [48.4%, 74.8%] | 25.0% | 40.0% |" in text
     assert "- fiasco, hard against easy: met (lower bound 48.4%" in text
     assert "- fiasco, easy against random: met (lower bound 32.6%, goal above 25.0%" in text
-    assert text.rstrip().endswith("Notes here.")
 
 
 def test_a_share_whose_lower_bound_falls_short_is_not_met():
@@ -55,16 +54,17 @@ def test_a_share_whose_lower_bound_falls_short_is_not_met():
 def test_the_top_counts_the_goals_met_and_names_each_one_missed_with_its_gap():
     entry = {"budget": 100, "hard vs easy": result_with(24, 48),  # bound 36.4 %: 3.6 short
              "easy vs random": result_with(22, 48)}  # bound 32.6 % > 25 %: met
-    text = strength.render(raw(entry), "the command", "Notes here.")
+    text = strength.render(raw(entry), "the command")
     glance = text.split("## At a glance")[1].split("\n## ")[0]
     # two goals of win share; no time goal (these results time no hard decision)
     assert glance.strip().startswith("1 of 2 goals met. Not met:")
     assert "- fiasco, hard vs easy: lower bound 36.4% against 40.0%, 3.6 points short " \
            "(share 50.0% over 48 games)." in glance
     assert "easy vs random" not in glance
-    # what it shows comes first; how it was made and the notes after the goals
-    order = [text.index(h) for h in ("## At a glance", "## Results", "## Goals",
-                                     "## How this report is made", "Notes here.")]
+    # the levels first, what it shows next; how it was made and is checked after the goals
+    order = [text.index(h) for h in ("## How the hard level decides", "## At a glance",
+                                     "## Results", "## Goals", "## How this report is made",
+                                     "the command", "python -m bench.strength_check")]
     assert order == sorted(order)
 
 
@@ -208,9 +208,12 @@ def test_merge_refuses_results_of_another_seed_and_names_the_file(tmp_path, caps
 
 
 def test_the_committed_report_is_the_rendering_of_the_committed_results_and_notes():
+    # and the results name the command that renders them, not a log of how they were played
     root = strength.NOTES.parent.parent
     raw = json.loads((root / "bench" / "strength-results.json").read_text())
     report = (root / "docs" / "computer-players.md").read_text()
+    assert raw["command"] == ("python -m bench.strength --render bench/strength-results.json "
+                              "--out docs/computer-players.md")
     assert report == strength.render(raw, raw["command"], strength.NOTES.read_text()), (
         "docs/computer-players.md is not what `python -m bench.strength --render "
         "bench/strength-results.json --out docs/computer-players.md` writes: render it again")
@@ -219,14 +222,23 @@ def test_the_committed_report_is_the_rendering_of_the_committed_results_and_note
 def test_what_stands_in_the_way_of_a_goal_goes_under_it_at_the_top_and_only_there():
     entry = {"budget": 100, "hard vs easy": result_with(24, 48),  # not met
              "easy vs random": result_with(22, 48)}  # met
-    notes = ("Before.\n\n## What stands in the way\n\n- **fiasco, hard vs easy**: the cards\n"
-             "  it cannot see.\n\n## Tried\n\nAfter.")
+    notes = ("## What stands in the way\n\n- **fiasco, hard vs easy**: a deal\n"
+             "  it cannot read.\n")
     text = strength.render(raw(entry), "cmd", notes)
     glance = text.split("## At a glance")[1].split("\n## ")[0]
-    assert "3.6 points short (share 50.0% over 48 games).\n  *In the way:* the cards it " \
-           "cannot see.\n" in glance
-    assert text.count("the cards") == 1 and "## What stands in the way" not in text
-    assert text.rstrip().endswith("Before.\n\n## Tried\n\nAfter.")
+    assert "3.6 points short (share 50.0% over 48 games).\n  *In the way:* a deal it " \
+           "cannot read.\n" in glance
+    assert text.count("a deal it") == 1 and "## What stands in the way" not in text
+
+
+def test_notes_beyond_what_stands_in_the_way_are_refused():
+    # The report is reference: an account of what was tried belongs in git, not here.
+    entry = {"budget": 100, "easy vs random": result_with(22, 48)}
+    with pytest.raises(ValueError, match="alone, not 'Tried"):
+        strength.render(raw(entry), "cmd", "Tried: a bigger pool.\n\n## What stands in the "
+                        "way\n\n- **fiasco, hard vs easy**: the cards.")
+    with pytest.raises(ValueError, match="alone, not 'A history"):
+        strength.render(raw(entry), "cmd", "A history of the level.")
 
 
 def test_a_goal_missed_with_nothing_written_on_what_stands_in_its_way_says_so():
@@ -234,7 +246,7 @@ def test_a_goal_missed_with_nothing_written_on_what_stands_in_its_way_says_so():
     text = strength.render(raw(entry), "cmd", "## What stands in the way\n\n- **fiasco, "
                            "easy vs random**: an entry for another goal.")
     assert "*In the way:* not written yet (What stands in the way in " \
-           "bench/strength-notes.md)." in text
+           "bench/strength-in-the-way.md)." in text
 
 
 def test_what_stands_in_the_way_refuses_a_line_that_is_no_entry_and_a_goal_named_twice():
@@ -263,4 +275,4 @@ def test_the_committed_notes_say_what_stands_in_the_way_of_every_goal_missed_and
     missed = {verdict.key for verdict in strength.judged(raw)[1] if not verdict.met}
     assert missed, "every goal is met: the issue's report has nothing left in the way"
     assert set(entries) == missed, (
-        "bench/strength-notes.md's *What stands in the way* names exactly the goals not met")
+        "bench/strength-in-the-way.md names exactly the goals not met")
