@@ -1,6 +1,7 @@
-"""The Discord surface: slash commands (``commands/``), component routing and click
-handlers (``clicks/``), the messages kept in step with a table (``upkeep/``) and pure
-renderers (``render/``); ``ids`` is the custom-id scheme, ``ui`` small shared helpers.
+"""The Discord surface: slash commands (``commands/``), component routing, click
+handlers and answering an interaction (``clicks/``), the messages kept in step with a
+table (``upkeep/``) and pure renderers with the words every message uses (``render/``);
+``ids`` is the custom-id scheme.
 
 The cogs translate: a click or a command becomes one call to the table service
 (``bot.tables``) and its outcome becomes a message. They may import ``discord``,

@@ -89,7 +89,7 @@ async def until(predicate: Callable[[], bool], timeout: float = 10.0, what: str 
 
 def live_menus(bot: FivefoldBot) -> LiveMenus:
     """The bot's hand menus that follow the game (:mod:`cogs.upkeep.live_menus`)."""
-    cog: Any = bot.get_cog("Tables")
+    cog: Any = bot.get_cog("TableCommands")
     assert cog is not None
     return cog.live  # type: ignore[no-any-return]
 
@@ -118,7 +118,7 @@ def settled(bot: FivefoldBot, session: Session) -> bool:
     A click's handler may go on after its answer (a table edit it held back is started
     as it returns): a test that goes by what the bot did next waits for the handler too.
     """
-    cog: Any = bot.get_cog("Tables")
+    cog: Any = bot.get_cog("TableCommands")
     publishing = cog is not None and (bool(cog.publisher._running)
                                       or cog.live.busy() or cog.clicks.lane.clicks > 0)
     turn = session.turn_task

@@ -28,10 +28,10 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from cogs import ids
 from cogs.clicks import router
+from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import in_time
-from cogs.clicks.handlers import display_name
+from cogs.render.text import display_name, jump_url, sentence
 from cogs.render.watch import render_listing, render_watch
-from cogs.ui import NO_MENTIONS, answered_on_failure, is_ephemeral, jump_url, say, sentence
 from cogs.upkeep.live_menus import LiveMenus
 
 Interaction = discord.Interaction[Any]
@@ -170,7 +170,7 @@ def watching_of(interaction: Interaction) -> Watching | None:
     return cog.watching if cog is not None else None
 
 
-class _Item(router._Item, template=r"(?!)"):
+class BrowsingButton(router.RoutedButton, template=r"(?!)"):
     """Rebuilt from its custom id as every table button is (:mod:`cogs.clicks.router`); the
     work is in :class:`Watching`."""
 
@@ -182,36 +182,38 @@ class _Item(router._Item, template=r"(?!)"):
         raise NotImplementedError
 
 
-class WatchButton(_Item, template=ids.WATCH_TEMPLATE):
+class WatchButton(BrowsingButton, template=ids.WATCH_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.watch(interaction, match["table"], listed=False)
 
 
-class WatchingButton(_Item, template=ids.WATCHING_TEMPLATE):
+class WatchingButton(BrowsingButton, template=ids.WATCHING_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.watching(interaction, match["table"], match["what"])
 
 
-class ListedButton(_Item, template=ids.LISTED_TEMPLATE):
+class ListedButton(BrowsingButton, template=ids.LISTED_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.listed(interaction, match["table"], match["what"])
 
 
-class TablesPageButton(_Item, template=ids.TABLES_TEMPLATE):
+class TablesPageButton(BrowsingButton, template=ids.TABLES_TEMPLATE):
     @staticmethod
     async def act(watching: Watching, interaction: Interaction, match: dict[str, str]) -> None:
         await watching.page(interaction, int(match["offset"]))
 
 
-ITEMS: tuple[type[_Item], ...] = (WatchButton, WatchingButton, ListedButton, TablesPageButton)
+ITEMS: tuple[type[BrowsingButton], ...] = (WatchButton, WatchingButton, ListedButton,
+                                           TablesPageButton)
 TEMPLATES = {WatchButton: ids.WATCH_TEMPLATE, WatchingButton: ids.WATCHING_TEMPLATE,
              ListedButton: ids.LISTED_TEMPLATE, TablesPageButton: ids.TABLES_TEMPLATE}
 
 
-async def route(interaction: Interaction, item: type[_Item], match: dict[str, str]) -> None:
+async def route(interaction: Interaction, item: type[BrowsingButton],
+                match: dict[str, str]) -> None:
     """Hand the click to its handler (or say the tables are restarting)."""
     watching = watching_of(interaction)
     if watching is None:
@@ -220,7 +222,7 @@ async def route(interaction: Interaction, item: type[_Item], match: dict[str, st
     await item.act(watching, interaction, match)
 
 
-def fallback(item: type[_Item]) -> Any:
+def fallback(item: type[BrowsingButton]) -> Any:
     """The handler of a click discord.py drops (its id is not on the clicked message):
     the same handler, which refuses it with the reason."""
     async def dropped(interaction: Interaction, match: re.Match[str]) -> None:

@@ -53,15 +53,20 @@ import contextlib
 import contextvars
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
 from discord.utils import DISCORD_EPOCH, MISSING
-from discord.webhook.async_ import async_context, interaction_response_params
 
-from cogs.ui import edit_original, respond
+from cogs.clicks.discord_internals import (
+    Parser,
+    answer_by_token,
+    edit_original,
+    gateway_parsers,
+    respond,
+)
 
 Interaction = discord.Interaction[Any]
 T = TypeVar("T")
@@ -227,8 +232,6 @@ def snowflake_age(snowflake: int) -> float:
     return max(0.0, time.time() - ((snowflake >> 22) + DISCORD_EPOCH) / 1000)
 
 
-Parser = Callable[[Any], None]
-
 CLICK = 3
 """The interaction type of a click on a message's component."""
 ACTION_ROW = 1
@@ -291,14 +294,14 @@ class Gate:
         self._parse: Parser | None = None
 
     def install(self) -> None:
-        parsers: dict[str, Parser] = self.client._connection.parsers
+        parsers = gateway_parsers(self.client)
         if self._parse is None:
             self._parse = parsers["INTERACTION_CREATE"]
             parsers["INTERACTION_CREATE"] = self.parse
 
     def remove(self) -> None:
         if self._parse is not None:
-            self.client._connection.parsers["INTERACTION_CREATE"] = self._parse
+            gateway_parsers(self.client)["INTERACTION_CREATE"] = self._parse
             self._parse = None
 
     def parse(self, data: Any) -> None:
@@ -325,14 +328,8 @@ class Gate:
             task.add_done_callback(self._answers.discard)
 
     async def _busy(self, interaction_id: int, token: str, old: float) -> None:
-        http = self.client.http
-        params = interaction_response_params(
-            type=discord.InteractionResponseType.channel_message.value,
-            data={"content": BUSY, "flags": EPHEMERAL})
         try:
-            await async_context.get().create_interaction_response(
-                interaction_id, token, session=http._HTTPClient__session,  # type: ignore[attr-defined]
-                proxy=http.proxy, proxy_auth=http.proxy_auth, params=params)
+            await answer_by_token(self.client, interaction_id, token, BUSY, flags=EPHEMERAL)
         except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
             # Refused or not delivered: the person sees the click fail, nothing changed.
             log.info("a busy answer was not delivered (%.1f s old at the gateway): %r", old, exc)

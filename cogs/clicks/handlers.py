@@ -35,13 +35,15 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from bot.tables.snapshots import MenuSnapshot, Outcome
 from cogs import ids
+from cogs.clicks.answers import APOLOGY, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
+from cogs.clicks.discord_internals import respond
 from cogs.commands.rules import show_rules
 from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
-from cogs.render.seat import render_take_back
+from cogs.render.lost_seat import render_take_back
 from cogs.render.table import render_details
-from cogs.ui import APOLOGY, answered_on_failure, is_ephemeral, respond, safe_name, say
+from cogs.render.text import display_name, sentence
 from cogs.upkeep.guard import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
@@ -58,7 +60,7 @@ come first served. Wide enough to keep the loop busy while handlers wait for the
 Discord; narrow enough that a burst is answered in turn, not all together and late. A click
 acknowledged before its work is done (a hint, whose search runs in a worker) gives its
 place up then."""
-Answer = Callable[[Interaction, Session], Awaitable[None]]
+LobbyAnswer = Callable[[Interaction, Session], Awaitable[None]]
 
 
 class TableMessage(Protocol):
@@ -68,12 +70,6 @@ class TableMessage(Protocol):
     def answering(self, session: Session) -> contextlib.AbstractContextManager[None]: ...
 
     async def answer(self, interaction: Interaction, session: Session) -> bool: ...
-
-
-def display_name(interaction: Interaction) -> str:
-    """The clicker's name as the bot writes it everywhere: markdown escaped (:func:`safe_name`)."""
-    user = interaction.user
-    return safe_name(getattr(user, "display_name", None) or user.name)
 
 
 ELSEWHERE = "that button belongs to a table in another channel"
@@ -100,11 +96,6 @@ def require_origin(interaction: Interaction, table: StoredTable) -> None:
         raise TableError(NOT_ITS_MESSAGE)
 
 
-def sentence(text: str) -> str:
-    """A refusal's reason as a sentence: "not your turn" -> "Not your turn."."""
-    return text[:1].upper() + text[1:] + "."
-
-
 def action_note(outcome: Outcome) -> str | None:
     """What a menu click did, above the menu: its events (the first three), or nothing
     when it only opened a card's second step."""
@@ -129,7 +120,7 @@ class Clicks:
         # (table, seat) -> what was played, for moves Discord showed as failed.
         self._unanswered: dict[tuple[str, int], str] = {}
         # How a lobby button is answered once its verb is done, when not by the table.
-        self._lobby_answers: dict[str, Answer] = {"cpu": self._computer_chooser}
+        self._lobby_answers: dict[str, LobbyAnswer] = {"cpu": self._computer_chooser}
         # The table message's keeper: a click on it is answered with the table itself.
         self.table = table
         # Clicks take turns (cogs.clicks.router): a burst is answered in order, each in time.

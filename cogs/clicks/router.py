@@ -27,10 +27,11 @@ from typing import Any
 import discord
 
 from cogs import ids
+from cogs.clicks.answers import is_ephemeral
 from cogs.clicks.deadline import LANE_LINE, shed
+from cogs.clicks.discord_internals import let_go
 from cogs.clicks.handlers import Clicks
 from cogs.commands.rules import show_rules
-from cogs.ui import is_ephemeral, let_go
 
 Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]
@@ -38,11 +39,11 @@ Fallback = Callable[[Interaction, "re.Match[str]"], Awaitable[None]]
 
 
 def clicks_of(interaction: Interaction) -> Clicks | None:
-    cog: Any = interaction.client.get_cog("Tables")
+    cog: Any = interaction.client.get_cog("TableCommands")
     return cog.clicks if cog is not None else None
 
 
-class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
+class RoutedButton(discord.ui.DynamicItem[Button], template=r"(?!)"):
     """Shared plumbing: the item is rebuilt from its custom id, the real work is in Clicks."""
 
     def __init__(self, custom_id: str, match: dict[str, str]) -> None:
@@ -51,7 +52,7 @@ class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
 
     @classmethod
     async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> _Item:
+                             match: re.Match[str], /) -> RoutedButton:
         return cls(str(getattr(item, "custom_id", "")), match.groupdict())
 
     async def callback(self, interaction: Interaction) -> None:
@@ -73,68 +74,68 @@ class _Item(discord.ui.DynamicItem[Button], template=r"(?!)"):
         raise NotImplementedError
 
 
-class LobbyButton(_Item, template=ids.LOBBY_TEMPLATE):
+class LobbyButton(RoutedButton, template=ids.LOBBY_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.lobby(interaction, self.match["table"], self.match["verb"])
 
 
-class ComputerButton(_Item, template=ids.COMPUTER_TEMPLATE):
+class ComputerButton(RoutedButton, template=ids.COMPUTER_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.computer(interaction, self.match["table"], self.match["level"])
 
 
-class HintButton(_Item, template=ids.HINT_TEMPLATE):
+class HintButton(RoutedButton, template=ids.HINT_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.hint(interaction, self.match["table"])
 
 
-class HandButton(_Item, template=ids.HAND_TEMPLATE):
+class HandButton(RoutedButton, template=ids.HAND_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.show_hand(interaction, self.match["table"])
 
 
-class TakeBackButton(_Item, template=ids.TAKE_BACK_TEMPLATE):
+class TakeBackButton(RoutedButton, template=ids.TAKE_BACK_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.take_back(interaction, self.match["table"])
 
 
-class TableViewButton(_Item, template=ids.TABLE_VIEW_TEMPLATE):
+class TableViewButton(RoutedButton, template=ids.TABLE_VIEW_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.table_view(interaction, self.match["table"], self.match["what"])
 
 
-class CardButton(_Item, template=ids.CARD_TEMPLATE):
+class CardButton(RoutedButton, template=ids.CARD_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.card(interaction, self.match["table"], int(self.match["version"]),
                           self.match["card"])
 
 
-class ActionButton(_Item, template=ids.ACTION_TEMPLATE):
+class ActionButton(RoutedButton, template=ids.ACTION_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.action(interaction, self.match["table"], int(self.match["version"]),
                             self.match["action"])
 
 
-class PageButton(_Item, template=ids.PAGE_TEMPLATE):
+class PageButton(RoutedButton, template=ids.PAGE_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.page(interaction, self.match["table"], int(self.match["version"]),
                           int(self.match["page"]))
 
 
-class RefreshButton(_Item, template=ids.REFRESH_TEMPLATE):
+class RefreshButton(RoutedButton, template=ids.REFRESH_TEMPLATE):
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
         await clicks.refresh(interaction, self.match["table"], int(self.match["page"]))
 
 
-class EndButton(_Item, template=ids.END_TEMPLATE):
+class EndButton(RoutedButton, template=ids.END_TEMPLATE):
     """``Play again`` and ``Record`` under a result message (see :mod:`cogs.upkeep.ending`)."""
 
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
-        cog: Any = interaction.client.get_cog("Tables")
+        cog: Any = interaction.client.get_cog("TableCommands")
         await cog.endings.click(interaction, self.match["table"], self.match["what"])
 
 
-class RulesButton(_Item, template=ids.RULES_TEMPLATE):
+class RulesButton(RoutedButton, template=ids.RULES_TEMPLATE):
     """A section of a game's rules; it edits the rules message it is on (a private one)."""
 
     async def handle(self, clicks: Clicks, interaction: Interaction) -> None:
@@ -142,10 +143,10 @@ class RulesButton(_Item, template=ids.RULES_TEMPLATE):
                          edit=is_ephemeral(interaction))
 
 
-ITEMS: tuple[type[_Item], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
-                                  TableViewButton, CardButton, ActionButton, PageButton,
-                                  TakeBackButton, RefreshButton, EndButton,
-                                  RulesButton)
+ITEMS: tuple[type[RoutedButton], ...] = (LobbyButton, ComputerButton, HandButton, HintButton,
+                                         TableViewButton, CardButton, ActionButton,
+                                         PageButton, TakeBackButton, RefreshButton, EndButton,
+                                         RulesButton)
 _PATTERNS = [
     (re.compile(template), item)
     for template, item in zip((ids.LOBBY_TEMPLATE, ids.COMPUTER_TEMPLATE, ids.HAND_TEMPLATE,
@@ -169,7 +170,7 @@ def remove_route(template: str) -> None:
     _ROUTES.pop(template, None)
 
 
-def _match(custom_id: str) -> tuple[type[_Item], re.Match[str]] | None:
+def _match(custom_id: str) -> tuple[type[RoutedButton], re.Match[str]] | None:
     for pattern, item in _PATTERNS:
         found = pattern.fullmatch(custom_id)
         if found is not None:

@@ -4,7 +4,7 @@
 see, newest first, ten a page: ``Join`` on a lobby with a free seat, ``Watch`` on a game.
 It reads and writes nothing but the answer, so it has no cooldown (as ``/leaderboard``).
 Its buttons, and Watch on every table message, are handled in :mod:`cogs.clicks.browsing`
-with the live views of the Tables cog (:class:`cogs.upkeep.live_menus.LiveMenus`), which
+with the live views of the TableCommands cog (:class:`cogs.upkeep.live_menus.LiveMenus`), which
 loads first.
 """
 
@@ -17,8 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.clicks import browsing, router
+from cogs.clicks.answers import answered_on_failure, say
 from cogs.clicks.browsing import Watching
-from cogs.ui import answered_on_failure, say
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -31,10 +31,10 @@ class Browse(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        tables: Any = bot.get_cog("Tables")
-        if tables is None:
-            raise RuntimeError("the Browse cog needs the Tables cog (its live views)")
-        self.watching = Watching(bot.sessions, tables.live)
+        table_commands: Any = bot.get_cog("TableCommands")
+        if table_commands is None:
+            raise RuntimeError("the Browse cog needs the TableCommands cog (its live views)")
+        self.watching = Watching(bot.sessions, table_commands.live)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*browsing.ITEMS)

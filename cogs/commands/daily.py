@@ -40,13 +40,13 @@ from bot.tables.daily import (
     next_deal_at,
 )
 from bot.tables.errors import TABLE_HERE, TableError
-from cogs.clicks.handlers import display_name
+from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.commands.play import game_choices
 from cogs.render.daily import render_board, render_closed_board
 from cogs.render.export import finished_record_file
-from cogs.ui import NO_MENTIONS, answered_on_failure, jump_url, say, sentence
+from cogs.render.text import display_name, jump_url, sentence
 from cogs.upkeep.guard import PRIVATE_THREAD, writes
-from cogs.upkeep.publisher import painted, render
+from cogs.upkeep.publisher import painted, render_message
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
@@ -126,14 +126,14 @@ class Daily(commands.Cog):
                 busy = place.in_dm and exc.message == TABLE_HERE
                 await say(interaction, sentence(DM_BUSY if busy else exc.message))
                 return
-            shown = await painted(render(session), urgent=True)
+            shown = await painted(render_message(session), urgent=True)
             message = await place.channel.send(
                 content=shown.content, embed=shown.embed, files=shown.files(),
                 view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
             await self.tables.set_message(session, message.id)
-            tables: Any = self.bot.get_cog("Tables")
-            if tables is not None:  # a computer may have moved while it was being posted
-                tables.publisher.table_changed(session)
+            table_commands: Any = self.bot.get_cog("TableCommands")
+            if table_commands is not None:  # a computer may have moved while it was posted
+                table_commands.publisher.table_changed(session)
             link = jump_url(None if place.in_dm else interaction.guild_id, place.channel.id,
                             message.id)
             await say(interaction, (

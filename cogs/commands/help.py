@@ -17,7 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from cogs.ui import EMBED_COLOUR, FIELD_LIMIT, answered_on_failure, fit
+from cogs.clicks.answers import answered_on_failure
+from cogs.render.embeds import EMBED_COLOUR, FIELD_LIMIT, fit
 from games.core.seats import players_text
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ signature is assembled here from its game's options model (:mod:`cogs.commands.o
 followed by the table options every game shares: ``thread``, ``pictures``,
 ``hints`` and ``timer``. A game's subcommand shows only its own options, each
 described with its meaning, range and default, so ``/play fazes fazes:1,2
-timer:1m`` reads as it is typed. The callback hands everything to the Tables cog.
+timer:1m`` reads as it is typed. The callback hands everything to the TableCommands cog.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from bot.tables.timers import (
 )
 from cogs.commands.options import OptionSpec, game_specs
 from cogs.render.lobby import player_range
-from cogs.ui import clip
+from cogs.render.text import clip
 from games.core.errors import SetupError
 from games.core.option_words import refusal, shown
 
@@ -107,7 +107,7 @@ def _callback(game: str) -> Callable[..., Awaitable[None]]:
     async def play(interaction: discord.Interaction[Any], *, thread: bool = False,
                    pictures: bool | None = None, hints: bool = False, timer: str | None = None,
                    **options: Any) -> None:
-        cog: Any = interaction.client.get_cog("Tables")
+        cog: Any = interaction.client.get_cog("TableCommands")
         given = {name: value for name, value in options.items() if value is not None}
         await cog.open_table(interaction, game, thread=thread, options=given,
                              pictures=pictures, hints=hints, timer=timer)
@@ -122,7 +122,7 @@ def subcommand(game: str) -> app_commands.Command[Any, ..., None]:
     clash = {spec.name for spec in specs} & set(TABLE_OPTIONS)
     if clash:
         raise ValueError(f"{cls.title}'s options {sorted(clash)} shadow table options")
-    # A few lobbies a minute per person at most: the Tables cog counts /play, whatever the
+    # A few lobbies a minute per person at most: the TableCommands cog counts /play, whatever the
     # game, with Play again against one limit (COMMANDS_PER_MINUTE), so it is not here.
     callback: Any = _callback(game)
     callback.__signature__ = _signature(specs)

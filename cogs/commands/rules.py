@@ -31,7 +31,8 @@ import games
 from cogs import ids
 from cogs.commands.options import game_specs
 from cogs.commands.play import game_choices
-from cogs.ui import StaticView, button, clip
+from cogs.render.static_view import StaticView, button
+from cogs.render.text import clip
 from games.core.option_words import allowed
 
 if TYPE_CHECKING:

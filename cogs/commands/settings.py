@@ -33,7 +33,7 @@ from discord.ext import commands
 from bot.tables.context import is_night_at, known_zone, local_time, zone_names
 from bot.tables.ledger import Ledger
 from bot.tables.timers import choice_words, seconds_for
-from cogs.ui import APOLOGY, answered_on_failure, say
+from cogs.clicks.answers import APOLOGY, answered_on_failure, say
 from cogs.upkeep.guard import writes
 
 if TYPE_CHECKING:
@@ -171,11 +171,11 @@ SETTINGS_REFUSALS = Refusals(
     "Settings are per server; use this in one.",
     "Only members with the **Manage Server** permission can change the settings. "
     "`/settings` alone shows them.")
-Answer = Callable[[int], Awaitable[str]]
+SettingText = Callable[[int], Awaitable[str]]
 """What a setting command says in a server (its id given): a description, or a change made."""
 
 
-class ServerSettings(commands.Cog, name="Settings"):
+class SettingsCommands(commands.Cog):
     """Per-server settings: the time zone, pictures on or off, the turn timer."""
 
     def __init__(self, bot: FivefoldBot) -> None:
@@ -187,7 +187,7 @@ class ServerSettings(commands.Cog, name="Settings"):
         return self.bot.sessions.clock()
 
     async def answer(self, interaction: Interaction, command: str, refusals: Refusals, *,
-                     show: Answer, change: Answer | None) -> None:
+                     show: SettingText, change: SettingText | None) -> None:
         """The one course of ``/timezone`` and ``/settings``: in a server only; nothing asked
         shows the settings to anyone; a ``change`` needs Manage Server, checked here again
         since a server's admins can show the command to others; a failure says that nothing
@@ -335,4 +335,4 @@ def unknown_zone_text(typed: str) -> str:
 
 
 async def setup(bot: FivefoldBot) -> None:
-    await bot.add_cog(ServerSettings(bot))
+    await bot.add_cog(SettingsCommands(bot))

@@ -25,7 +25,7 @@ from bot.tables.ledger import Ledger
 from bot.tables.seasons import season_before, season_of
 from cogs import ids
 from cogs.clicks import router
-from cogs.clicks.handlers import display_name
+from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.commands.play import game_choices
 from cogs.render.stats import (
     PAGE_SIZE,
@@ -35,7 +35,7 @@ from cogs.render.stats import (
     render_leaderboard,
     render_stats,
 )
-from cogs.ui import NO_MENTIONS, answered_on_failure, safe_name, say
+from cogs.render.text import display_name, safe_name
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot

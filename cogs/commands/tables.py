@@ -1,10 +1,12 @@
-"""The Tables cog: the slash commands of a table and the wiring of clicks and messages.
+"""The TableCommands cog: the slash commands of a table and the wiring of clicks and
+messages.
 
 ``/play`` (built in :mod:`cogs.commands.play`) opens a lobby; ``/join``, ``/start``,
 ``/hand``, ``/table``, ``/leave``, ``/kick`` and ``/end`` do what the buttons do for
 people who prefer typing, through the same handlers (:class:`cogs.clicks.handlers.Clicks`).
 Clicks are routed by the dynamic items of :mod:`cogs.clicks.router`; anything else is
-answered by :meth:`Tables.on_interaction`. ``/rules`` is its own cog (:mod:`cogs.commands.rules`).
+answered by :meth:`TableCommands.on_interaction`. ``/rules`` is its own cog
+(:mod:`cogs.commands.rules`).
 """
 
 from __future__ import annotations
@@ -24,17 +26,18 @@ from bot.tables.lobby import validate_options
 from bot.tables.service import Tables as TableService
 from bot.tables.session import Session
 from cogs.clicks import router
+from cogs.clicks.answers import say
 from cogs.clicks.deadline import Gate, not_shed
-from cogs.clicks.handlers import Clicks, display_name, sentence
+from cogs.clicks.handlers import Clicks
 from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
-from cogs.ui import jump_url, say
+from cogs.render.text import display_name, jump_url, sentence
 from cogs.upkeep.ending import Endings
 from cogs.upkeep.guard import Throttle, missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
-from cogs.upkeep.publisher import Publisher, painted, render, take_down
+from cogs.upkeep.publisher import Publisher, painted, render_message, take_down
 from games.core.errors import SetupError
 
 if TYPE_CHECKING:
@@ -47,7 +50,7 @@ REPOST_SECONDS = 10.0
 REPOSTS_KEPT = 1024
 
 
-class Tables(commands.Cog):
+class TableCommands(commands.Cog):
     """Card tables in channels and threads."""
 
     def __init__(self, bot: FivefoldBot) -> None:
@@ -237,7 +240,7 @@ class Tables(commands.Cog):
                     del self._reposted[next(iter(self._reposted))]
 
     async def _repost(self, interaction: Interaction, session: Session) -> None:
-        shown = await painted(render(session), urgent=True)
+        shown = await painted(render_message(session), urgent=True)
         sent = await interaction.response.send_message(
             content=shown.content, embed=shown.embed, files=shown.files(),
             view=shown.view or discord.utils.MISSING, allowed_mentions=shown.mentions)
@@ -300,7 +303,7 @@ class Tables(commands.Cog):
                 log.warning("table %s: its message could not be checked", session.id)
                 return
         try:
-            shown = await painted(render(session))
+            shown = await painted(render_message(session))
             message = await channel.send(content=shown.content, embed=shown.embed,
                                          files=shown.files(),
                                          view=shown.view or discord.utils.MISSING,
@@ -312,4 +315,4 @@ class Tables(commands.Cog):
 
 
 async def setup(bot: FivefoldBot) -> None:
-    await bot.add_cog(Tables(bot))
+    await bot.add_cog(TableCommands(bot))

@@ -13,8 +13,9 @@ import discord
 
 import games
 from bot.tables.daily import BoardLine, DailyBoard
+from cogs.render.embeds import EMBED_COLOUR
 from cogs.render.stats import ordinal
-from cogs.ui import EMBED_COLOUR, clip, plural
+from cogs.render.text import clip, plural
 
 BOARD_LINES = 25
 """People a board lists at most (the best, then those still playing)."""

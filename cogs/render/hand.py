@@ -21,8 +21,9 @@ from cogs.render.cards import card_label, cards_label
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.scene import Scene, hand_scene
+from cogs.render.static_view import StaticButton, StaticView, button
 from cogs.render.table import table_lines
-from cogs.ui import StaticButton, StaticView, button, clip, plural, sentence
+from cogs.render.text import CONTENT_LIMIT, clip, plural, sentence
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.words import fact_words
@@ -31,7 +32,6 @@ from games.core.zones import ZoneKind, zone_words
 ROWS = 5
 PER_ROW = 5
 MAX_DECISION_ROWS = 3
-CONTENT_LIMIT = 2000
 
 
 @dataclass

@@ -13,7 +13,9 @@ from bot.tables.computers import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, StaticView, button, clip
+from cogs.render.embeds import EMBED_COLOUR
+from cogs.render.static_view import StaticView, button
+from cogs.render.text import clip
 from games.core.game import Game
 from games.core.seats import players_text
 

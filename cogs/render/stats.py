@@ -16,7 +16,9 @@ import games
 from bot.models import GameStats, LeaderRow, RecentGame, SeasonStanding
 from bot.tables.seasons import season_words
 from cogs import ids
-from cogs.ui import EMBED_COLOUR, StaticView, button, clip, plural
+from cogs.render.embeds import EMBED_COLOUR
+from cogs.render.static_view import StaticView, button
+from cogs.render.text import clip, plural
 
 PAGE_SIZE = 10
 RATING_NOTE = "Rating: OpenSkill, 1000 for a new player; only games with two or more people count."

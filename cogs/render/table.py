@@ -25,9 +25,11 @@ from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot
 from bot.tables.timers import countdown
 from cogs import ids
+from cogs.render.embeds import EMBED_COLOUR, fit
 from cogs.render.pictures import Picture, as_file
 from cogs.render.pictures.scene import Scene
-from cogs.ui import EMBED_COLOUR, StaticView, button, clip, fit, plural
+from cogs.render.static_view import StaticView, button
+from cogs.render.text import clip, plural
 from games.core import words
 from games.core.game import View
 from games.core.zones import ZoneKind, ZoneView, zone_title

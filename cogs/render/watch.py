@@ -16,9 +16,11 @@ import discord
 from bot.tables.snapshots import TableSnapshot
 from bot.tables.watching import TableSummary
 from cogs import ids
+from cogs.render.embeds import EMBED_COLOUR
 from cogs.render.hand import Menu
+from cogs.render.static_view import StaticButton, StaticView, button
 from cogs.render.table import heading, public_lines
-from cogs.ui import EMBED_COLOUR, StaticButton, StaticView, button, clip, jump_url, plural
+from cogs.render.text import CONTENT_LIMIT, clip, jump_url, plural
 
 RECENT_WATCHED = 6
 """How many of the latest events a watcher's view shows (the table message shows three)."""
@@ -27,7 +29,6 @@ WATCHING_NOTE = ("-# You are watching: you see what everyone at the table sees, 
                  "brings it back.")
 PAGE_SIZE = 10
 """Tables per page of ``/tables`` (two rows of buttons, and a third to turn the pages)."""
-CONTENT_LIMIT = 2000
 
 
 def render_watch(shown: TableSnapshot, note: str | None = None) -> Menu:

@@ -1,5 +1,6 @@
 """What keeps the messages of a table in step with it: the public table message
 (``publisher``), the hand menus that follow the game (``live_menus``), the end of a game
-(``ending``), hand pictures that arrive late, and the guard against places that go away.
+(``ending``), hand pictures that arrive late, and the guard against places that go away;
+``tasks`` waits for their background tasks to end.
 May import ``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
 """

@@ -39,10 +39,11 @@ from bot.tables.service import Tables
 from bot.tables.session import Session
 from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
-from cogs.clicks.handlers import display_name
+from cogs.clicks.answers import answered_on_failure, say
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
-from cogs.ui import StaticView, answered_on_failure, button, jump_url, plural, say, sentence
+from cogs.render.static_view import StaticView, button
+from cogs.render.text import display_name, jump_url, plural, sentence
 from cogs.upkeep.guard import Throttle
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.models import TableStatus
-from cogs.ui import APOLOGY, say, sentence
+from cogs.clicks.answers import APOLOGY, say
+from cogs.render.text import sentence
 from games.core.words import plural
 
 if TYPE_CHECKING:

@@ -23,10 +23,11 @@ from bot.load import LOAD
 from bot.tables.checks import require_holder
 from bot.tables.session import Session
 from cogs.clicks.deadline import ANSWER_BUDGET, age
+from cogs.clicks.discord_internals import edit_original
 from cogs.render.hand import Menu
 from cogs.render.pictures import HAND_FILE, Picture, as_file
 from cogs.render.pictures.painter import PAINTER
-from cogs.ui import edit_original, settled
+from cogs.upkeep.tasks import settled
 
 Interaction = discord.Interaction[Any]
 PICTURE_WAIT = 0.25

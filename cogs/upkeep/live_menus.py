@@ -42,9 +42,11 @@ import discord
 from bot.load import LOAD
 from bot.tables.session import Session, TableListener
 from bot.tables.snapshots import MenuKey, MenuSnapshot, menu_key, menu_of, table_of
+from cogs.clicks.answers import NO_MENTIONS
+from cogs.clicks.discord_internals import edit_original
 from cogs.render.hand import Menu, render_hand
 from cogs.render.watch import render_watch
-from cogs.ui import NO_MENTIONS, edit_original, settled
+from cogs.upkeep.tasks import settled
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -56,12 +58,11 @@ ACTIVE_FOR = 5.0
 RECENT_IN_NOTE = 2
 """How many of the latest events an edited menu quotes above the hand."""
 
-MenuState = MenuKey
 Edit = Callable[..., Awaitable[None]]
-Key = tuple[str, int]  # (table id, user id)
+MenuOwner = tuple[str, int]  # (table id, user id)
 
 
-def menu_state(menu: MenuSnapshot) -> MenuState:
+def menu_state(menu: MenuSnapshot) -> MenuKey:
     """What, when it changes, is worth editing a seat's menu (``menu``) for.
 
     Whether it is their turn, what they may do, the cards they hold (in the order the
@@ -74,7 +75,7 @@ def menu_state(menu: MenuSnapshot) -> MenuState:
     return menu.key
 
 
-def watch_key(session: Session) -> MenuState:
+def watch_key(session: Session) -> MenuKey:
     """What, when it changes, is worth editing a watcher's view for: any move (the version),
     the table closing; read from the table, without a snapshot."""
     return (session.table.status, session.table.version)
@@ -93,7 +94,7 @@ class LiveMenu:
     interaction: Interaction
     issued: float  # on :attr:`LiveMenus.clock`
     page: int
-    shown: MenuState | None
+    shown: MenuKey | None
     watching: bool = False  # a watcher's view rather than a hand menu
 
 
@@ -112,9 +113,9 @@ class LiveMenus:
         self.lost = lost
         self._menus: dict[str, dict[int, LiveMenu]] = {}
         self._used: dict[str, dict[int, float]] = {}  # when each person last used a menu
-        self._held: set[Key] = set()
-        self._dirty: set[Key] = set()
-        self._running: dict[Key, asyncio.Task[None]] = {}
+        self._held: set[MenuOwner] = set()
+        self._dirty: set[MenuOwner] = set()
+        self._running: dict[MenuOwner, asyncio.Task[None]] = {}
 
     # --- keeping --------------------------------------------------------------------------
 
@@ -125,7 +126,7 @@ class LiveMenus:
         self._held.add(key)
         # They are clicking now, so they are watching: a turn that reaches them while
         # this click is answered (the action may run in a task of its own, see
-        # cogs.deadline.in_time) needs no ping, whether or not their token is still fresh.
+        # cogs.clicks.deadline.in_time) needs no ping, whether or not their token is still fresh.
         self._used.setdefault(session.id, {})[user_id] = self.clock()
         try:
             yield
@@ -253,7 +254,7 @@ class LiveMenus:
             self.forget(session, user_id)  # its last edit: the end of the game
 
     def _now(self, session: Session, user_id: int, menu: LiveMenu
-             ) -> tuple[MenuState, Callable[[], Menu], int | None] | None:
+             ) -> tuple[MenuKey, Callable[[], Menu], int | None] | None:
         """What ``menu`` would show now: its state (read cheaply, no snapshot), how to draw
         it, and the seat it is of (None for a watcher's view); None when it has nothing
         left to follow (the seat or the watching ended)."""

@@ -50,19 +50,20 @@ from bot.models import TableStatus
 from bot.tables.session import Session
 from bot.tables.snapshots import table_for
 from bot.tables.timers import countdown
+from cogs.clicks.discord_internals import edit_message, respond
 from cogs.render.export import record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures import TABLE_FILE, Picture, table_scene_for
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.table import Rendered, render_closed_lobby, render_table
-from cogs.ui import edit_message, respond, settled
 from cogs.upkeep.ending import announce
 from cogs.upkeep.hand_pictures import PICTURE_WAIT
+from cogs.upkeep.tasks import settled
 
 log = logging.getLogger(__name__)
 
 
-def render(session: Session, *, pictures: bool = True) -> Rendered:
+def render_message(session: Session, *, pictures: bool = True) -> Rendered:
     """The public message of ``session`` in its current state, text only.
 
     A started game is rendered from its snapshot, taken here, when the edit is rendered
@@ -237,7 +238,7 @@ class Publisher:
         if (message is None or message.id != session.table.message_id
                 or interaction.response.is_done()):
             return False
-        key, shown = shown_key(session, message.id), render(session)
+        key, shown = shown_key(session, message.id), render_message(session)
         if shown.table is not None and shown.table.record is not None:
             return False  # the game is over: its edit attaches the record
         if shown.scene is not None:
@@ -323,7 +324,7 @@ class Publisher:
                     session.id)
         for keep_record in ((True, False) if with_record else (False,)):
             try:
-                await self._send_edit(message, render(session, pictures=False),
+                await self._send_edit(message, render_message(session, pictures=False),
                                       with_record=keep_record, replace=True)
                 return
             except discord.NotFound:
@@ -338,13 +339,13 @@ class Publisher:
         """The table with its picture if drawn within :data:`TABLE_PICTURE_WAIT`; else the
         text alone (the old picture taken down) and the drawing, which goes on: the edit
         that follows it finds it drawn."""
-        shown = render(session)
+        shown = render_message(session)
         if shown.scene is None:
             return shown, None
         picture, drawing = await PAINTER.within(shown.scene, TABLE_FILE, TABLE_PICTURE_WAIT)
         if drawing is None:
             return shown.with_picture(picture), None
-        return render(session, pictures=False), drawing
+        return render_message(session, pictures=False), drawing
 
     async def _send_retrying(self, session: Session,
                              send: Callable[[], Awaitable[None]]) -> None:
@@ -440,7 +441,7 @@ class Publisher:
 
         For ``/table``, and when Discord refuses more edits of the old message (30046).
         """
-        shown = await painted(render(session))
+        shown = await painted(render_message(session))
         record = record_file(shown.table)
         channel = self._channel(session)
         sent = await channel.send(content=shown.content, embed=shown.embed,

@@ -49,7 +49,7 @@ def refused_in(bot, where: str) -> list[int]:
     """Leaves the refusal to ``where`` alone (the gateway's is taken off for the handler's);
     the ids of the interactions discord.py built from then on, kept in the list returned."""
     if where == "handler":
-        bot.get_cog("Tables").gate.remove()
+        bot.get_cog("TableCommands").gate.remove()
     built: list[int] = []
 
     async def on_interaction(interaction) -> None:

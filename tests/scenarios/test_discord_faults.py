@@ -46,19 +46,19 @@ Renders = list[tuple[str, int, str]]
 def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[Renders]:
     """Every table render of the publisher, with the version it showed."""
     seen: Renders = []
-    real = cogs.upkeep.publisher.render
+    real = cogs.upkeep.publisher.render_message
 
     def spying(session: Session, *, pictures: bool = True) -> cogs.upkeep.publisher.Rendered:
         shown = real(session, pictures=pictures)
         seen.append((session.id, session.table.version, shown.embed.description or ""))
         return shown
 
-    monkeypatch.setattr(cogs.upkeep.publisher, "render", spying)
+    monkeypatch.setattr(cogs.upkeep.publisher, "render_message", spying)
     yield seen
 
 
 def publisher_of(bot: FivefoldBot) -> Publisher:
-    cog = bot.get_cog("Tables")
+    cog = bot.get_cog("TableCommands")
     assert cog is not None
     publisher: Publisher = cog.publisher  # type: ignore[attr-defined]
     return publisher

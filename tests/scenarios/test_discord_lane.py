@@ -63,7 +63,7 @@ async def queued_click(fake: Any, bot: Any, world: FakeWorld) -> Queued:
     session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                people=[world.bob])
     person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
-    lane = bot.get_cog("Tables").clicks.lane = WatchedLane(1)
+    lane = bot.get_cog("TableCommands").clicks.lane = WatchedLane(1)
     card, version = enabled_choices(menu)[0], session.version
     stored = await bot.store.get_table(session.id)
     await lane.acquire()  # another click's handler holds the lane's one place
@@ -119,7 +119,7 @@ async def test_a_hint_gives_its_place_in_the_lane_up_while_its_search_runs(
                                    people=[world.bob], options={"hints": True})
         person, menu = await hand_to_act(fake, session, [world.alice, world.bob])
         other = world.bob if person is world.alice else world.alice
-        clicks = bot.get_cog("Tables").clicks
+        clicks = bot.get_cog("TableCommands").clicks
         lane = clicks.lane = WatchedLane(1)
         searching, answer = asyncio.Event(), asyncio.Event()
         think = clicks.tables.hint
@@ -170,7 +170,7 @@ async def test_the_lane_holds_as_many_handlers_as_it_is_wide(monkeypatch: pytest
     clicks = handlers.Clicks(SimpleNamespace())  # type: ignore[arg-type]
     running, most, gate = 0, 0, asyncio.Event()
 
-    class Probe(router._Item, template=r"probe:(?P<n>\d+)"):
+    class Probe(router.RoutedButton, template=r"probe:(?P<n>\d+)"):
         async def handle(self, clicks: object, interaction: object) -> None:
             nonlocal running, most
             running += 1

@@ -73,7 +73,7 @@ def drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[Drawing]:
 
 
 def hand_pictures(bot: object) -> HandPictures:
-    pictures: HandPictures = bot.get_cog("Tables").clicks.pictures  # type: ignore[attr-defined]
+    pictures: HandPictures = bot.get_cog("TableCommands").clicks.pictures  # type: ignore[attr-defined]
     return pictures
 
 

@@ -4,9 +4,10 @@ garbage collector.
 discord.py ties each ``Interaction`` to its ``InteractionResponse`` and each item of the
 view it builds from the clicked message to that view: reference cycles, which keep the
 message, the member and every component alive until a collection finds them. The click's
-router breaks both once the click is answered (:func:`cogs.ui.let_go`). Here the
-collector is switched off while people play: whatever discord.py objects are left after
-the clicks are exactly what a cycle keeps.
+router breaks both once the click is answered
+(:func:`cogs.clicks.discord_internals.let_go`). Here the collector is switched off while
+people play: whatever discord.py objects are left after the clicks are exactly what a
+cycle keeps.
 """
 
 from __future__ import annotations

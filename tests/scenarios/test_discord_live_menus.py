@@ -252,7 +252,7 @@ async def test_a_person_who_just_played_is_not_pinged_when_computers_bring_the_t
             assert session.seats[session.game.to_act].user_id == world.alice.id
             assert standing_pings(fake, world.table) == []  # she played a moment ago
         fake.clock.advance(ACTIVE_FOR + 1)  # she looks away; the table changes again
-        bot.get_cog("Tables").publisher.table_changed(session)
+        bot.get_cog("TableCommands").publisher.table_changed(session)
         await wait_settled(bot, session)
         [again] = standing_pings(fake, world.table)
         assert f"<@{world.alice.id}>" in again.content and again.id != first.id

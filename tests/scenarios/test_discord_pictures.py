@@ -51,7 +51,7 @@ async def test_a_whole_game_with_pictures(fake_world: FakeWorld, tmp_path: Path)
         seat = session.seat_of(world.alice.id)
         assert seat is not None and session.game is not None
         shown = await fake.click(world.alice, first, "Show my hand")
-        await bot.get_cog("Tables").clicks.pictures.idle()  # type: ignore[union-attr]
+        await bot.get_cog("TableCommands").clicks.pictures.idle()  # type: ignore[union-attr]
         assert shown.ephemeral and shown.message is not None
         assert pictures_of(shown.message) == ["hand.png"]
         hand_alt = shown.message.attachments[0].description or ""

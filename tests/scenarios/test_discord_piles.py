@@ -100,7 +100,7 @@ async def test_the_top_of_a_pile_is_one_card_for_the_menu_the_table_and_the_pict
                                "your pile" if user is alice else "alice's pile")
         else:
             raise AssertionError("alice's pile never grew to three cards")
-        await bot.get_cog("Tables").clicks.pictures.idle()  # type: ignore[union-attr]
+        await bot.get_cog("TableCommands").clicks.pictures.idle()  # type: ignore[union-attr]
         await wait_settled(bot, session)
         game = session.game
         cards = game.view_for(None).zone(f"pile:{pile}").cards or ()

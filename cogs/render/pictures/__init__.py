@@ -23,7 +23,7 @@ import discord
 from bot.tables.snapshots import TableSnapshot
 from cogs.render.pictures.draw import MAX_BYTES, render_png
 from cogs.render.pictures.scene import TURN_MARK, Scene, hand_scene, table_scene
-from cogs.ui import plural
+from cogs.render.text import plural
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import Game, View

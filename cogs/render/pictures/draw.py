@@ -25,7 +25,7 @@ from cogs.render.pictures.faces import (
     text_length,
 )
 from cogs.render.pictures.scene import TURN_MARK, Row, Scene
-from cogs.ui import unescaped
+from cogs.render.text import unescaped
 
 WIDTH = 480
 """At most this wide: Discord shows a picture about 360-400 px wide on a phone, so the
@@ -146,7 +146,7 @@ def layout(scene: Scene) -> tuple[list[Block], int]:
 
 
 def _fit(text: str, size: int, width: float) -> str:
-    """``text`` as typed (names are escaped for messages, :func:`cogs.ui.safe_name`), cut
+    """``text`` as typed (names are escaped for messages, :func:`cogs.render.text.safe_name`), cut
     with an ellipsis to ``width`` pixels."""
     text = unescaped(text)
     if text_length(text, size) <= width:

@@ -56,14 +56,14 @@ if any: under a stream of urgent ones the others are slower, never stopped."""
 
 log = logging.getLogger(__name__)
 
-Key = tuple[Scene, str]
+PictureKey = tuple[Scene, str]
 
 
 @dataclass(eq=False)
 class _Drawing:
     """A scene to draw, queued or being drawn, and the picture everyone who asked awaits."""
 
-    key: Key
+    key: PictureKey
     picture: asyncio.Future[Picture | None]
     urgent: bool  # someone waits for it (asked urgent, or within a deadline still running)
     started: bool = False
@@ -80,8 +80,8 @@ class Painter:
         self.draw = draw
         self._processes = WorkerPool(workers)
         self._threads: ThreadPoolExecutor | None = None
-        self._kept: OrderedDict[Key, Picture | None] = OrderedDict()
-        self._drawings: dict[Key, _Drawing] = {}  # queued or being drawn
+        self._kept: OrderedDict[PictureKey, Picture | None] = OrderedDict()
+        self._drawings: dict[PictureKey, _Drawing] = {}  # queued or being drawn
         # Drawings to make, in the order asked; one may stand in both (skipped once started).
         self._urgent: deque[_Drawing] = deque()
         self._later: deque[_Drawing] = deque()
@@ -147,7 +147,7 @@ class Painter:
             return task.result(), None
         return None, task
 
-    def _ask(self, key: Key, *, urgent: bool) -> _Drawing | None:
+    def _ask(self, key: PictureKey, *, urgent: bool) -> _Drawing | None:
         """The drawing of ``key``, queued if it is neither drawn nor asked for yet; None
         when its picture is kept."""
         if key in self._kept:
@@ -244,7 +244,7 @@ class Painter:
 
     def close(self) -> None:
         """Stop the workers, dropping drawings not yet started (shutdown; the pool starts
-        again if asked, as when the Tables cog is reloaded)."""
+        again if asked, as when the TableCommands cog is reloaded)."""
         workers = self._processes.take()
         if workers is not None:
             workers.shutdown()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import games
 from cogs.render.pictures.faces import Face, face_of
-from cogs.ui import plural
+from cogs.render.text import plural
 from games.core.actions import Action
 from games.core.cards import Card
 from games.core.game import View

@@ -21,7 +21,7 @@ from cogs.commands.settings import (
     COMMON_ZONES,
     DEFAULT,
     MAX_CHOICES,
-    ServerSettings,
+    SettingsCommands,
     TimerSetting,
     resolve_zone,
     zone_suggestions,
@@ -67,14 +67,14 @@ def test_zone_suggestions() -> None:
     assert len(zone_suggestions("america", 5)) == 5
 
 
-def cog_with_clock() -> ServerSettings:
+def cog_with_clock() -> SettingsCommands:
     """The cog on a stand-in bot with a fixed clock and TIMEZONE=UTC."""
     bot: Any = SimpleNamespace(
         sessions=SimpleNamespace(clock=lambda: MOMENT),
         settings=SimpleNamespace(timezone="UTC"),
         ledger=None,
     )
-    return ServerSettings(bot)
+    return SettingsCommands(bot)
 
 
 async def autocomplete(current: str) -> list[app_commands.Choice[str]]:
@@ -105,7 +105,7 @@ def test_settings_offers_exactly_the_server_timers_and_default() -> None:
 
 
 def test_the_timezone_command_is_registered_with_autocomplete() -> None:
-    command = ServerSettings.timezone
+    command = SettingsCommands.timezone
     assert command.default_permissions is not None and command.default_permissions.manage_guild
     (zone,) = command.parameters
     assert zone.name == "zone" and not zone.required and zone.autocomplete

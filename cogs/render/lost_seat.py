@@ -11,7 +11,7 @@ import discord
 
 from bot.tables.seats import LostSeat
 from cogs import ids
-from cogs.ui import StaticView, button
+from cogs.render.static_view import StaticView, button
 
 
 def render_take_back(lost: LostSeat) -> tuple[str, discord.ui.View | None]:

@@ -1,4 +1,5 @@
-"""The bot's own static view (cogs.ui.StaticView) writes what discord.py's View would.
+"""The bot's own static view (cogs.render.static_view.StaticView) writes what
+discord.py's View would.
 
 Every message with buttons is sent with a StaticView, which lays its buttons out itself
 instead of through discord.py's items: these tests hold its components equal to those of
@@ -17,7 +18,7 @@ from discord.webhook.async_ import interaction_message_response_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.ui import StaticButton, StaticView, button
+from cogs.render.static_view import StaticButton, StaticView, button
 
 STYLES = [discord.ButtonStyle.primary, discord.ButtonStyle.secondary,
           discord.ButtonStyle.success, discord.ButtonStyle.danger]

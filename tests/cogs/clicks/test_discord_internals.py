@@ -1,12 +1,10 @@
-"""The one place a failed interaction is answered (cogs.ui.answered_on_failure), and the
-answer sent without asking Discord for the message back (cogs.ui.respond)."""
+"""What reaches into discord.py's private attributes (cogs.clicks.discord_internals): an
+answer or an edit sent without asking Discord for the message back (respond,
+edit_message), and a click's reference cycles cut (let_go)."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import logging
-import threading
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,71 +13,8 @@ import pytest
 from discord.webhook.async_ import async_context
 
 from bench.clicks import payload, state
-from cogs.ui import (
-    APOLOGY,
-    StaticView,
-    answered_on_failure,
-    button,
-    edit_message,
-    let_go,
-    respond,
-    settled,
-)
-
-
-class Response:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, bool]] = []
-
-    def is_done(self) -> bool:
-        return bool(self.sent)
-
-    async def send_message(self, text: str, *, ephemeral: bool, allowed_mentions) -> None:
-        assert allowed_mentions.users is False and allowed_mentions.everyone is False
-        self.sent.append((text, ephemeral))
-
-
-class Interaction:
-    def __init__(self) -> None:
-        self.response = Response()
-
-
-async def test_a_failure_is_logged_and_answered_privately_with_an_apology(caplog):
-    interaction = Interaction()
-    with caplog.at_level(logging.ERROR):
-        async with answered_on_failure(interaction, "/stats", apology="Sorry."):
-            raise RuntimeError("boom")
-    assert interaction.response.sent == [("Sorry.", True)]
-    assert "/stats failed" in caplog.text
-
-
-async def test_a_failure_to_reach_discord_is_only_logged(caplog):
-    interaction = Interaction()
-    with caplog.at_level(logging.ERROR):
-        async with answered_on_failure(interaction, "/help"):
-            raise discord.HTTPException(_response(), "gone")
-    assert interaction.response.sent == []
-    assert "/help could not be answered" in caplog.text
-
-
-async def test_success_passes_through_untouched():
-    interaction = Interaction()
-    async with answered_on_failure(interaction, "/help"):
-        pass
-    assert interaction.response.sent == []
-
-
-async def test_the_default_apology_is_the_shared_one():
-    interaction = Interaction()
-    async with answered_on_failure(interaction, "/help"):
-        raise ValueError("boom")
-    assert interaction.response.sent == [(APOLOGY, True)]
-
-
-async def test_cancellation_is_not_swallowed():
-    with pytest.raises(asyncio.CancelledError):
-        async with answered_on_failure(Interaction(), "/help"):
-            raise asyncio.CancelledError
+from cogs.clicks.discord_internals import edit_message, let_go, respond
+from cogs.render.static_view import StaticView, button
 
 
 def _response():
@@ -233,33 +168,3 @@ def test_let_go_leaves_nothing_for_the_collector(cut: bool) -> None:
         assert left == []
     else:  # the cycles are there to cut
         assert {"Interaction", "InteractionResponse", "View", "Button"} <= set(left), left
-
-
-@pytest.mark.parametrize("kind", ["mapping", "set"])
-def test_settled_gives_ended_tasks_the_turn_that_takes_them_out(kind: str) -> None:
-    """A task that has ended is still listed until its done callback, already queued, has
-    run. From Python 3.12 gathering only ended tasks does not give the loop a turn, so
-    without one of its own :func:`settled` would spin for ever (the bot's shutdown and
-    the tests' waits hung so). Run in a thread of its own, so that a spin fails the test
-    rather than hanging the suite."""
-    outcome: list[str] = []
-
-    async def scenario() -> None:
-        loop = asyncio.get_running_loop()
-        ended: asyncio.Future[None] = loop.create_future()
-        ended.set_result(None)
-        # As a task's done callback does: queued when it ended, run at the loop's next turn.
-        running: Any
-        if kind == "mapping":
-            running = {"table": ended}
-            loop.call_soon(running.pop, "table")
-        else:
-            running = {ended}
-            loop.call_soon(running.discard, ended)
-        await settled(running)
-        outcome.append("settled")
-
-    thread = threading.Thread(target=asyncio.run, args=(scenario(),), daemon=True)
-    thread.start()
-    thread.join(10)
-    assert outcome == ["settled"]
