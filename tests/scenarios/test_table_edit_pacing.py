@@ -72,7 +72,7 @@ async def test_fast_moves_share_edits_one_interval_apart_and_the_last_shows_the_
                                    people=[world.bob])
         await wait_settled(bot, session)
         message = table_message(fake, session)
-        publisher: Publisher = bot.get_cog("Tables").publisher  # type: ignore[union-attr]
+        publisher: Publisher = bot.get_cog("TableCommands").publisher  # type: ignore[union-attr]
         # From an interval after the real clock's now: the edits of the start are past.
         start = publisher.monotonic() + INTERVAL
         clock = PacingClock(start)
