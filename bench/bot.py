@@ -870,7 +870,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
                        ) -> dict[str, Any]:
     """What one table of ``game`` holds in the bot's memory, from its start to its end.
 
-    ``tables`` tables play at once through the real table service (:class:`Tables`, the
+    ``tables`` tables play at once through the real table service (:class:`TableService`, the
     SQLite store in a temporary directory, no Discord), ``players`` people each at
     ``options``, random legal moves. First one whole game of the same set-up (another
     seed) is played and let go: what every table of the process shares and keeps once
@@ -888,7 +888,7 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     import tracemalloc
 
     from bot.store.sqlite.store import SqliteStore
-    from bot.tables.service import Tables
+    from bot.tables.service import TableService
     from bot.tables.session import Session
     from tests.botdriver import random_move, settings_for
 
@@ -899,15 +899,15 @@ async def table_memory(game: str, tables: int, seed: int, max_actions: int = MAX
     try:
         settings = settings_for(where, max_tables_per_host=tables + 1,
                                 max_tables_per_server=tables + 1)
-        manager = Tables(store, settings, seed_source=itertools.count(seed).__next__)
+        manager = TableService(store, settings, seed_source=itertools.count(seed).__next__)
         lengths: list[int] = []
 
         async def opened(channel: int) -> Session:
-            session = await manager.open(guild_id=1, channel_id=channel, host_id=1,
-                                         host_name=NAMES[0], game=game, options=options or {})
+            session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=1,
+                                               host_name=NAMES[0], game=game, options=options or {})
             for user in range(2, players + 1):
-                await manager.join(session, user, NAMES[user - 1])
-            await manager.start(session, 1)
+                await manager.lobby.join(session, user, NAMES[user - 1])
+            await manager.lobby.start(session, 1)
             return session
 
         async def one_round(sessions: list[Session]) -> list[Session]:

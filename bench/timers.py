@@ -27,7 +27,7 @@ import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.settings import Settings
 from bot.tables.scheduler import Scheduler
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from bot.tables.timers import deadline_after, table_timer
 
@@ -72,7 +72,7 @@ async def one_run(scheduler: Scheduler, count: int, seconds: float) -> tuple[flo
 async def main(args: Any) -> None:
     with TemporaryDirectory() as tmp:
         settings = Settings(_env_file=None, database_path=str(Path(tmp) / "x.db"))  # type: ignore[call-arg]
-        scheduler = Tables(store=None, settings=settings).scheduler  # type: ignore[arg-type]
+        scheduler = TableService(store=None, settings=settings).scheduler  # type: ignore[arg-type]
         timed, idle = [], []
         for _ in range(args.runs):
             on, off = await one_run(scheduler, args.tables, args.seconds)

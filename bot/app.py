@@ -25,7 +25,7 @@ from bot.store.connect import open_store
 from bot.store.url import parse_database_url
 from bot.tables.context import Clock
 from bot.tables.ledger import Ledger
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class FivefoldBot(commands.AutoShardedBot):
         self.store: Store | None = store
         self._seed_source = seed_source
         self._clock = clock
-        self._sessions: Tables | None = None
+        self._tables: TableService | None = None
         self._ledger: Ledger | None = None
         self._resumed = 0
         self._synced: int | None = None
@@ -95,11 +95,11 @@ class FivefoldBot(commands.AutoShardedBot):
         self._heartbeat: asyncio.Task[None] | None = None
 
     @property
-    def sessions(self) -> Tables:
-        """The table service (:class:`bot.tables.service.Tables`): every table session here."""
-        if self._sessions is None:
+    def tables(self) -> TableService:
+        """The table service (:class:`bot.tables.service.TableService`): every table here."""
+        if self._tables is None:
             raise RuntimeError("the bot is not set up yet")
-        return self._sessions
+        return self._tables
 
     @property
     def ledger(self) -> Ledger:
@@ -116,15 +116,15 @@ class FivefoldBot(commands.AutoShardedBot):
         LOAD.start()  # how far behind the loop is: background work waits when it is
         if self.store is None:
             self.store = await open_store(self.settings.store_url)
-        self._sessions = Tables(self.store, self.settings, seed_source=self._seed_source,
-                                clock=self._clock)
+        self._tables = TableService(self.store, self.settings, seed_source=self._seed_source,
+                                   clock=self._clock)
         self._ledger = Ledger(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        resumed = await self.sessions.resume_all()
+        resumed = await self.tables.restart.resume_all()
         self._resumed = len(resumed)
         self.dispatch("tables_resumed", resumed)
-        self.sessions.start_sweeping(self.settings.expiry_check_seconds)
+        self.tables.sweeper.start(self.settings.expiry_check_seconds)
         await self.sync_commands()
         if self.settings.health_file:
             self._heartbeat = asyncio.create_task(
@@ -184,8 +184,8 @@ class FivefoldBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
-        if self._sessions is not None:
-            await self._sessions.shutdown()
+        if self._tables is not None:
+            await self._tables.shutdown()
         await super().close()
         if self.store is not None and self._given_store is None:
             await self.store.close()

@@ -22,7 +22,7 @@ from bot.app import FivefoldBot, create_bot
 from bot.settings import Settings
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import Clock
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs.upkeep.live_menus import LiveMenus
 from tests.answers import updated_the_menu, updated_the_message
@@ -46,7 +46,7 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-async def random_move(tables: Tables, session: Session, rng: random.Random) -> None:
+async def random_move(tables: TableService, session: Session, rng: random.Random) -> None:
     """A random legal move at ``session``, through the table service (no Discord), by the
     person whose turn it is."""
     running = session.game
@@ -54,7 +54,7 @@ async def random_move(tables: Tables, session: Session, rng: random.Random) -> N
     person = session.seats[running.to_act].user_id
     assert person is not None
     action = rng.choice(running.legal_actions(running.to_act))
-    await tables.act(session, person, action, version=session.version)
+    await tables.actions.act(session, person, action, version=session.version)
 
 
 @asynccontextmanager
@@ -102,9 +102,9 @@ def menus_never_follow(bot: FivefoldBot) -> None:
 
 
 def session_in(bot: FivefoldBot, channel: FakeChannel) -> Session:
-    session = bot.sessions.in_channel(channel.id)
+    session = bot.tables.registry.in_channel(channel.id)
     if session is None:
-        for s in bot.sessions.sessions():
+        for s in bot.tables.registry.sessions():
             if s.channel_id == channel.id:
                 return s
         raise AssertionError(f"no table in {channel.name}")

@@ -282,7 +282,7 @@ async def beyond_section(fake: FakeDiscord, world: FakeWorld, root: Path) -> Rea
 
         asked = await fake.slash(world.alice, world.lobby, "daily fiasco")
         await asked.wait_followups(1, timeout=30)
-        daily = max((s for s in bot.sessions.sessions() if s.table.daily),
+        daily = max((s for s in bot.tables.registry.sessions() if s.table.daily),
                     key=lambda s: s.table.created_at)
         await first_choices(fake, bot, daily, world.alice)
         await wait_settled(bot, daily)

@@ -1,6 +1,6 @@
 """The table service: every table in play, and the one path every decision takes.
 
-Lives here: the facade the Discord layer talks to (``service.Tables``), the registry of
+Lives here: the service the Discord layer talks to (``service.TableService``), the registry of
 open tables (one per channel or thread), the lobby, the one action path (seat, turn, stale
 menu and legality checked once, under the table's lock, then saved before anyone is
 answered), the checks and refusals, the snapshots a hand menu is drawn from, seats and

@@ -23,8 +23,6 @@ that move.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from bot.models import StoredTable, TableStatus
@@ -34,10 +32,11 @@ from bot.tables.checks import require_game, require_seat, require_turn
 from bot.tables.computers import TAKEOVER_LEVEL
 from bot.tables.context import Clock, utc_now
 from bot.tables.errors import MOVED_ELSEWHERE, STALE, NotAllowed, StaleMenu, TableError, TableMoved
+from bot.tables.events import TableEvents
 from bot.tables.results import finished, record_with_ratings
 from bot.tables.seats import hand_to_computer
 from bot.tables.session import Session
-from bot.tables.snapshots import Outcome, menu_for, menu_of
+from bot.tables.snapshots import CardChoice, Choice, Reply, menu_for, menu_of
 from bot.tables.timers import MAX_TIMEOUTS, with_deadline
 from games.core.actions import Action
 from games.core.cards import Card
@@ -58,17 +57,6 @@ def describe(events: list[Event], names: list[str]) -> list[str]:
         except (IndexError, KeyError, ValueError):
             out.append(str(event))
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class CardChoice:
-    """A card a person chose in their hand menu: which action it means is the rules' to say."""
-
-    text: str
-
-
-Choice = Action | str | CardChoice
-"""What a click asks for: an action (or its record notation), or a card."""
 
 
 def resolve(game: Game[Any], seat: int, choice: Choice) -> Action | Card:
@@ -164,21 +152,16 @@ class Actions:
     """Checks and applies actions at started tables, and writes each one (:meth:`commit`)."""
 
     def __init__(self, store: Store, settings: Settings, *, clock: Clock,
-                 next_turn: Callable[[Session], None], changed: Callable[[Session], None],
-                 reload: Callable[[Session, StaleTable], Awaitable[None]],
-                 closed: Callable[[Session], None]) -> None:
+                 events: TableEvents) -> None:
         self.store = store
         self.settings = settings
         self.clock = clock  # turn deadlines are read on it (tests move it)
-        self._next_turn = next_turn  # schedules whatever the next turn needs
-        self._changed = changed  # tells the Discord layer the table changed
-        self._reload = reload  # takes a session back to the store's copy after a stale save
-        self._closed = closed  # a table whose game has just finished is let go
+        self.events = events  # what follows a move: the next turn, the table shown, ...
 
     # --- a person's action --------------------------------------------------------------
 
     async def act(self, session: Session, user_id: int, choice: Choice, *,
-                  version: int) -> Outcome:
+                  version: int) -> Reply:
         """``user_id``'s ``choice`` from a menu drawn at ``version``: what it did, and their
         menu right after (a card with several actions asks where it goes instead).
 
@@ -197,19 +180,19 @@ class Actions:
                 raise
 
     async def _decide(self, session: Session, game: Game[Any], seat: int, choice: Choice,
-                      version: int) -> Outcome:
+                      version: int) -> Reply:
         """The checks of :meth:`act` after the seat's, then the action (lock held)."""
         if session.menu_is_stale(seat, version):
             raise StaleMenu(STALE)
         require_turn(session, seat)
         step = resolve(game, seat, choice)
         if isinstance(step, Card):
-            return Outcome(menu_of(session, seat), focus=step)
+            return Reply(menu_of(session, seat), focus=step)
         reason = game.why_not(seat, step)
         if reason is not None:
             raise NotAllowed(reason)
         words = await self.commit(session, seat, step, person=True)
-        return Outcome(menu_of(session, seat), words=tuple(words))
+        return Reply(menu_of(session, seat), words=tuple(words))
 
     # --- the one path of every action --------------------------------------------------
 
@@ -243,7 +226,7 @@ class Actions:
                 await self.store.append_action(table, game.history[-1])
                 session.game, session.table = game, table
         except StaleTable as stale:
-            await self._reload(session, stale)
+            await self.events.reload(session, stale)
             raise TableMoved(MOVED_ELSEWHERE) from None
         return self._applied(session, events, notes)
 
@@ -254,10 +237,10 @@ class Actions:
         session.recent.extend(words)
         session.recent.extend(notes[1:])
         if session.status is TableStatus.PLAYING:
-            self._next_turn(session)
+            self.events.next_turn(session)
         else:  # the game has just finished: let the table go, its last events included
-            self._closed(session)
-        self._changed(session)
+            self.events.closed(session)
+        self.events.changed(session)
         return words
 
     async def finish(self, session: Session) -> None:
@@ -267,7 +250,7 @@ class Actions:
         table = session.table
         await self._save_finished(session, game,
                                   table.model_copy(update={"version": table.version + 1}))
-        self._closed(session)
+        self.events.closed(session)
 
     async def _save_finished(self, session: Session, game: Game[Any], table: StoredTable
                              ) -> None:
@@ -283,4 +266,4 @@ class Actions:
         session.cancel_tasks()
 
 
-__all__ = ["Actions", "CardChoice", "Choice", "advanced", "counted", "describe", "resolve"]
+__all__ = ["Actions", "advanced", "counted", "describe", "resolve"]

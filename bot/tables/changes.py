@@ -17,7 +17,6 @@ turn timer running, or starts it again if it was lost.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.logs import about_table
@@ -26,6 +25,7 @@ from bot.settings import Settings
 from bot.store.api import StaleTable, Store
 from bot.tables.context import Clock, utc_now
 from bot.tables.errors import MOVED_ELSEWHERE, TableMoved
+from bot.tables.events import TableEvents
 from bot.tables.registry import Registry
 from bot.tables.session import Session
 from bot.tables.timers import with_deadline
@@ -43,15 +43,12 @@ class Changes:
     """Saves a table's changes (other than actions) and closes tables."""
 
     def __init__(self, store: Store, settings: Settings, registry: Registry, *, clock: Clock,
-                 next_turn: Callable[[Session], None], changed: Callable[[Session], None],
-                 reload: Callable[[Session, StaleTable], Awaitable[None]]) -> None:
+                 events: TableEvents) -> None:
         self.store = store
         self.settings = settings
         self.registry = registry
         self.clock = clock
-        self._next_turn = next_turn  # what the turn under way needs, after every save
-        self._changed = changed  # tells the Discord layer the table changed
-        self._reload = reload  # takes a session back to the store's copy after a stale save
+        self.events = events  # what follows a save: the next turn, the table shown, ...
 
     async def save(self, session: Session, table: StoredTable, *,
                    game: Game[Any] | None = None, note: str | None = None,
@@ -71,16 +68,16 @@ class Changes:
         try:
             await self.store.save_head(table)
         except StaleTable as exc:
-            await self._reload(session, exc)
+            await self.events.reload(session, exc)
             raise TableMoved(MOVED_ELSEWHERE) from None
         session.table = table
         if game is not None:
             session.game = game
         if note is not None:
             session.recent.append(note)
-        self._next_turn(session)
+        self.events.next_turn(session)
         if notify:
-            self._changed(session)
+            self.events.changed(session)
 
     async def seat_changed(self, session: Session, table: StoredTable, note: str) -> None:
         """Save ``table`` (``session``'s with a seat changed): a new host, or closed if empty.
@@ -117,7 +114,7 @@ class Changes:
             session.closed_by = closed_by
         session.cancel_tasks()
         self.registry.release(session)
-        self._changed(session)
+        self.events.changed(session)
 
     async def close_gone(self, session: Session,
                          note: str = "the table's channel or message is gone") -> None:

@@ -43,7 +43,7 @@ from bot.settings import Settings
 from bot.tables.checks import require_game, require_holder, require_seat
 from bot.tables.errors import TableError, TableMoved
 from bot.tables.session import Session, Turn
-from bot.tables.snapshots import Outcome, menu_of
+from bot.tables.snapshots import Reply, menu_of
 from bot.tables.timers import TOURNAMENT_SECONDS, duration_words
 from bot.workers import NotSent, WorkerPool
 from games.players import Decision, Level, Perspective, decide, perspective
@@ -133,7 +133,7 @@ HINT_PATIENCE = 2.0
 starts anyway (in its own worker: it never holds a computer up)."""
 
 
-class _Lane:
+class _Pool:
     """Worker processes that answer questions (a :class:`~bot.workers.WorkerPool`: they
     start off the event loop and end with the bot), replaced if a worker dies."""
 
@@ -190,8 +190,8 @@ class Computers:
         self.workers = workers
         self.budget = budget
         self.thinker = thinker
-        self._lane = _Lane(workers, thinker, budget)
-        self._hint_lane = _Lane(1, thinker, budget)
+        self._pool = _Pool(workers, thinker, budget)
+        self._hint_pool = _Pool(1, thinker, budget)
         self._hint_turn = asyncio.Lock()  # one hint search at a time
         self._waiting = 0  # computers' questions asked and not yet answered
         self._room = asyncio.Event()  # set while a computers' worker is free
@@ -211,7 +211,7 @@ class Computers:
             return self.thinker(question, self.budget)
         self._count(+1)
         try:
-            return await self._lane.ask(question)
+            return await self._pool.ask(question)
         finally:
             self._count(-1)
 
@@ -228,16 +228,16 @@ class Computers:
         async with self._hint_turn:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._room.wait(), HINT_PATIENCE)
-            return await self._hint_lane.ask(question)
+            return await self._hint_pool.ask(question)
 
     async def warm(self) -> None:
         """Start the workers now rather than on the first question (a worker's first start
         imports the rules, which takes a moment)."""
-        await self._lane.warm()
+        await self._pool.warm()
 
     async def close(self) -> None:
         """Stop the workers, dropping questions not yet started; waits off the event loop."""
-        await asyncio.gather(self._lane.close(), self._hint_lane.close())
+        await asyncio.gather(self._pool.close(), self._hint_pool.close())
 
 
 def timeout_note(session: Session, seat: int, level: ComputerLevel, decision: Decision) -> str:
@@ -405,7 +405,7 @@ class ComputerTurns:
         """The hard computer's answer to ``asked``."""
         return await asyncio.shield(asked.answer)
 
-    async def hint(self, asked: HintQuestion) -> Outcome:
+    async def hint(self, asked: HintQuestion) -> Reply:
         """The hint in words, with the asker's menu as it is once it is thought of.
 
         The seat is read again after the search: if it passed to a computer meanwhile
@@ -419,7 +419,7 @@ class ComputerTurns:
         else:
             label = session.game.action_label(decision.action, session.names())
             words = f"Hint: {hint_words(label, decision.reason)}"
-        return Outcome(menu_of(session, asked.seat), words=(words,))
+        return Reply(menu_of(session, asked.seat), words=(words,))
 
 
 __all__ = [

@@ -1,19 +1,19 @@
 """What people do to a table besides playing: open it, join, leave, kick, add a computer,
 start, cancel or end it, and take a seat back from a computer.
 
-Each is checked and made under the table's lock and saved before the person is answered
-(:mod:`bot.tables.changes`). A button and its command are one verb: the Discord layer
-passes the verb of a lobby button (``ff:<table>:<verb>``) or of a command (``/join``)
-with who asked, and :data:`VERBS` finds what it does; the answer is the words the person
-is told. ``join`` at a game under way takes back the seat a computer holds for them.
+Each is one typed method of :class:`Lobby`, the one way in for a button and its command
+alike (the Discord layer maps a button's verb, ``ff:<table>:<verb>``, or a command such
+as ``/join`` to the method): checked and made under the table's lock and saved before
+the person is answered (:mod:`bot.tables.changes`); the answer is the words the person
+is told, a refusal a :class:`~bot.tables.errors.TableError`. ``join`` at a game under
+way takes back the seat a computer holds for them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ValidationError
@@ -37,7 +37,8 @@ from bot.tables.daily import (
     day_of,
 )
 from bot.tables.errors import TABLE_HERE, TableError
-from bot.tables.fixed import (
+from bot.tables.registry import Registry
+from bot.tables.same_cards import (
     ONLY_ITS_PLAYERS,
     deal_of,
     require_new_seat,
@@ -46,10 +47,9 @@ from bot.tables.fixed import (
     saved_for,
     waiting,
 )
-from bot.tables.registry import Registry
 from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_refusal
 from bot.tables.session import Session
-from bot.tables.snapshots import Outcome, menu_of
+from bot.tables.snapshots import Reply, menu_of
 from bot.tables.timers import TableTimer, choice_of, table_timer, with_deadline
 from games.core.errors import SetupError
 from games.core.game import Options
@@ -74,17 +74,6 @@ def validate_options(game: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         problem = options_problem(cls.options_model, exc)
         raise SetupError(refusal(cls.title, problem)) from None
     return dict(raw) | {k: v for k, v in options.model_dump(mode="json").items() if k in raw}
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """Who asks for a lobby verb, as Discord tells it."""
-
-    user_id: int
-    name: str = ""  # their display name, for a seat or a note
-    moderator: bool = False  # they may end any table here (Manage Messages)
-    target: int | None = None  # the person a kick is about
-    seat: int | None = None  # or the seat it is about, numbered from 1 as the lobby lists it
 
 
 class Lobby:
@@ -178,7 +167,7 @@ class Lobby:
 
     async def same_cards(self, finished: StoredTable, user_id: int, name: str) -> Session:
         """A new lobby dealing ``finished``'s cards again to its seats, hosted by ``user_id``
-        (:mod:`bot.tables.fixed`): the same game, options, seed and deals, the same table
+        (:mod:`bot.tables.same_cards`): the same game, options, seed and deals, the same table
         options, not rated. Only a player of that game may ask; TableError if a table is
         open there."""
         seats = same_seats(finished, user_id, name)
@@ -354,7 +343,7 @@ class Lobby:
         await self.changes.save(session, table)
         return f"{name} left the table"
 
-    async def take_back(self, session: Session, user_id: int) -> Outcome:
+    async def take_back(self, session: Session, user_id: int) -> Reply:
         """``user_id`` takes back the seat a computer holds for them: what the table says,
         and their menu.
 
@@ -380,7 +369,7 @@ class Lobby:
             session.watchers.discard(user_id)  # seated again: their hand menu shows it all
             await self.changes.seat_changed(
                 session, table, f"{name} is back and takes their seat from the computer")
-            return Outcome(menu_of(session, seat), words=(f"you are back in your seat, {name}",))
+            return Reply(menu_of(session, seat), words=(f"you are back in your seat, {name}",))
 
     # --- starting and ending ------------------------------------------------------------
 
@@ -461,25 +450,4 @@ class Lobby:
         }
 
 
-async def _may_add_computer(lobby: Lobby, session: Session, request: Request) -> str:
-    """``Add computer player``: checked here, the level is chosen next."""
-    lobby.check_add_computer(session, request.user_id)
-    return ""
-
-
-Verb = Callable[[Lobby, Session, Request], Awaitable[str]]
-
-VERBS: dict[str, Verb] = {
-    "join": lambda lobby, session, r: lobby.join(session, r.user_id, r.name),
-    "leave": lambda lobby, session, r: lobby.leave(session, r.user_id),
-    "cpu": _may_add_computer,
-    "start": lambda lobby, session, r: lobby.start(session, r.user_id),
-    "cancel": lambda lobby, session, r: lobby.cancel(session, r.user_id, name=r.name),
-    "kick": lambda lobby, session, r: lobby.kick(session, r.user_id, r.target, r.seat),
-    "end": lambda lobby, session, r: lobby.end(session, r.user_id, moderator=r.moderator,
-                                               name=r.name),
-}
-"""Each lobby verb (a button's or a command's) and what it does."""
-
-
-__all__ = ["TO_THE_HAND", "VERBS", "Lobby", "Request", "validate_options"]
+__all__ = ["DEFAULT_LEVEL", "KICKED", "TO_THE_HAND", "Lobby", "validate_options"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from bot.logs import about_table
@@ -22,6 +21,7 @@ from bot.store.api import StaleTable, Store
 from bot.tables.actions import Actions, describe
 from bot.tables.changes import Changes
 from bot.tables.context import Clock, game_context, usable_zone
+from bot.tables.events import TableEvents
 from bot.tables.expiry import expiry_reason
 from bot.tables.registry import UNRESUMABLE_NOTE, Registry
 from bot.tables.scheduler import Scheduler
@@ -56,7 +56,7 @@ class Restart:
 
     def __init__(self, store: Store, settings: Settings, registry: Registry, changes: Changes,
                  actions: Actions, scheduler: Scheduler, *, clock: Clock,
-                 changed: Callable[[Session], None]) -> None:
+                 events: TableEvents) -> None:
         self.store = store
         self.settings = settings
         self.registry = registry
@@ -64,7 +64,7 @@ class Restart:
         self.actions = actions
         self.scheduler = scheduler
         self.clock = clock
-        self._changed = changed  # tells the Discord layer the table changed
+        self.events = events  # tells the Discord layer the table changed
 
     def rebuild(self, table: StoredTable) -> Session:
         """A stored table back in memory: a game in play is rebuilt by replaying its record."""
@@ -149,7 +149,7 @@ class Restart:
         else:
             session.cancel_tasks()
             self.registry.release(session)  # its buttons are answered from the store
-        self._changed(session)
+        self.events.changed(session)
 
 
 __all__ = ["Restart", "replayed"]

@@ -20,16 +20,10 @@ def season_before(season: str) -> str:
     return f"{year - 1}-12" if month == 1 else f"{year}-{month - 1:02d}"
 
 
-def season_end(season: str) -> dt.datetime:
-    """When ``season`` ends: the first moment of the next month, UTC."""
-    year, month = map(int, season.split("-"))
-    return dt.datetime(year + month // 12, month % 12 + 1, 1, tzinfo=dt.UTC)
-
-
 def season_words(season: str) -> str:
     """``2026-06`` -> ``June 2026``."""
     year, month = map(int, season.split("-"))
     return dt.date(year, month, 1).strftime("%B %Y")
 
 
-__all__ = ["season_before", "season_end", "season_of", "season_words"]
+__all__ = ["season_before", "season_of", "season_words"]

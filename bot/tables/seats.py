@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.models import TAKEN_OVER, Seat, SeatLoss, StoredTable, TableStatus
+from bot.tables.checks import require_holder
 from bot.tables.computers import TAKEOVER_LEVEL
 
 LOSS_WORDS: dict[SeatLoss, str] = {
@@ -95,5 +96,7 @@ def give_back(table: StoredTable, seat: int, user_id: int) -> str:
     return name
 
 
+# require_holder is the checks' (bot.tables.checks), named here for whatever shows a hand
+# outside the service: the seat it shows may have passed on (a kick, a leave).
 __all__ = ["KEPT_WITH_THE_SEAT", "LOSS_WORDS", "LostSeat", "give_back", "hand_to_computer",
-           "held_seat", "lost_seat", "take_back_refusal"]
+           "held_seat", "lost_seat", "require_holder", "take_back_refusal"]

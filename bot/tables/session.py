@@ -173,3 +173,8 @@ class Session:
                 task.cancel()
         self.turn_task = None
         self.scheduled = None
+
+
+# Ending is the results' (bot.tables.results): named here, beside the session that holds
+# it, for whatever tells a game's end outside the service.
+__all__ = ["RECENT_EVENTS", "Ending", "Session", "TableListener", "Turn"]

@@ -11,6 +11,9 @@ change, and the public message's when its edit is rendered (the publisher coales
 burst of changes into one edit, so one snapshot). Renderers read the snapshot only, so
 no Discord code touches a live game. A snapshot holds the game's immutable views as
 they are, never copies of them.
+
+A click on a menu asks for a :data:`Choice` (an action, or a :class:`CardChoice`) and is
+answered with a :class:`Reply`: what it did, and the clicker's menu right after.
 """
 
 from __future__ import annotations
@@ -303,8 +306,19 @@ def table_for(session: Session) -> TableSnapshot | None:
     return table_of(session) if session.game is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """A card a person chose in their hand menu: which action it means is the rules' to say."""
+
+    text: str
+
+
+Choice = Action | str | CardChoice
+"""What a click asks for: an action (or its record notation), or a card."""
+
+
 @dataclass(frozen=True, eq=False)
-class Outcome:
+class Reply:
     """What a request at a running table did, and the asker's menu right after it."""
 
     menu: MenuSnapshot
@@ -312,5 +326,5 @@ class Outcome:
     focus: Card | None = None  # a card with several actions: the menu asks where it goes
 
 
-__all__ = ["MenuKey", "MenuSnapshot", "Outcome", "Seen", "TableSnapshot", "menu_for", "menu_key",
-           "menu_of", "own_cards", "seat_view", "table_for", "table_of"]
+__all__ = ["CardChoice", "Choice", "MenuKey", "MenuSnapshot", "Reply", "Seen", "TableSnapshot",
+           "menu_for", "menu_key", "menu_of", "own_cards", "seat_view", "table_for", "table_of"]

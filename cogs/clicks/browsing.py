@@ -23,8 +23,7 @@ from typing import Any
 import discord
 
 from bot.tables.errors import TableError
-from bot.tables.lobby import Request
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs import ids
 from cogs.clicks import router
@@ -61,7 +60,7 @@ def can_see(interaction: Interaction, channel_id: int) -> bool:
 class Watching:
     """The handlers of Watch, the watcher's view and the ``/tables`` list."""
 
-    def __init__(self, tables: Tables, live: LiveMenus) -> None:
+    def __init__(self, tables: TableService, live: LiveMenus) -> None:
         self.tables = tables
         self.live = live
 
@@ -82,7 +81,7 @@ class Watching:
 
     async def _visible(self, interaction: Interaction, table_id: str) -> Session:
         """The table ``table_id``, if the clicker may see where it is."""
-        session = await self.tables.find(table_id)
+        session = await self.tables.registry.find(table_id)
         if interaction.guild_id is None or session.table.guild_id != interaction.guild_id \
                 or not can_see(interaction, session.channel_id):
             raise TableError(HIDDEN)
@@ -153,8 +152,8 @@ class Watching:
             if not is_ephemeral(interaction):
                 raise TableError(NOT_YOURS)
             session = await self._visible(interaction, table_id)
-            request = Request(interaction.user.id, display_name(interaction))
-            done = await in_time(interaction, self.tables.verb(session, "join", request))
+            done = await in_time(interaction, self.tables.lobby.join(
+                session, interaction.user.id, display_name(interaction)))
             table = session.table
             where = jump_url(table.guild_id, table.channel_id, table.message_id)
             embed, view = self.listing_page(interaction, 0)

@@ -1,7 +1,7 @@
 """What a click or a command does: one call into the table service, one answer.
 
 Every handler translates its interaction into one call to the table service
-(:class:`bot.tables.service.Tables`: who, which table, what, which menu version), which
+(:class:`bot.tables.service.TableService`: who, which table, what, which menu version), which
 makes every check under the table's lock, and renders what comes back: a hand menu is
 drawn from the snapshot the service took, never from the live game. A refusal is a
 ``TableError`` caught in one place, :meth:`Clicks.refusing`, and answered with its
@@ -26,14 +26,11 @@ import discord
 from discord.utils import MISSING
 
 from bot.models import StoredTable
-from bot.tables.actions import CardChoice, Choice
-from bot.tables.checks import require_holder
 from bot.tables.errors import UNKNOWN_TABLE, TableError
-from bot.tables.lobby import Request
-from bot.tables.seats import LostSeat
-from bot.tables.service import Tables
+from bot.tables.seats import LostSeat, require_holder
+from bot.tables.service import TableService
 from bot.tables.session import Session
-from bot.tables.snapshots import MenuSnapshot, Outcome
+from bot.tables.snapshots import CardChoice, Choice, MenuSnapshot, Reply
 from cogs import ids
 from cogs.clicks.answers import APOLOGY, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
@@ -96,19 +93,19 @@ def require_origin(interaction: Interaction, table: StoredTable) -> None:
         raise TableError(NOT_ITS_MESSAGE)
 
 
-def action_note(outcome: Outcome) -> str | None:
+def action_note(reply: Reply) -> str | None:
     """What a menu click did, above the menu: its events (the first three), or nothing
     when it only opened a card's second step."""
-    if outcome.focus is not None:
+    if reply.focus is not None:
         return None
-    return "; ".join(outcome.words[:3]) or "done"
+    return "; ".join(reply.words[:3]) or "done"
 
 
 class Clicks:
     """The handlers behind every button of the lobby, table and hand menus, and the
     commands that do what a button does."""
 
-    def __init__(self, tables: Tables, live: LiveMenus | None = None,
+    def __init__(self, tables: TableService, live: LiveMenus | None = None,
                  table: TableMessage | None = None, *,
                  seating: Throttle | None = None) -> None:
         self.pictures = HandPictures()  # hand pictures: in time, or after the text
@@ -179,8 +176,8 @@ class Clicks:
         A button must have been clicked where the table put it (:func:`require_origin`).
         """
         if table_id is None:
-            return self.tables.here(interaction.channel_id or 0)
-        session = await self.tables.find(table_id)
+            return self.tables.registry.here(interaction.channel_id or 0)
+        session = await self.tables.registry.find(table_id)
         require_origin(interaction, session.table)
         return session
 
@@ -188,8 +185,8 @@ class Clicks:
 
     async def lobby(self, interaction: Interaction, table_id: str | None, verb: str, *,
                     target: int | None = None, seat: int | None = None) -> None:
-        """A lobby verb (:data:`bot.tables.lobby.VERBS`), from its button (``table_id``) or
-        its command (None: the table here). A button is answered by the lobby message
+        """A lobby verb (:meth:`lobby_call`), from its button (``table_id``) or its command
+        (None: the table here). A button is answered by the lobby message
         the change edits (or the level chooser); a command by the words for what it did.
         """
         typed = table_id is None
@@ -199,10 +196,7 @@ class Clicks:
                 too_soon = self.seating.refusal(interaction)
                 if too_soon is not None:
                     raise TableError(too_soon)
-            request = Request(interaction.user.id, display_name(interaction),
-                              moderator=interaction.permissions.manage_messages, target=target,
-                              seat=seat)
-            work = self.tables.verb(session, verb, request)
+            work = self.lobby_call(interaction, session, verb, target=target, seat=seat)
             if typed:  # a command is answered once done, never deferred: its answer is private
                 await say(interaction, sentence(await work))
                 return
@@ -211,6 +205,35 @@ class Clicks:
             with held:
                 await in_time(interaction, work)
                 await self._lobby_answers.get(verb, self._show_table)(interaction, session)
+
+    def lobby_call(self, interaction: Interaction, session: Session, verb: str, *,
+                   target: int | None = None, seat: int | None = None) -> Awaitable[str]:
+        """The lobby's method that ``verb`` (a lobby button's, :data:`cogs.ids.LOBBY_VERBS`,
+        or a command's: ``kick``, ``end``) names, asked by the clicker: what they are told.
+        ``target`` and ``seat``: whom a kick is about (a person, or a seat numbered from 1)."""
+        lobby, user_id, name = self.tables.lobby, interaction.user.id, display_name(interaction)
+        match verb:
+            case "join":
+                return lobby.join(session, user_id, name)
+            case "leave":
+                return lobby.leave(session, user_id)
+            case "cpu":
+                return self._may_add_computer(session, user_id)
+            case "start":
+                return lobby.start(session, user_id)
+            case "cancel":
+                return lobby.cancel(session, user_id, name=name)
+            case "kick":
+                return lobby.kick(session, user_id, target, seat)
+            case "end":
+                return lobby.end(session, user_id,
+                                 moderator=interaction.permissions.manage_messages, name=name)
+        raise ValueError(f"no lobby verb {verb!r}")
+
+    async def _may_add_computer(self, session: Session, user_id: int) -> str:
+        """``Add computer player``: checked here, the level is chosen next (:meth:`computer`)."""
+        self.tables.lobby.check_add_computer(session, user_id)
+        return ""
 
     async def _show_table(self, interaction: Interaction, session: Session) -> None:
         """The clicked table message, showing the change: one call. Acknowledged only (the
@@ -229,7 +252,7 @@ class Clicks:
             chosen = ids.COMPUTER_LEVELS.get(level)
             if chosen is None:
                 raise TableError(f"there is no computer level {level!r}")
-            seat = await self.tables.add_computer(session, interaction.user.id, chosen)
+            seat = await self.tables.lobby.add_computer(session, interaction.user.id, chosen)
             content, view = render_computer_chooser(session, f"{seat.label} joined the table.")
             if is_ephemeral(interaction):
                 await interaction.response.edit_message(content=content, view=view)
@@ -263,19 +286,19 @@ class Clicks:
         """``Take my seat back``: the seat is the clicker's again, and here is their hand."""
         async with self.refusing(interaction):
             session = await self._table(interaction, table_id)
-            taken = await self.tables.take_back(session, interaction.user.id)
+            taken = await self.tables.lobby.take_back(session, interaction.user.id)
             await self._answer_menu(interaction, session, taken.menu,
                                     note=sentence(taken.words[0]))
 
     async def table_view(self, interaction: Interaction, table_id: str, what: str) -> None:
         """``Details`` or ``Rules`` under the table: answered privately, changing nothing."""
         async with self.refusing(interaction):
-            table = await self.tables.table_at(table_id)
+            table = await self.tables.registry.stored(table_id)
             require_origin(interaction, table)
             if what == "rules":
                 await show_rules(interaction, table.game)
             else:
-                await say(interaction, render_details(await self.tables.details(table_id)))
+                await say(interaction, render_details(await self.tables.registry.details(table_id)))
 
     async def card(self, interaction: Interaction, table_id: str, version: int,
                    card_text: str) -> None:
@@ -317,20 +340,20 @@ class Clicks:
         (:func:`cogs.clicks.deadline.in_time`); a move whose answer Discord then refused is
         remembered, and the player's next menu says it went through."""
         try:
-            outcome = await in_time(interaction, self.tables.act(
+            reply = await in_time(interaction, self.tables.actions.act(
                 session, interaction.user.id, choice, version=version))
         except TableError as refusal:
             if refusal.menu is None:
                 raise
             await self._answer_menu(interaction, session, refusal.menu, note=refusal.message)
             return
-        note = action_note(outcome)
+        note = action_note(reply)
         try:
-            await self._answer_menu(interaction, session, outcome.menu, focus=outcome.focus,
+            await self._answer_menu(interaction, session, reply.menu, focus=reply.focus,
                                     note=note)
         except discord.HTTPException:
             if note is not None:
-                self._remember_unanswered(session, outcome.menu.seat, note)
+                self._remember_unanswered(session, reply.menu.seat, note)
             raise
 
     async def hint(self, interaction: Interaction, table_id: str) -> None:
@@ -341,11 +364,11 @@ class Clicks:
         """
         async with self.refusing(interaction):
             session = await self._table(interaction, table_id)
-            asked = await self.tables.ask_hint(session, interaction.user.id)
+            asked = await self.tables.computers.ask_hint(session, interaction.user.id)
             with self._answering(session, interaction):
                 await interaction.response.defer()
                 step_out(interaction)  # its search holds no place in the lane
-                hinted = await self.tables.hint(asked)
+                hinted = await self.tables.computers.hint(asked)
                 menu = await render_hand(hinted.menu, note=hinted.words[0]).painted(
                     urgent=True)
                 require_holder(session, interaction.user.id, hinted.menu.seat)

@@ -34,7 +34,7 @@ class Browse(commands.Cog):
         table_commands: Any = bot.get_cog("TableCommands")
         if table_commands is None:
             raise RuntimeError("the Browse cog needs the TableCommands cog (its live views)")
-        self.watching = Watching(bot.sessions, table_commands.live)
+        self.watching = Watching(bot.tables, table_commands.live)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*browsing.ITEMS)

@@ -86,7 +86,7 @@ class Daily(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        self.tables = bot.sessions
+        self.tables = bot.tables
         self.ledger = bot.ledger
 
     async def cog_load(self) -> None:
@@ -117,7 +117,7 @@ class Daily(commands.Cog):
                 await say(interaction, NO_PLACE)
                 return
             try:
-                session = await self.tables.open_daily(
+                session = await self.tables.lobby.open_daily(
                     guild_id=interaction.guild_id, channel_id=place.channel.id,
                     user_id=interaction.user.id, name=display_name(interaction), game=game,
                     in_dm=place.in_dm)
@@ -214,7 +214,7 @@ class Daily(commands.Cog):
         if mine.finished:
             return False
         with contextlib.suppress(TableError):
-            return self.tables.get(mine.table_id).is_open
+            return self.tables.registry.get(mine.table_id).is_open
         return False
 
     async def _best_record(self, shown: DailyBoard) -> discord.File | None:
@@ -227,7 +227,7 @@ class Daily(commands.Cog):
         if found is None:
             return None
         try:
-            return finished_record_file(await self.tables.finished_table(found.table_id))
+            return finished_record_file(await self.tables.registry.finished_table(found.table_id))
         except TableError:
             return None
 

@@ -184,7 +184,7 @@ class SettingsCommands(commands.Cog):
 
     def now(self) -> dt.datetime:
         """The bot's clock (the one games read; tests fix it)."""
-        return self.bot.sessions.clock()
+        return self.bot.tables.clock()
 
     async def answer(self, interaction: Interaction, command: str, refusals: Refusals, *,
                      show: SettingText, change: SettingText | None) -> None:
@@ -224,7 +224,7 @@ class SettingsCommands(commands.Cog):
     async def describe(self, guild_id: int) -> str:
         """The answer of ``/timezone`` alone: the zone, whose it is, and the clock there."""
         own = await self.ledger.timezone(guild_id)
-        zone = await self.bot.sessions.timezone_of(guild_id)
+        zone = await self.bot.tables.lobby.timezone_of(guild_id)
         if own is None:
             whose = (f"This server uses the bot's default time zone, `{zone}` "
                      "(it has not set its own).")

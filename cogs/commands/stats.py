@@ -111,7 +111,7 @@ class Stats(commands.Cog):
 
     def season_now(self) -> str:
         """This month's season, on the bot's clock."""
-        return season_of(self.bot.sessions.clock())
+        return season_of(self.bot.tables.clock())
 
     async def page(self, guild_id: int, game: str, offset: int, season: str | None = None
                    ) -> tuple[Page, int]:

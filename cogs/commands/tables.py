@@ -23,7 +23,7 @@ from discord.ext import commands
 import games
 from bot.tables.errors import TableError
 from bot.tables.lobby import validate_options
-from bot.tables.service import Tables as TableService
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs.clicks import router
 from cogs.clicks.answers import say
@@ -55,7 +55,7 @@ class TableCommands(commands.Cog):
 
     def __init__(self, bot: FivefoldBot) -> None:
         self.bot = bot
-        self.tables: TableService = bot.sessions
+        self.tables: TableService = bot.tables
         self.live = LiveMenus()
         self.publisher = Publisher(bot, moved=self.tables.set_message,
                                    gone=self.tables.close_gone,
@@ -130,7 +130,7 @@ class TableCommands(commands.Cog):
         if missing:
             await say(interaction, missing_text(missing))
             return
-        existing = None if thread else self.tables.in_channel(channel.id)
+        existing = None if thread else self.tables.registry.in_channel(channel.id)
         if existing is not None:
             await say(interaction, f"There is already a table here: {self._link(existing)}")
             return
@@ -144,7 +144,7 @@ class TableCommands(commands.Cog):
                                        timer=timer)
             return
         try:
-            session = await self.tables.open(
+            session = await self.tables.lobby.open(
                 guild_id=interaction.guild_id, channel_id=channel.id,
                 host_id=interaction.user.id, host_name=display_name(interaction),
                 game=game, options=values, pictures=pictures, hints=hints, timer=timer)
@@ -177,7 +177,7 @@ class TableCommands(commands.Cog):
                                             "Create Public Threads permission).")
             return
         try:
-            session = await self.tables.open(
+            session = await self.tables.lobby.open(
                 guild_id=interaction.guild_id, channel_id=new.id, host_id=interaction.user.id,
                 host_name=display_name(interaction), game=game, options=values,
                 pictures=pictures, hints=hints, timer=timer)
@@ -222,7 +222,7 @@ class TableCommands(commands.Cog):
         so a channel never fills with copies and the table keeps one live message.
         """
         async with self.clicks.refusing(interaction, typed=True):
-            session = self.tables.here(interaction.channel_id or 0)
+            session = self.tables.registry.here(interaction.channel_id or 0)
             loop = asyncio.get_running_loop()
             last = self._reposted.get(session.id)
             if session.id in self._reposting or (

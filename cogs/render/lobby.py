@@ -9,7 +9,7 @@ import discord
 
 import games
 from bot.models import TAKEN_OVER, Seat
-from bot.tables.computers import DEFAULT_LEVEL
+from bot.tables.lobby import DEFAULT_LEVEL
 from bot.tables.session import Session
 from bot.tables.timers import timer_of, timer_words
 from cogs import ids

@@ -13,7 +13,7 @@ after (or "not rated"), and three buttons (a daily deal's result has ``Record`` 
 - ``Record`` sends the game's record file privately (as :mod:`cogs.render.export`
   attaches it to the final table).
 - ``Same cards`` opens a lobby dealing the same cards again to the same seats
-  (:mod:`bot.tables.fixed`): whoever clicks takes their own seat, every other person's
+  (:mod:`bot.tables.same_cards`): whoever clicks takes their own seat, every other person's
   is saved for them and they are pinged to take it; the game is not rated, so friends
   can play the hand they just played again and compare. A daily deal has none (it is
   played once; its board is where people compare).
@@ -34,9 +34,8 @@ import discord
 import games
 from bot.models import StoredTable
 from bot.tables.errors import TableError
-from bot.tables.results import Ending
-from bot.tables.service import Tables
-from bot.tables.session import Session
+from bot.tables.service import TableService
+from bot.tables.session import Ending, Session
 from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
 from cogs.clicks.answers import answered_on_failure, say
@@ -153,7 +152,7 @@ class Endings:
     a rematch at most once a minute, so Play again and Cancel in a loop cannot flood them.
     """
 
-    def __init__(self, tables: Tables, *, opening: Throttle | None = None) -> None:
+    def __init__(self, tables: TableService, *, opening: Throttle | None = None) -> None:
         self.tables = tables
         self.opening = opening
         self._pinged: dict[tuple[int | None, int], float] = {}  # (server, person) -> when
@@ -163,7 +162,7 @@ class Endings:
         with its reason."""
         async with answered_on_failure(interaction, "a result button"):
             try:
-                table = await self.tables.finished_table(table_id)
+                table = await self.tables.registry.finished_table(table_id)
                 if interaction.channel_id != table.channel_id:
                     raise TableError("that button belongs to a game in another channel")
                 if what == "record":
@@ -188,7 +187,7 @@ class Endings:
         if await self._taken(interaction, finished):
             return
         name = display_name(interaction)
-        session = await self.tables.rematch(finished, interaction.user.id, name)
+        session = await self.tables.lobby.rematch(finished, interaction.user.id, name)
         others = [s.user_id for s in finished.seats
                   if s.user_id is not None and s.user_id != interaction.user.id]
         await self._post_lobby(interaction, session, others,
@@ -203,7 +202,7 @@ class Endings:
         if await self._taken(interaction, finished):
             return
         name = display_name(interaction)
-        session = await self.tables.same_cards(finished, interaction.user.id, name)
+        session = await self.tables.lobby.same_cards(finished, interaction.user.id, name)
         others = [s.replaced_user_id for s in session.seats
                   if s.replaced_because == "saved" and s.replaced_user_id is not None]
         await self._post_lobby(interaction, session, others,
@@ -211,7 +210,7 @@ class Endings:
 
     async def _taken(self, interaction: Interaction, finished: StoredTable) -> bool:
         """Whether a table is open in ``finished``'s channel already (the asker is told where)."""
-        open_here = self.tables.in_channel(finished.channel_id)
+        open_here = self.tables.registry.in_channel(finished.channel_id)
         if open_here is None:
             return False
         where = jump_url(open_here.table.guild_id, open_here.channel_id,

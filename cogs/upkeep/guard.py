@@ -167,9 +167,9 @@ class Guard(commands.Cog):
     async def close_where(self, predicate: Any, note: str) -> int:
         """Close every open table for which ``predicate(session)`` holds; how many."""
         closed = 0
-        for session in self.bot.sessions.open_tables():
+        for session in self.bot.tables.registry.open_tables():
             if predicate(session):
-                await self.bot.sessions.close_gone(session, note)
+                await self.bot.tables.close_gone(session, note)
                 closed += 1
         return closed
 
@@ -210,14 +210,14 @@ class Guard(commands.Cog):
             version = "unknown"
         up = dt.datetime.now(dt.UTC) - self.started
         hours, rest = divmod(int(up.total_seconds()), 3600)
-        tables = self.bot.sessions.open_tables(guild_id=interaction.guild_id)
+        tables = self.bot.tables.registry.open_tables(guild_id=interaction.guild_id)
         playing = sum(1 for s in tables if s.status is TableStatus.PLAYING)
         in_thread = isinstance(interaction.channel, discord.Thread)
         missing = missing_permissions(interaction.app_permissions, in_thread=in_thread,
                                       new_thread=not in_thread)
         perms = ("every permission a table needs (new threads included)" if not missing
                  else "missing " + ", ".join(missing))
-        here = (self.bot.sessions.in_channel(interaction.channel_id)
+        here = (self.bot.tables.registry.in_channel(interaction.channel_id)
                 if interaction.channel_id is not None else None)
         table = (f"\nThe table here is `{here.id}`: the log's lines about it say "
                  f"`[table {here.id}]`." if here is not None else "")

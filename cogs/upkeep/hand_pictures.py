@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.load import LOAD
-from bot.tables.checks import require_holder
+from bot.tables.seats import require_holder
 from bot.tables.session import Session
 from cogs.clicks.deadline import ANSWER_BUDGET, age
 from cogs.clicks.discord_internals import edit_original

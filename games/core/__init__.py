@@ -17,7 +17,7 @@ from games.core.game import Game, Options, View
 from games.core.outcome import Outcome, best_of, places
 from games.core.records import Record
 from games.core.registry import get, names, new_game, register
-from games.core.seats import clockwise_from, counter_clockwise_from, left_of, right_of
+from games.core.seats import clockwise_from, left_of, right_of
 from games.core.tricks import distinct, must_follow, winning_play
 from games.core.zones import Visibility, Zone, ZoneKind, ZoneView
 
@@ -48,7 +48,6 @@ __all__ = [
     "ZoneView",
     "best_of",
     "clockwise_from",
-    "counter_clockwise_from",
     "deal_round_robin",
     "distinct",
     "get",

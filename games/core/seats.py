@@ -27,12 +27,6 @@ def clockwise_from(start: int, players: int) -> Iterator[int]:
         yield (start + i) % players
 
 
-def counter_clockwise_from(start: int, players: int) -> Iterator[int]:
-    """Every seat once, counter-clockwise, starting with ``start``."""
-    for i in range(players):
-        yield (start - i) % players
-
-
 def players_text(low: int, high: int, *, dash: str = "-") -> str:
     """How many players a game takes, as people say it.
 

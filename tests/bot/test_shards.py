@@ -23,7 +23,7 @@ from bot.settings import Settings
 from bot.shards import NotOurShard, ShardPlan, shard_of
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now as now
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.botdriver import settings_for
 
 ON_ZERO = 4 << 22  # (id >> 22) % 2 == 0
@@ -103,11 +103,11 @@ def table(table_id: str, guild_id: int, channel_id: int, *, old: bool = False,
                        created_at=stamp, updated_at=stamp, **extra)
 
 
-async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> Tables:
+async def shard_zero_manager(tmp_path: Path, *tables: StoredTable) -> TableService:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     for stored in tables:
         await store.create_table(stored)
-    return Tables(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
+    return TableService(store, settings_for(tmp_path, shard_count=2, shard_ids=(0,)))
 
 
 async def test_a_process_resumes_and_expires_only_its_own_shards_tables(tmp_path: Path) -> None:
@@ -115,13 +115,13 @@ async def test_a_process_resumes_and_expires_only_its_own_shards_tables(tmp_path
         tmp_path, table("mine", ON_ZERO, 1), table("theirs", ON_ONE, 2),
         table("their-old", ON_ONE, 3, old=True), table("my-old", ON_ZERO, 4, old=True))
     try:
-        resumed = await manager.resume_all()
+        resumed = await manager.restart.resume_all()
         assert [s.id for s in resumed] == ["mine"]
         left = {t.id: t.status for t in await manager.store.open_tables()}
         # Mine that expired is closed; the other shard's, even expired, is its own to close.
         assert left == {"mine": TableStatus.LOBBY, "theirs": TableStatus.LOBBY,
                         "their-old": TableStatus.LOBBY}
-        assert await manager.expire_idle(now() + dt.timedelta(days=90)) == 1  # only "mine"
+        assert await manager.sweeper.expire_idle(now() + dt.timedelta(days=90)) == 1  # only "mine"
         assert {t.id for t in await manager.store.open_tables()} == {"theirs", "their-old"}
     finally:
         await manager.store.close()
@@ -131,17 +131,17 @@ async def test_a_click_or_a_new_table_on_another_shard_is_refused_clearly(
         tmp_path: Path) -> None:
     manager = await shard_zero_manager(tmp_path, table("theirs", ON_ONE, 2))
     try:
-        await manager.resume_all()
+        await manager.restart.resume_all()
         with pytest.raises(NotOurShard, match=r"another of the bot's processes \(shard 1 of 2\)"):
-            await manager.find("theirs")
+            await manager.registry.find("theirs")
         with pytest.raises(NotOurShard, match="shard 1 of 2"):
-            await manager.open(guild_id=ON_ONE, channel_id=9, host_id=3, host_name="a",
-                               game="fiasco", options={}, pictures=False)
+            await manager.lobby.open(guild_id=ON_ONE, channel_id=9, host_id=3, host_name="a",
+                                     game="fiasco", options={}, pictures=False)
         [stored] = await manager.store.open_tables()
         assert stored.id == "theirs" and stored.version == 0  # nothing changed
-        mine = await manager.open(guild_id=ON_ZERO, channel_id=9, host_id=3, host_name="a",
-                                  game="fiasco", options={}, pictures=False)
-        assert await manager.find(mine.id) is mine
+        mine = await manager.lobby.open(guild_id=ON_ZERO, channel_id=9, host_id=3, host_name="a",
+                                        game="fiasco", options={}, pictures=False)
+        assert await manager.registry.find(mine.id) is mine
     finally:
         await manager.store.close()
 
@@ -173,7 +173,7 @@ async def test_a_click_naming_another_shards_table_is_answered_with_the_reason(
         channel = fake.add_channel(guild, "table")
         alice = fake.add_user("alice")
         async with running_bot(fake, tmp_path, shard_count=2, shard_ids=(0,)) as bot:
-            assert bot.sessions.open_tables() == []  # shard 1's lobby was not resumed
+            assert bot.tables.registry.open_tables() == []  # shard 1's lobby was not resumed
             opened = await fake.slash(alice, channel, "play fiasco")
             assert opened.message is not None
             result = await fake.click(alice, opened.message, ids.lobby_id("theirs", "join"),

@@ -78,7 +78,7 @@ async def test_the_host_chooses_each_computers_level_and_lobby_and_table_show_it
     # The levels are stored with the seats: after a restart the table still shows them,
     # and the computers play on to the end at their levels.
     async with running_bot(fake, tmp_path, seed_source=lambda: 3) as bot:
-        session = bot.sessions.get(table_id)
+        session = bot.tables.registry.get(table_id)
         assert [s.label for s in session.seats][1:] == ["Computer 1 (easy)",
                                                         "Computer 2 (hard)"]
         await wait_settled(bot, session)

@@ -45,7 +45,8 @@ def sentence(text: str) -> str:
 
 def daily_session(bot, user):
     """``user``'s daily table (the newest, open or not)."""
-    found = [s for s in bot.sessions.sessions() if s.table.daily and s.table.host_id == user.id]
+    found = [s for s in bot.tables.registry.sessions()
+             if s.table.daily and s.table.host_id == user.id]
     assert found, "no daily table"
     return max(found, key=lambda s: s.table.created_at)
 
@@ -105,7 +106,7 @@ async def test_the_daily_deal_is_played_in_a_private_thread_once_a_day(
         assert answered_privately(forged), forged
         assert forged.text in (sentence(PRIVATE), "That table is in a channel you cannot see.")
         with pytest.raises(TableError, match=PRIVATE):  # even where the thread is seen
-            bot.sessions.watch(session, world.bob.id)
+            bot.tables.watch(session, world.bob.id)
         assert not session.watchers
 
         # Today's board waits for those who played; the player's try is still going.
@@ -232,7 +233,7 @@ async def test_a_daily_deal_goes_to_a_direct_message_when_no_thread_may_be_opene
         closed = await play_daily(fake, world.bob, world.table)
         assert closed.followups[0].content == NO_PLACE
         assert await bot.ledger.daily_try(DAY, GAME, world.bob.id) is None
-        assert not [s for s in bot.sessions.sessions() if s.table.daily]
+        assert not [s for s in bot.tables.registry.sessions() if s.table.daily]
 
         asked = await play_daily(fake, erin, world.table)
         assert "ready in our direct messages: https://discord.com/channels/@me/" in \

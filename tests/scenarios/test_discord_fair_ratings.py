@@ -73,7 +73,7 @@ async def test_a_person_is_rated_only_for_a_game_they_mostly_played_themselves(
     async with running_bot(fake, tmp_path, seed_source=lambda: 7) as bot:
         # The workers start now, not under the first computer's move: starting them holds
         # the event loop a moment, and under load that moment is longer than a click's 3 s.
-        await bot.sessions.computers.pool.warm()
+        await bot.tables.computers.pool.warm()
         session = await open_table(fake, bot, world.alice, world.table, "fibonachos",
                                    people=people[1:],
                                    options={"rounds": 1, "pictures": False})
@@ -110,7 +110,7 @@ async def test_a_person_left_alone_is_told_why_they_are_not_rated(fake_world: Fa
     absent player would let a second account that leaves at once farm one)."""
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path) as bot:
-        await bot.sessions.computers.pool.warm()  # as above
+        await bot.tables.computers.pool.warm()  # as above
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob], options={"pictures": False})
         await fake.slash(world.bob, world.table, "leave", {})

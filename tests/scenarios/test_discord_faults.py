@@ -124,7 +124,7 @@ async def test_429s_and_5xx_on_table_edits_lose_nothing_and_keep_the_order(
         assert "Game over" in message.text
         shown = versions_in_order(session, message, renders)
         assert shown[-1] == session.table.version
-        assert (await bot.sessions.store.get_table(session.id)).status is TableStatus.FINISHED
+        assert (await bot.tables.store.get_table(session.id)).status is TableStatus.FINISHED
     statuses = patches(fake, session)
     assert statuses.count(429) == 4 and statuses.count(503) == 2 + EDIT_RETRIES + 1
     assert statuses.count(500) == 1  # discord.py retried it; the publisher did not again
@@ -218,7 +218,7 @@ async def test_a_gateway_reconnect_mid_game_loses_no_table_and_no_computer_turn(
         await wait_settled(bot, game)
         assert game.table.status is TableStatus.FINISHED
         assert "Game over" in table_message(fake, game).text
-        assert [s.id for s in bot.sessions.open_tables()] == []
+        assert [s.id for s in bot.tables.registry.open_tables()] == []
         assert fake.resume_count == 1
 
 
@@ -338,7 +338,7 @@ async def test_a_thread_that_may_not_be_unarchived_closes_its_table(
         await wait_settled(bot, session)
         assert session.table.status is TableStatus.CANCELLED
         assert "could not be reopened" in session.recent[-1]
-        stored = await bot.sessions.store.get_table(session.id)
+        stored = await bot.tables.store.get_table(session.id)
         assert stored.status is TableStatus.CANCELLED and stored.record["actions"]
         assert [r.status for r in fake.requests if r.path == f"/channels/{thread.id}"
                 and r.method == "PATCH"] == [403]

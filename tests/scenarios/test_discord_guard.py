@@ -37,7 +37,7 @@ async def test_play_names_the_permissions_missing_here(fake_world: FakeWorld,
         assert refused.ephemeral
         assert "**Send Messages**" in refused.text and "**Embed Links**" in refused.text
         assert "Attach Files" not in refused.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
         no_thread = await fake.slash(world.alice, world.lobby, "play fiasco",
                                      {"thread": True})
         assert no_thread.ephemeral and "**Create Public Threads**" in no_thread.text
@@ -62,7 +62,7 @@ async def test_a_host_and_a_server_have_a_limit_of_open_tables(fake_world: FakeW
         assert not bob.ephemeral
         full = await fake.slash(world.carol, channels[3], "play fiasco")
         assert full.ephemeral and "this server already has 3 open tables" in full.text.lower()
-        assert len(bot.sessions.open_tables(guild_id=world.guild.id)) == 3
+        assert len(bot.tables.registry.open_tables(guild_id=world.guild.id)) == 3
         # Ending one frees a place.
         await fake.click(world.bob, table_message(fake, session_in(bot, channels[2])), "Cancel")
         again = await fake.slash(world.carol, channels[3], "play fiasco")
@@ -111,9 +111,9 @@ async def test_a_deleted_thread_or_channel_closes_its_table(fake_world: FakeWorl
     async with running_bot(fake, tmp_path) as bot:
         await fake.slash(world.alice, world.table, "play fiasco", {"thread": True})
         await until(lambda: any(s.channel_id != world.table.id and s.table.message_id
-                                for s in bot.sessions.open_tables()),
+                                for s in bot.tables.registry.open_tables()),
                     what="the lobby in its new thread")
-        thread_session = next(s for s in bot.sessions.open_tables()
+        thread_session = next(s for s in bot.tables.registry.open_tables()
                               if s.channel_id != world.table.id)
         channel_session = await open_table(fake, bot, world.bob, world.lobby, "fumblaroo",
                                            computers=2)
@@ -130,7 +130,7 @@ async def test_a_deleted_thread_or_channel_closes_its_table(fake_world: FakeWorl
         assert channel_session.table.record is not None  # the record is kept
     # Nothing of it resumes at the next start.
     async with running_bot(fake, tmp_path) as bot:
-        assert bot.sessions.open_tables() == []
+        assert bot.tables.registry.open_tables() == []
 
 
 async def test_removed_from_a_server_closes_its_tables(fake_world: FakeWorld,

@@ -63,7 +63,7 @@ async def warmed(bot: FivefoldBot) -> FivefoldBot:
     """``bot`` with its computers' workers started: their first start blocks the event
     loop a moment (the fork server loads the rules), which under load can make a click
     that happens to arrive then miss Discord's 3 s, a fault of no test here."""
-    await bot.sessions.computers.pool.warm()
+    await bot.tables.computers.pool.warm()
     return bot
 
 
@@ -151,7 +151,7 @@ async def test_a_table_posted_anew_while_a_computer_thinks_keeps_its_move(
         bot = await warmed(started)
         session = await open_table(fake, bot, world.alice, world.table, "fumblaroo",
                                    people=[world.bob], computers=1, options={"target": 5})
-        pool = bot.sessions.computers.pool
+        pool = bot.tables.computers.pool
         held = Held(pool.decide)
         monkeypatch.setattr(pool, "decide", held.decide)
 
@@ -221,7 +221,7 @@ async def lose_the_next_computer_move(bot: FivefoldBot, monkeypatch: pytest.Monk
                                       ) -> list[int]:
     """The next computer's move is lost on purpose: its task ends without moving, as a
     move dropped by a bug would; the seats whose move was lost."""
-    turns = bot.sessions.computers
+    turns = bot.tables.computers
     play = turns.play
     lost: list[int] = []
 
@@ -261,8 +261,8 @@ async def test_a_lost_computer_move_is_started_again_and_logged_once(
         if noticed_by == "the next save":
             await posted_anew_by_table_command(fake, world, session)
         else:
-            bot.sessions.sweeper.stop()
-            bot.sessions.start_sweeping(0.05)
+            bot.tables.sweeper.stop()
+            bot.tables.sweeper.start(0.05)
         await until(lambda: actions(session) > stuck, what="the lost move made after all")
         await play_to_the_end(fake, bot, session, users, rng)
         assert session.table.status is TableStatus.FINISHED

@@ -34,7 +34,7 @@ from tests.fakediscord.world import FakeChannel, FakeUser
 
 def spy_on_replays(bot: FivefoldBot) -> list[threading.Thread]:
     """The threads in which the bot replays a stored table's record from now on."""
-    registry: Any = bot.sessions.registry
+    registry: Any = bot.tables.registry
     replayed: Callable[..., Any] = registry._replayed
     threads: list[threading.Thread] = []
 
@@ -99,7 +99,7 @@ class HintSpy:
     def __init__(self, bot: FivefoldBot) -> None:
         self.searches = 0
         self.gate = asyncio.Event()
-        pool: Any = bot.sessions.computers.pool
+        pool: Any = bot.tables.computers.pool
         for name in ("decide", "hint"):
             if hasattr(pool, name):
                 setattr(pool, name, self._counting(getattr(pool, name)))
@@ -232,7 +232,7 @@ async def test_computers_never_wait_for_a_hint(fake_world: FakeWorld, tmp_path: 
     world, fake = fake_world, fake_world.fake
     started, gate = tmp_path / "started", tmp_path / "gate"
     async with running_bot(fake, tmp_path) as bot:
-        bot.sessions.computers.pool = Computers(  # one worker, as on a two-core machine
+        bot.tables.computers.pool = Computers(  # one worker, as on a two-core machine
             workers=1, budget=0.01, thinker=SeatGate(0, started, gate))
         try:
             session = await open_table(fake, bot, world.alice, world.table, "fiasco",
@@ -314,7 +314,7 @@ async def test_table_has_a_cooldown(fake_world: FakeWorld, tmp_path: Path) -> No
         answers = [await fake.slash(world.bob, world.table, "table", {}) for _ in range(3)]
         assert not answers[0].ephemeral  # posted again
         assert "Not so fast" in answers[2].text
-        lobby = bot.sessions.in_channel(world.table.id)
+        lobby = bot.tables.registry.in_channel(world.table.id)
         assert lobby is not None
         await fake.wait_for(lambda: len(live_table_messages(fake, world.table, lobby)) == 1)
 
@@ -347,13 +347,13 @@ async def test_play_again_counts_with_play_and_pings_a_person_once_a_minute(
             again = await fake.click(world.alice, result, "Play again")
             assert again.message is not None and not again.ephemeral, again
             pinged.append([int(u) for u in again.message.allowed_mentions["users"]])
-            lobby = bot.sessions.in_channel(world.table.id)
+            lobby = bot.tables.registry.in_channel(world.table.id)
             assert lobby is not None
             await fake.click(world.alice, table_message(fake, lobby), "Cancel")
         assert pinged == [[world.bob.id], []]  # Bob is named the second time, not pinged
         third = await fake.click(world.alice, result, "Play again")
         assert answered_privately(third) and "Not so fast" in third.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
         # /play counts against the same limit.
         play = await fake.slash(world.alice, world.lobby, "play fiasco")
         assert answered_privately(play) and "Not so fast" in play.text
@@ -376,20 +376,20 @@ async def test_same_cards_counts_with_play_again_and_pings_as_it_does(
             again = await fake.click(world.alice, result, button)
             assert again.message is not None and not again.ephemeral, again
             pinged.append([int(u) for u in again.message.allowed_mentions["users"]])
-            lobby = bot.sessions.in_channel(world.table.id)
+            lobby = bot.tables.registry.in_channel(world.table.id)
             assert lobby is not None
             await fake.click(world.alice, table_message(fake, lobby), "Cancel")
         assert pinged == [[world.bob.id], []]  # one rematch ping a minute, whichever button
         fourth = await fake.click(world.alice, result, "Same cards")
         assert answered_privately(fourth) and "Not so fast" in fourth.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
 
 
 async def test_join_and_leave_are_throttled(fake_world: FakeWorld, tmp_path: Path) -> None:
     world, fake = fake_world, fake_world.fake
     async with running_bot(fake, tmp_path, commands_per_minute=2) as bot:
         await fake.slash(world.alice, world.table, "play fiasco")
-        lobby = bot.sessions.in_channel(world.table.id)
+        lobby = bot.tables.registry.in_channel(world.table.id)
         assert lobby is not None
         await fake.click(world.bob, table_message(fake, lobby), "Join")
         await fake.click(world.bob, table_message(fake, lobby), "Leave")
@@ -408,14 +408,14 @@ async def test_a_leaving_host_hands_the_role_only_to_someone_under_the_limit(
     async with running_bot(fake, tmp_path, max_tables_per_host=1) as bot:
         await fake.slash(world.bob, world.lobby, "play fumblaroo")  # Bob hosts one already
         await fake.slash(world.alice, world.table, "play fiasco")
-        lobby = bot.sessions.in_channel(world.table.id)
+        lobby = bot.tables.registry.in_channel(world.table.id)
         assert lobby is not None
         for person in (world.bob, world.carol):
             await fake.click(person, table_message(fake, lobby), "Join")
         await fake.click(world.alice, table_message(fake, lobby), "Leave")
         assert lobby.table.host_id == world.carol.id  # Bob, first seated, is at his limit
-        assert len(bot.sessions.open_tables(host_id=world.bob.id)) == 1
+        assert len(bot.tables.registry.open_tables(host_id=world.bob.id)) == 1
         await fake.click(world.carol, table_message(fake, lobby), "Leave")
         # Only Bob is left, and he may host no other table: the lobby closes.
         assert not lobby.is_open and "nobody left here may host" in lobby.recent[-1]
-        assert len(bot.sessions.open_tables(host_id=world.bob.id)) == 1
+        assert len(bot.tables.registry.open_tables(host_id=world.bob.id)) == 1

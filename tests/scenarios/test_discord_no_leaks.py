@@ -34,7 +34,7 @@ async def test_odd_option_values_get_a_plain_refusal(fake_world: FakeWorld, tmp_
             assert "Those Fazes options will not do: `fazes` was given" in refused.text
             assert quoted is None or quoted in refused.text
             assert len(refused.text) < 200
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 

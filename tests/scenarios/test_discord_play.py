@@ -109,7 +109,7 @@ async def test_bad_option_values_are_refused_in_plain_words(game, typed, words,
         assert refused.text.startswith(f"Those {games.get(game).title} options will not do: ")
         for jargon in ("Input should", "validation error", "type=", "[", "loc="):
             assert jargon not in refused.text
-        assert bot.sessions.in_channel(world.table.id) is None  # nothing opened
+        assert bot.tables.registry.in_channel(world.table.id) is None  # nothing opened
 
 
 def test_an_option_of_another_game_is_named_as_unknown():

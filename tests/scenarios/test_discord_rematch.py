@@ -113,7 +113,7 @@ async def test_play_again_opens_the_same_table_with_the_computers_seated(
         outsider = await fake.click(world.carol, result_message(fake, world.table),
                                     "Play again")
         assert outsider.ephemeral and "Only the players" in outsider.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
 
         again = await fake.click(world.bob, result_message(fake, world.table), "Play again")
         assert not again.ephemeral and again.message is not None
@@ -157,7 +157,7 @@ async def test_the_result_buttons_work_after_a_restart(fake_world: FakeWorld, tm
         record = session.table.record
     result = result_message(fake, world.table)
     async with running_bot(fake, tmp_path) as bot:
-        assert bot.sessions.sessions() == []  # the finished table is only in the store now
+        assert bot.tables.registry.sessions() == []  # the finished table is only in the store now
         asked = await fake.click(world.bob, result, "Record")
         assert asked.ephemeral and json.loads(asked.message.attachments[0].data) == record
         again = await fake.click(world.alice, result, "Play again")
@@ -186,7 +186,7 @@ async def test_stale_and_forged_result_buttons_are_refused_privately(fake_world:
         elsewhere = await fake.click(world.alice, lobby_message,
                                      result.buttons[0].custom_id, force=True)
         assert elsewhere.ephemeral and "another channel" in elsewhere.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
 
 
 async def test_a_hints_table_and_a_lone_person_are_not_rated(fake_world: FakeWorld, tmp_path):
@@ -214,5 +214,5 @@ async def test_two_players_pressing_play_again_at_once_open_one_table(fake_world
         assert sorted(answer.ephemeral for answer in both) == [False, True]
         refused = next(answer for answer in both if answer.ephemeral)
         assert "already a table here" in refused.text
-        lobbies = [s for s in bot.sessions.sessions() if s.status is TableStatus.LOBBY]
+        lobbies = [s for s in bot.tables.registry.sessions() if s.status is TableStatus.LOBBY]
         assert len(lobbies) == 1 and lobbies[0] is session_in(bot, world.table)

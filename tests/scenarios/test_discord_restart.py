@@ -129,7 +129,7 @@ async def test_a_game_finished_after_a_restart_equals_an_uninterrupted_one(
 
     # A new bot on the same database: the old messages' buttons finish the game.
     async with running_bot(fake, tmp_path / "live", seed_source=lambda: 1) as bot:
-        session = bot.sessions.get(table_id)
+        session = bot.tables.registry.get(table_id)
         await wait_settled(bot, session)
         assert session.table.message_id == message_id
         assert game_part(session.table.record) == before
@@ -192,7 +192,7 @@ async def test_buttons_of_tables_closed_before_a_restart_say_why(
         assert finished.table.status is TableStatus.FINISHED
         # A lobby cancelled by its host.
         await fake.slash(alice, world.lobby, "play fiasco")
-        cancelled = bot.sessions.in_channel(world.lobby.id)
+        cancelled = bot.tables.registry.in_channel(world.lobby.id)
         assert cancelled is not None
         lobby = table_message(fake, cancelled)
         join_id = lobby.button("Join").custom_id
@@ -202,7 +202,7 @@ async def test_buttons_of_tables_closed_before_a_restart_say_why(
         finished_message, lobby_message = table_message(fake, finished), lobby
 
     async with running_bot(fake, tmp_path) as bot:
-        assert bot.sessions.sessions() == []  # nothing open to resume
+        assert bot.tables.registry.sessions() == []  # nothing open to resume
         shown = await fake.click(alice, finished_message, hand_id, force=True)
         assert shown.ephemeral and answer_text(fake, shown) == "This game is over.", shown
         card = await fake.click(first, menu, menu_ids[0], force=True)
@@ -237,7 +237,7 @@ async def test_a_table_a_restart_cannot_rebuild_says_so_and_the_others_play_on(
 
     monkeypatch.setattr(sessions_module, "load", load)
     async with running_bot(fake, tmp_path) as bot:
-        assert [s.id for s in bot.sessions.sessions() if s.is_open] == [good.id]
+        assert [s.id for s in bot.tables.registry.sessions() if s.is_open] == [good.id]
         dead = await fake.click(alice, broken_message, hand_id, force=True)
         assert dead.ephemeral
         assert answer_text(fake, dead).startswith(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.models import TableStatus
-from bot.tables.fixed import NO_NEW_SEAT, ONLY_ITS_PLAYERS
+from bot.tables.same_cards import NO_NEW_SEAT, ONLY_ITS_PLAYERS
 from cogs import ids
 from tests.answers import (
     answered_privately,

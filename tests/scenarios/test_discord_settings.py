@@ -184,7 +184,7 @@ async def test_a_game_keeps_its_zone_after_a_change_and_a_restart(
         assert first_night(newer) is False
 
     async with running_bot(fake, tmp_path, clock=fixed_clock) as bot:
-        resumed = bot.sessions.get(table_id)
+        resumed = bot.tables.registry.get(table_id)
         await wait_settled(bot, resumed)
         assert resumed.table.timezone == AUCKLAND
         assert resumed.game is not None

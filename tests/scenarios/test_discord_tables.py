@@ -101,7 +101,7 @@ async def test_options_are_checked_against_the_chosen_game(fake_world: FakeWorld
         endless = await fake.slash(world.alice, world.table, "play fazes",
                                    {"fazes": ",".join(["1"] * 25)})
         assert endless.ephemeral and "at most 24" in endless.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
         ok = await fake.slash(world.alice, world.table, "play fiasco",
                               {"length": "extended"})
         assert not ok.ephemeral and "length: extended" in ok.text
@@ -176,7 +176,7 @@ async def test_a_lobby_fills_and_empties_with_its_buttons(fake_world: FakeWorld,
         await wait_settled(bot, session)
         assert session.table.status is TableStatus.CANCELLED
         assert not table_message(fake, session).buttons
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
 
 
 async def test_a_restart_resumes_the_game_and_its_buttons(fake_world: FakeWorld, tmp_path):
@@ -194,7 +194,7 @@ async def test_a_restart_resumes_the_game_and_its_buttons(fake_world: FakeWorld,
         table_id, actions = session.id, list(session.table.record["actions"])
         message_id = session.table.message_id
     async with running_bot(fake, tmp_path) as bot:
-        session = bot.sessions.get(table_id)
+        session = bot.tables.registry.get(table_id)
         await wait_settled(bot, session)
         assert session.table.record["actions"][: len(actions)] == actions
         assert session.table.message_id == message_id
@@ -210,7 +210,7 @@ async def test_a_table_whose_channel_is_gone_is_closed_at_start(fake_world: Fake
         table_id = session.id
     await fake.delete_channel(world.lobby)
     async with running_bot(fake, tmp_path) as bot:
-        session = bot.sessions.get(table_id)
+        session = bot.tables.registry.get(table_id)
         await wait_settled(bot, session)
         await until(lambda: session.table.status is TableStatus.CANCELLED, 5, "closed")
         stored = await bot.store.get_table(table_id)

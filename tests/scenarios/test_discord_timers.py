@@ -157,7 +157,7 @@ async def test_three_timeouts_in_a_row_pass_the_seat_to_a_computer_across_a_rest
         assert deadline is not None
     clock.advance(31)  # the third runs out while the bot is down
     async with timed_bot(fake, tmp_path, clock) as bot:
-        session = bot.sessions.get(table_id)
+        session = bot.tables.registry.get(table_id)
         await until(lambda: session.seats[bob].is_computer, 10,
                     "the stored deadline, already past, to fire at the restart")
         await wait_settled(bot, session)
@@ -168,7 +168,7 @@ async def test_three_timeouts_in_a_row_pass_the_seat_to_a_computer_across_a_rest
         assert session.table.deadline is None or person_to_act(session, users) == world.alice
 
     async with timed_bot(fake, tmp_path, clock) as bot:  # the hand-back, after a restart too
-        session = bot.sessions.get(table_id)
+        session = bot.tables.registry.get(table_id)
         await wait_settled(bot, session)
         asked = await fake.click(world.bob, table_message(fake, session), "Show my hand")
         assert asked.ephemeral and "your turn timed out three times in a row" in asked.text
@@ -252,7 +252,7 @@ async def test_fiascos_tournament_rule_plays_a_random_card_from_that_hand(
         refused = await fake.slash(world.alice, world.table, "play fumblaroo",
                                    {"timer": "tournament"})
         assert refused.ephemeral and "Fiasco's rule" in refused.text
-        assert bot.sessions.in_channel(world.table.id) is None
+        assert bot.tables.registry.in_channel(world.table.id) is None
 
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob], options={"timer": "tournament"})

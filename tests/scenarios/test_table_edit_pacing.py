@@ -99,8 +99,8 @@ async def test_fast_moves_share_edits_one_interval_apart_and_the_last_shows_the_
             seat = game.to_act
             user = session.seats[seat].user_id
             assert user is not None
-            await bot.sessions.act(session, user, rng.choice(game.legal_actions(seat)),
-                                   version=session.version)
+            await bot.tables.actions.act(session, user, rng.choice(game.legal_actions(seat)),
+                                         version=session.version)
             await publisher_waits()
             await clock.advance(BETWEEN_MOVES, publisher_waits)
         await clock.advance(INTERVAL, publisher_waits)  # the last wait ends

@@ -37,7 +37,6 @@ MIN_CONTRAST = 4.5
 
 Colour = tuple[int, int, int]
 
-INK: Colour = (30, 30, 30)
 PAPER: Colour = (250, 248, 240)
 GOLD: Colour = (201, 152, 28)
 

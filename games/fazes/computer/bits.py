@@ -31,7 +31,6 @@ CARDS: tuple[Card, ...] = tuple(
 )
 INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
 COLOUR_OF: tuple[int, ...] = tuple(i // RANK_COUNT for i in range(len(CARDS)))
-RANK_OF: tuple[int, ...] = tuple(i % RANK_COUNT + 2 for i in range(len(CARDS)))
 SHIFT: tuple[int, ...] = tuple(k * RANK_COUNT for k in range(len(COLOURS)))
 G2 = INDEX[GREEN_TWO]
 PLAY_OF: tuple[Action, ...] = tuple(Action(FazesVerb.PLAY, card) for card in CARDS)
@@ -102,7 +101,6 @@ __all__ = [
     "PLAY_OF",
     "POINTS",
     "POINT_MASK",
-    "RANK_OF",
     "RED",
     "SEGMENT",
     "SEGMENT_CARDS",

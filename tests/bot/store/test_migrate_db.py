@@ -20,7 +20,7 @@ from bot.store.postgres.store import PostgresStore
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now
 from bot.tables.daily import day_of
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.bot.store.test_store import GUILD, OTHER_GUILD, T0, make_result
 from tests.bot.tables.test_stale import PEOPLE, Process, move
 from tests.botdriver import settings_for
@@ -59,23 +59,23 @@ async def source(tmp_path: Path) -> tuple[Path, list[str]]:
     lobby, a closed table, finished and rated games, server settings."""
     path = tmp_path / "source.db"
     store = await SqliteStore.open(path)
-    manager = Tables(store, settings_for(tmp_path))
+    manager = TableService(store, settings_for(tmp_path))
     try:
-        playing = await manager.open(guild_id=GUILD, channel_id=1, host_id=3, host_name="Ana",
-                                     game="fumblaroo", options={})
+        playing = await manager.lobby.open(guild_id=GUILD, channel_id=1, host_id=3, host_name="Ana",
+                                           game="fumblaroo", options={})
         for user, name in PEOPLE[1:]:
-            await manager.join(playing, user, name)
-        await manager.start(playing, 3)
+            await manager.lobby.join(playing, user, name)
+        await manager.lobby.start(playing, 3)
         for _ in range(7):
             await move(Process(store, manager), playing)
-        lobby = await manager.open(guild_id=GUILD, channel_id=2, host_id=4, host_name="Ben",
-                                   game="fiasco", options={})
-        closed = await manager.open(guild_id=None, channel_id=3, host_id=5, host_name="Cy",
-                                    game="fiasco", options={})
-        await manager.cancel(closed, 5, name="Cy")
-        daily = await manager.open_daily(guild_id=GUILD, channel_id=4, user_id=6, name="Di",
-                                         game="fumblaroo")
-        await manager.end(daily, 6, moderator=False, name="Di")
+        lobby = await manager.lobby.open(guild_id=GUILD, channel_id=2, host_id=4, host_name="Ben",
+                                         game="fiasco", options={})
+        closed = await manager.lobby.open(guild_id=None, channel_id=3, host_id=5, host_name="Cy",
+                                          game="fiasco", options={})
+        await manager.lobby.cancel(closed, 5, name="Cy")
+        daily = await manager.lobby.open_daily(guild_id=GUILD, channel_id=4, user_id=6, name="Di",
+                                               game="fumblaroo")
+        await manager.lobby.end(daily, 6, moderator=False, name="Di")
         for n in range(12):
             players = [(1 + n % 3, 1), (1 + (n + 1) % 3, 2), (None, 3)]
             await store.record_result(make_result(f"done{n}", players,
@@ -106,11 +106,11 @@ async def test_everything_is_copied_and_a_game_in_play_plays_on(
         assert await snapshot(after, ids) == await snapshot(before, ids)
         # The game resumes from PostgreSQL where SQLite had it, and its next move is saved
         # over the copied version; new results do not collide with the copied ids.
-        manager = Tables(after, settings_for(tmp_path))
+        manager = TableService(after, settings_for(tmp_path))
         try:
-            resumed = await manager.resume_all()
+            resumed = await manager.restart.resume_all()
             assert sorted(s.id for s in resumed) == sorted(ids[:2])
-            playing = manager.get(ids[0])
+            playing = manager.registry.get(ids[0])
             await move(Process(after, manager), playing)
             stored = await after.get_table(ids[0])
             assert stored is not None and stored.status is TableStatus.PLAYING

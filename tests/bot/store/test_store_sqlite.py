@@ -34,7 +34,7 @@ from bot.store.schema import (
 )
 from bot.store.sqlite.commit import GroupCommitError
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.bot.store.test_store import GUILD, T0, make_result, make_table, moved
 from tests.botdriver import settings_for
 
@@ -270,10 +270,10 @@ async def test_upgrade_to_table_actions_resumes_tables_in_play_and_keeps_the_dat
 
         # The game in play resumes from the migrated rows and plays on.
         # (At the time the tables were saved: later, the lobby would have expired.)
-        manager = Tables(store, settings_for(tmp_path), clock=lambda: T0)
-        resumed = await manager.resume_all()
+        manager = TableService(store, settings_for(tmp_path), clock=lambda: T0)
+        resumed = await manager.restart.resume_all()
         assert [s.id for s in resumed] == ["v3-lobby", "v3-playing"]
-        game = manager.get("v3-playing").game
+        game = manager.registry.get("v3-playing").game
         assert game is not None and game.record().model_dump() == playing.record
         seat = game.to_act
         assert seat is not None

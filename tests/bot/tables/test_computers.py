@@ -1,6 +1,6 @@
 """Computer seats through the session layer: levels, the worker pool, its failures, hints.
 
-Real :class:`Tables`, :class:`Turns`, SQLite store and worker processes. The
+Real :class:`TableService`, :class:`Turns`, SQLite store and worker processes. The
 thinkers injected here are module-level classes (a worker unpickles them by name) that
 signal through files, so a test waits on what a worker did, never on a guessed delay.
 """
@@ -30,7 +30,7 @@ from bot.store.sqlite.store import SqliteStore
 from bot.tables.computers import ATTEMPTS, Computers, Question, hard_budget, move_seed, think
 from bot.tables.context import utc_now as now
 from bot.tables.errors import TableError
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session, Turn
 from bot.workers import NotSent
 from games.core.actions import Action
@@ -116,12 +116,12 @@ class Pid:
 @asynccontextmanager
 async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
                      seed: int = 5, gate: Path | None = None,
-                     **overrides: Any) -> AsyncIterator[Tables]:
+                     **overrides: Any) -> AsyncIterator[TableService]:
     """A session manager on a store in ``tmp_path``. ``gate`` is opened when the block
     ends, however it ends, so closing the pool never waits on a question held there."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     store = await SqliteStore.open(tmp_path / "fivefold.db")
-    manager = Tables(store, settings_for(tmp_path, **overrides),
+    manager = TableService(store, settings_for(tmp_path, **overrides),
                              seed_source=lambda: seed)
     if computers is not None:
         manager.computers.pool = computers
@@ -134,15 +134,15 @@ async def manager_in(tmp_path: Path, *, computers: Computers | None = None,
         await store.close()
 
 
-async def table(manager: Tables, game: str, channel: int, *, people: int = 1,
+async def table(manager: TableService, game: str, channel: int, *, people: int = 1,
                 levels: tuple[str, ...] = ("hard", "hard"), hints: bool = False) -> Session:
-    session = await manager.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
-                                 host_name="alice", game=game, options={}, hints=hints)
+    session = await manager.lobby.open(guild_id=GUILD, channel_id=channel, host_id=ALICE,
+                                       host_name="alice", game=game, options={}, hints=hints)
     if people > 1:
-        await manager.join(session, BOB, "bob")
+        await manager.lobby.join(session, BOB, "bob")
     for level in levels:
-        await manager.add_computer(session, ALICE, level)  # type: ignore[arg-type]
-    await manager.start(session, ALICE)
+        await manager.lobby.add_computer(session, ALICE, level)  # type: ignore[arg-type]
+    await manager.lobby.start(session, ALICE)
     return session
 
 
@@ -155,7 +155,7 @@ def computer_to_act(session: Session) -> bool:
     return seat is not None and session.seats[seat].is_computer
 
 
-async def play(manager: Tables, session: Session, *, until_actions: int = 10**6,
+async def play(manager: TableService, session: Session, *, until_actions: int = 10**6,
                timeout: float = 20) -> None:
     """People play deterministic choices (by the number of actions so far) until the game
     ends or ``until_actions``; computer turns are waited for."""
@@ -170,10 +170,10 @@ async def play(manager: Tables, session: Session, *, until_actions: int = 10**6,
         user = session.seats[seat].user_id
         assert user is not None
         action = random.Random(len(actions(session))).choice(game.legal_actions(seat))
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
 
 
-async def to_a_computer_turn(manager: Tables, session: Session) -> int:
+async def to_a_computer_turn(manager: TableService, session: Session) -> int:
     """Play people's turns until a computer is to act; its seat."""
     while not computer_to_act(session):
         game = session.game
@@ -181,7 +181,7 @@ async def to_a_computer_turn(manager: Tables, session: Session) -> int:
         user = session.seats[game.to_act].user_id
         assert user is not None
         action = random.Random(len(actions(session))).choice(game.legal_actions(game.to_act))
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
     seat = session.to_act()
     assert seat is not None
     return seat
@@ -226,7 +226,7 @@ async def test_computer_seats_stored_before_levels_play_the_first_waves_random_m
         created_at=stamp, updated_at=stamp))
     await store.close()
     async with manager_in(tmp_path) as manager:
-        [session] = await manager.resume_all()
+        [session] = await manager.restart.resume_all()
         assert session.seats[0].label == "Computer 1 (random)"
         manager.resume(session)
         await until(lambda: session.table.status is TableStatus.FINISHED, 20, "the game")
@@ -300,7 +300,7 @@ async def test_a_question_never_sent_before_a_pool_broke_spends_no_attempt(
             pass
 
     computers = Computers(workers=1, budget=BUDGET, thinker=DiesInWorkers())
-    monkeypatch.setattr(computers._lane, "_pools", Pools())
+    monkeypatch.setattr(computers._pool, "_pools", Pools())
     game = games.new_game("fiasco", 4, seed=2)
     seat = game.to_act
     question = Question("hard", perspective(game, seat), move_seed(2, 0, "hard", seat))
@@ -346,7 +346,7 @@ async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
         # ...and the slow table was not locked while it thought, nor did it move.
         assert len(actions(slow)) == stuck_at and not slow.lock.locked()
         with pytest.raises(TableError, match="not your turn"):
-            await manager.act(slow, ALICE, slow.game.legal_actions(seat)[0],
+            await manager.actions.act(slow, ALICE, slow.game.legal_actions(seat)[0],
                                     version=slow.version)
 
         gate.touch()
@@ -354,7 +354,7 @@ async def test_a_slow_decision_holds_up_no_other_table(tmp_path: Path):
         assert actions(slow)[stuck_at] == expected
 
 
-def noting_appliers(manager: Tables, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def noting_appliers(manager: TableService, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the tasks that commit actions from now on, in order."""
     appliers: list[str] = []
     commit = manager.actions.commit
@@ -368,7 +368,7 @@ def noting_appliers(manager: Tables, monkeypatch: pytest.MonkeyPatch) -> list[st
     return appliers
 
 
-async def to_the_turn_of(manager: Tables, session: Session, user_id: int) -> None:
+async def to_the_turn_of(manager: TableService, session: Session, user_id: int) -> None:
     """Play until ``user_id``'s person is to act."""
     while (seat := session.to_act()) is None or session.seats[seat].user_id != user_id:
         await play(manager, session, until_actions=len(actions(session)) + 1)
@@ -378,7 +378,7 @@ async def to_the_turn_of(manager: Tables, session: Session, user_id: int) -> Non
 class GatedGame:
     """A Fiasco game of Alice, Bob and a hard computer whose thoughts wait for ``gate``."""
 
-    manager: Tables
+    manager: TableService
     session: Session
     appliers: list[str]  # the names of the tasks that commit actions, in order
     started: Path  # a line per thought begun
@@ -405,7 +405,7 @@ async def test_a_thought_finished_after_its_turn_changed_hands_is_dropped(
     async with gated_game(tmp_path, monkeypatch) as (game, gate):
         manager, session = game.manager, game.session
         await to_the_turn_of(manager, session, BOB)
-        await manager.leave(session, BOB)  # on his turn: a computer plays it for him
+        await manager.lobby.leave(session, BOB)  # on his turn: a computer plays it for him
         turn, before = session.turn(), len(actions(session))
         assert turn is not None and turn.holder is None
         # A second thought about the same turn, as a turn task that a cancellation missed
@@ -413,7 +413,7 @@ async def test_a_thought_finished_after_its_turn_changed_hands_is_dropped(
         late = session.spawn(manager.computers.play(session, turn, 0), name="late")
         await until(lambda: game.thoughts() == 2, 20, "both thoughts to be under way")
         # ...when Bob takes his seat back: the turn is his again, so neither may move.
-        await manager.join(session, BOB, "bob")
+        await manager.lobby.join(session, BOB, "bob")
         assert session.turn_task is None  # no timer here, no computer's move
         gate.touch()
         await late
@@ -436,7 +436,7 @@ async def test_a_save_that_leaves_the_turn_alone_keeps_the_computers_thought(
         await until(lambda: game.thoughts() == 1, 20, "the computer to start thinking")
         # Saves while it thinks: the table posted anew, Bob leaving (another seat).
         await manager.set_message(session, 4242)
-        await manager.leave(session, BOB)
+        await manager.lobby.leave(session, BOB)
         assert session.turn_task is thinking and thinking is not None and not thinking.done()
         firsts = len(game.appliers)
         gate.touch()
@@ -466,7 +466,7 @@ async def test_hard_computers_resumed_after_a_restart_play_as_if_it_never_stoppe
     assert before["actions"] == reference["actions"][: len(before["actions"])]
 
     async with manager_in(tmp_path / "live") as manager:
-        [session] = await manager.resume_all()
+        [session] = await manager.restart.resume_all()
         assert session.id == table_id
         assert [s.label for s in session.seats][1:] == ["Computer 1 (hard)", "Computer 2 (hard)"]
         manager.resume(session)
@@ -556,13 +556,13 @@ async def test_a_seat_left_in_play_and_a_timed_out_turn_go_to_a_hard_computer(tm
         await until(lambda: bool(actions(session)), 10, "the timer to play a turn")
         assert any("took too long; a hard computer played for them" in line
                    for line in session.recent)
-        message = await manager.leave(session, BOB)
+        message = await manager.lobby.leave(session, BOB)
         assert "hard computer" in message
         seat = session.seats[1]
         assert seat.level == "hard" and seat.label == "bob (computer, hard)"
         stored = await manager.store.get_table(session.id)
         assert stored is not None and stored.seats[1].level == "hard"
-        await manager.end(session, ALICE, moderator=False, name="alice")
+        await manager.lobby.end(session, ALICE, moderator=False, name="alice")
 
 
 async def test_a_hint_is_what_the_hard_computer_in_that_seat_would_play(tmp_path: Path):

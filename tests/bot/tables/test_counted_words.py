@@ -9,7 +9,7 @@ import pytest
 
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.errors import TableError
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.timers import duration_words
 from tests.botdriver import settings_for
 
@@ -19,16 +19,16 @@ GUILD, ALICE, BOB = 5, 1, 2
 async def test_a_limit_of_one_open_table_is_said_in_the_singular(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        tables = Tables(store, settings_for(tmp_path, max_tables_per_host=1,
-                                            max_tables_per_server=1))
-        await tables.open(guild_id=GUILD, channel_id=10, host_id=ALICE, host_name="alice",
-                          game="fiasco", options={})
+        tables = TableService(store, settings_for(tmp_path, max_tables_per_host=1,
+                                                  max_tables_per_server=1))
+        await tables.lobby.open(guild_id=GUILD, channel_id=10, host_id=ALICE, host_name="alice",
+                                game="fiasco", options={})
         with pytest.raises(TableError, match=r"^you already host 1 open table, the most"):
-            await tables.open(guild_id=GUILD, channel_id=11, host_id=ALICE,
-                              host_name="alice", game="fiasco", options={})
+            await tables.lobby.open(guild_id=GUILD, channel_id=11, host_id=ALICE,
+                                    host_name="alice", game="fiasco", options={})
         with pytest.raises(TableError, match=r"^this server already has 1 open table, the"):
-            await tables.open(guild_id=GUILD, channel_id=12, host_id=BOB, host_name="bob",
-                              game="fiasco", options={})
+            await tables.lobby.open(guild_id=GUILD, channel_id=12, host_id=BOB, host_name="bob",
+                                    game="fiasco", options={})
         await tables.shutdown()
     finally:
         await store.close()

@@ -100,7 +100,7 @@ async def test_an_abandoned_game_ends_unrated_and_is_not_resumed(fake_world: Fak
     # The bot is away for a day and a half; at the next start the game has expired.
     later = acted + dt.timedelta(hours=36)
     async with running_bot(fake, tmp_path, clock=lambda: later) as bot:
-        assert bot.sessions.open_tables() == []
+        assert bot.tables.registry.open_tables() == []
         stored = await bot.store.get_table(table_id)
         assert stored is not None and stored.status is TableStatus.CANCELLED
         assert stored.record is not None and stored.record["actions"]  # the record is kept
@@ -121,7 +121,7 @@ async def test_closed_tables_are_pruned_after_their_retention_and_their_buttons_
         join = table_message(fake, lobby).button("Join").custom_id
         await fake.click(world.bob, table_message(fake, lobby), "Cancel")
         await wait_settled(bot, lobby)
-        assert bot.sessions.sessions() == []  # closed tables are answered from the store
+        assert bot.tables.registry.sessions() == []  # closed tables are answered from the store
         moment[0] += dt.timedelta(days=1)  # within the retention: both still answer
         details = table_message(fake, done).button("Details").custom_id
         shown = await fake.click(world.alice, table_message(fake, done), details)

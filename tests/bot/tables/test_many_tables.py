@@ -1,6 +1,6 @@
 """Fifty tables whose last actions land at the same moment, through the session layer.
 
-Real :class:`Tables`, :class:`Turns` and SQLite store: every game is
+Real :class:`TableService`, :class:`Turns` and SQLite store: every game is
 played to one action before its end, then all fifty last actions (each clicked
 twice, as an impatient player does) are applied concurrently. Every game must
 end once, with one result, and no "database is locked".
@@ -22,9 +22,9 @@ import pytest
 from bot.models import TableStatus
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.errors import TableError
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
-from bot.tables.snapshots import Outcome
+from bot.tables.snapshots import Reply
 from games.core.actions import Action
 from tests.botdriver import settings_for
 
@@ -53,14 +53,14 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
         # One host opens every table here: above the limits a person has on a server.
         settings = settings_for(tmp_path, max_tables_per_host=TABLES,
                                 max_tables_per_server=TABLES)
-        manager = Tables(store, settings, seed_source=itertools.count(500).__next__)
+        manager = TableService(store, settings, seed_source=itertools.count(500).__next__)
         finals: list[tuple[Session, int, Action]] = []
         for number in range(TABLES):
-            session = await manager.open(guild_id=GUILD, channel_id=2000 + number,
-                                         host_id=ALICE, host_name="alice", game="fiasco",
-                                         options={})
-            await manager.join(session, BOB, "bob")
-            await manager.start(session, ALICE)
+            session = await manager.lobby.open(guild_id=GUILD, channel_id=2000 + number,
+                                               host_id=ALICE, host_name="alice", game="fiasco",
+                                               options={})
+            await manager.lobby.join(session, BOB, "bob")
+            await manager.lobby.start(session, ALICE)
             while (final := last_move(session)) is None:
                 game = session.game
                 assert game is not None and game.to_act is not None
@@ -69,18 +69,18 @@ async def test_fifty_tables_finish_at_the_same_moment(tmp_path: Path,
                     game.legal_actions(seat))
                 user = session.seats[seat].user_id
                 assert user is not None
-                await manager.act(session, user, action, version=session.version)
+                await manager.actions.act(session, user, action, version=session.version)
             finals.append((session, *final))
 
         # Every table's last action, twice, all at once.
-        clicks = [manager.act(session, user, action, version=session.version)
+        clicks = [manager.actions.act(session, user, action, version=session.version)
                   for session, user, action in finals for _ in range(2)]
         outcomes = await asyncio.gather(*clicks, return_exceptions=True)
 
-        applied = [o for o in outcomes if isinstance(o, Outcome)]
+        applied = [o for o in outcomes if isinstance(o, Reply)]
         refused = [o for o in outcomes if isinstance(o, TableError)]
         assert len(applied) == TABLES and len(refused) == TABLES, [
-            o for o in outcomes if not isinstance(o, (Outcome, TableError))]
+            o for o in outcomes if not isinstance(o, (Reply, TableError))]
         for session, _, _ in finals:
             assert session.table.status is TableStatus.FINISHED
             assert session.game is not None and session.game.over

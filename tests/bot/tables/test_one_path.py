@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.actions import CardChoice
 from bot.tables.checks import not_your_turn
 from bot.tables.errors import NOT_SEATED, STALE, NotAllowed, StaleMenu, TableError
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
+from bot.tables.snapshots import CardChoice
 from games.core.actions import Action
 from games.core.game import Game
 from tests.bot.tables.test_turns_faults import ALICE, BOB, CAROL, two_players
@@ -30,10 +30,10 @@ PEOPLE = {ALICE: "alice", BOB: "bob"}
 
 
 @asynccontextmanager
-async def fiasco_for_two(tmp_path: Path) -> AsyncIterator[tuple[Tables, Session]]:
+async def fiasco_for_two(tmp_path: Path) -> AsyncIterator[tuple[TableService, Session]]:
     """The table service on a store in ``tmp_path``, Alice and Bob playing Fiasco there."""
     store = await SqliteStore.open(tmp_path / "fivefold.db")
-    tables = Tables(store, settings_for(tmp_path), seed_source=lambda: 7)
+    tables = TableService(store, settings_for(tmp_path), seed_source=lambda: 7)
     try:
         yield tables, await two_players(tables)
     finally:
@@ -50,7 +50,7 @@ def person_to_act(session: Session) -> tuple[int, int]:
     return seat, user
 
 
-async def to_a_card_turn(tables: Tables, session: Session) -> tuple[int, int, Game[Any]]:
+async def to_a_card_turn(tables: TableService, session: Session) -> tuple[int, int, Game[Any]]:
     """People play their first legal action until the one to act may play a card: that
     seat, its person and the game."""
     while True:
@@ -59,7 +59,7 @@ async def to_a_card_turn(tables: Tables, session: Session) -> tuple[int, int, Ga
         legal = session.game.legal_actions(seat)
         if any(action.card is not None for action in legal):
             return seat, user, session.game
-        await tables.act(session, user, legal[0], version=session.version)
+        await tables.actions.act(session, user, legal[0], version=session.version)
 
 
 def state(session: Session) -> tuple[object, ...]:
@@ -108,7 +108,7 @@ async def test_a_refused_card_gets_the_rules_reason_and_nothing_is_applied(
         applies.calls.clear()
 
         with pytest.raises(NotAllowed) as refused:
-            await tables.act(session, user, CardChoice(card.text), version=session.version)
+            await tables.actions.act(session, user, CardChoice(card.text), version=session.version)
 
         assert refused.value.message == reason
         assert applies.calls == [], "nothing was applied to learn the reason"
@@ -128,8 +128,8 @@ async def test_every_apply_of_a_click_runs_on_a_copy_with_the_lock_held(
         applies.watch(session)
         applies.calls.clear()
 
-        outcome = await tables.act(session, user, CardChoice(card.text),
-                                   version=session.version)
+        outcome = await tables.actions.act(session, user, CardChoice(card.text),
+                                           version=session.version)
 
         if outcome.focus is None:  # one action: applied; several: the menu asks which
             assert applies.calls and all(locked for _, locked in applies.calls), applies.calls
@@ -146,11 +146,11 @@ async def test_a_stale_menu_is_refused_with_one_wording_and_the_menu_as_it_is_no
         seat, user = person_to_act(session)
         drawn = session.version
         assert session.game is not None
-        await tables.act(session, user, session.game.legal_actions(seat)[0], version=drawn)
+        await tables.actions.act(session, user, session.game.legal_actions(seat)[0], version=drawn)
         before = state(session)
 
         with pytest.raises(StaleMenu) as refused:
-            await tables.act(session, user, CardChoice("S4"), version=drawn)
+            await tables.actions.act(session, user, CardChoice("S4"), version=drawn)
 
         assert refused.value.message == STALE
         assert state(session) == before
@@ -165,8 +165,8 @@ async def test_a_click_out_of_turn_is_refused_with_whose_turn_it_is(tmp_path: Pa
         before = state(session)
 
         with pytest.raises(TableError) as refused:
-            await tables.act(session, waiting, session.game.legal_actions(seat)[0],
-                             version=session.version)
+            await tables.actions.act(session, waiting, session.game.legal_actions(seat)[0],
+                                     version=session.version)
 
         assert refused.value.message == not_your_turn(session)
         assert PEOPLE[mover] in refused.value.message
@@ -179,9 +179,9 @@ async def test_someone_not_seated_is_refused_without_a_menu(tmp_path: Path) -> N
         seat, _ = person_to_act(session)
         assert session.game is not None
         before = state(session)
-        for ask in (tables.act(session, CAROL, session.game.legal_actions(seat)[0],
-                               version=session.version),
-                    tables.ask_hint(session, CAROL)):
+        for ask in (tables.actions.act(session, CAROL, session.game.legal_actions(seat)[0],
+                                       version=session.version),
+                    tables.computers.ask_hint(session, CAROL)):
             with pytest.raises(TableError) as refused:
                 await ask
             assert refused.value.menu is None

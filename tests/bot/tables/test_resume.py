@@ -12,7 +12,7 @@ from bot.models import Seat, StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.context import utc_now as now
 from bot.tables.errors import TableClosed
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from tests.botdriver import settings_for
 
 
@@ -27,7 +27,7 @@ def played(seed: int, actions: int | None = None) -> dict:
     return game.record().model_dump()
 
 
-async def resume(tmp_path: Path, record: dict) -> Tables:
+async def resume(tmp_path: Path, record: dict) -> TableService:
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     stamp = now()
     await store.create_table(StoredTable(
@@ -35,8 +35,8 @@ async def resume(tmp_path: Path, record: dict) -> Tables:
         options={}, status=TableStatus.PLAYING, record=record,
         seats=[Seat(user_id=3, name="a"), Seat(user_id=4, name="b"), Seat(name="c")],
         created_at=stamp, updated_at=stamp))
-    manager = Tables(store, settings_for(tmp_path))
-    [session] = await manager.resume_all()
+    manager = TableService(store, settings_for(tmp_path))
+    [session] = await manager.restart.resume_all()
     assert session.id == "t1" and session.game is not None
     await store.close()
     return manager
@@ -46,7 +46,7 @@ async def test_a_resumed_game_deals_on_from_its_seed_like_an_uninterrupted_one(t
     half, whole = played(11, 60), played(11)
     assert len(half["deals"]) < len(whole["deals"])
     manager = await resume(tmp_path, half)
-    game = manager.get("t1").game
+    game = manager.registry.get("t1").game
     for line in whole["actions"][60:]:
         seat, _, text = line.partition(" ")
         game.apply(int(seat), text)
@@ -60,7 +60,7 @@ async def test_a_record_the_seed_no_longer_explains_is_replayed_from_its_deals(
     # As if the rules now shuffled otherwise: the record's deals are not the seed's.
     record = {**played(11, actions), "seed": 12}
     manager = await resume(tmp_path, record)
-    game = manager.get("t1").game
+    game = manager.registry.get("t1").game
     assert game.record().model_dump() == record
 
 
@@ -95,28 +95,29 @@ async def test_a_table_that_cannot_be_rebuilt_is_closed_alone_and_its_buttons_sa
         "before": played(11, 5), "broken": broken_record, "nothing": None,
         "unknown": {**played(11, 5), "game": "snap"}, "after": played(12, 7)})
     try:
-        manager = Tables(store, settings_for(tmp_path))
-        resumed = await manager.resume_all()
+        manager = TableService(store, settings_for(tmp_path))
+        resumed = await manager.restart.resume_all()
 
         assert sorted(s.id for s in resumed) == ["after", "before"]
         assert all(s.game is not None for s in resumed)
         for table_id in ("broken", "nothing", "unknown"):
             assert f"table {table_id} cannot be resumed" in caplog.text
             with pytest.raises(TableClosed, match="could not be resumed after a restart"):
-                await manager.find(table_id)
+                await manager.registry.find(table_id)
             stored = await store.get_table(table_id)
             assert stored is not None and stored.status is TableStatus.CANCELLED
             assert stored.unresumable
-            assert manager.in_channel(stored.channel_id) is None  # the channel is free again
+            # the channel is free again
+            assert manager.registry.in_channel(stored.channel_id) is None
         assert "ZeroDivisionError" in caplog.text
         stored = await store.get_table("broken")
         assert stored is not None and stored.record == broken_record  # nothing lost
 
         # After another restart the buttons still say why, from the store alone.
-        again = Tables(store, settings_for(tmp_path))
-        assert sorted(s.id for s in await again.resume_all()) == ["after", "before"]
+        again = TableService(store, settings_for(tmp_path))
+        assert sorted(s.id for s in await again.restart.resume_all()) == ["after", "before"]
         with pytest.raises(TableClosed, match="could not be resumed"):
-            await again.find("broken")
+            await again.registry.find("broken")
     finally:
         await store.close()
 
@@ -134,9 +135,9 @@ async def test_a_store_that_fails_to_close_a_broken_table_still_resumes_the_othe
 
     monkeypatch.setattr(store, "save_head", save_head)
     try:
-        manager = Tables(store, settings_for(tmp_path))
-        assert [s.id for s in await manager.resume_all()] == ["good"]
+        manager = TableService(store, settings_for(tmp_path))
+        assert [s.id for s in await manager.restart.resume_all()] == ["good"]
         with pytest.raises(TableClosed, match="could not be resumed"):
-            await manager.find("broken")
+            await manager.registry.find("broken")
     finally:
         await store.close()

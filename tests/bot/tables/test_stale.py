@@ -2,7 +2,7 @@
 last move made from a stale copy never overwrites the newer one; the stale process reloads
 the table from the store and says so, and a channel keeps one open table.
 
-Each "process" is a :class:`Tables` with a store of its own on one database (SQLite
+Each "process" is a :class:`TableService` with a store of its own on one database (SQLite
 and PostgreSQL, as in the store contract suite).
 """
 
@@ -17,7 +17,7 @@ import pytest
 from bot.models import TableStatus
 from bot.store.api import Store
 from bot.tables.errors import TableError, TableMoved
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from tests.botdriver import settings_for
 from tests.stores import Backend
@@ -28,12 +28,12 @@ PEOPLE = [(3, "Ana"), (4, "Ben"), (5, "Cy")]
 @dataclass
 class Process:
     store: Store
-    manager: Tables
+    manager: TableService
 
     async def resumed(self, table_id: str) -> Session:
         """The table as this process loads it from the store (as after a restart)."""
-        await self.manager.resume_all()
-        return self.manager.get(table_id)
+        await self.manager.restart.resume_all()
+        return self.manager.registry.get(table_id)
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ async def two(backend: Backend, tmp_path: Path) -> AsyncIterator[tuple[Process, 
     processes = []
     for _ in range(2):
         store = await backend.open()
-        processes.append(Process(store, Tables(store, settings_for(tmp_path))))
+        processes.append(Process(store, TableService(store, settings_for(tmp_path))))
     yield processes[0], processes[1]
     for process in processes:
         await process.manager.shutdown()
@@ -50,8 +50,8 @@ async def two(backend: Backend, tmp_path: Path) -> AsyncIterator[tuple[Process, 
 
 async def lobby(process: Process, channel: int = 50) -> Session:
     manager = process.manager
-    session = await manager.open(guild_id=1, channel_id=channel, host_id=3, host_name="Ana",
-                                 game="fumblaroo", options={})
+    session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=3, host_name="Ana",
+                                       game="fumblaroo", options={})
     return session
 
 
@@ -59,8 +59,8 @@ async def started(process: Process) -> Session:
     """A Fumblaroo game of three people (no computer seat: nothing plays by itself)."""
     session = await lobby(process)
     for user, name in PEOPLE[1:]:
-        await process.manager.join(session, user, name)
-    await process.manager.start(session, 3)
+        await process.manager.lobby.join(session, user, name)
+    await process.manager.lobby.start(session, 3)
     return session
 
 
@@ -70,7 +70,7 @@ async def move(process: Process, session: Session) -> None:
     assert game is not None and game.to_act is not None
     user = session.seats[game.to_act].user_id
     assert user is not None
-    await process.manager.act(session, user, game.legal_actions(game.to_act)[0],
+    await process.manager.actions.act(session, user, game.legal_actions(game.to_act)[0],
                                     version=session.version)
 
 
@@ -100,11 +100,11 @@ async def test_a_lobby_change_on_a_stale_copy_reloads_it(two) -> None:
     a, b = two
     here = await lobby(a)
     there = await b.resumed(here.id)
-    await a.manager.join(here, 4, "Ben")
+    await a.manager.lobby.join(here, 4, "Ben")
     with pytest.raises(TableMoved):
-        await b.manager.join(there, 5, "Cy")
+        await b.manager.lobby.join(there, 5, "Cy")
     assert [s.name for s in there.seats] == ["Ana", "Ben"]  # Ben's seat kept, Cy's not taken
-    await b.manager.join(there, 5, "Cy")  # from the reloaded copy it goes through
+    await b.manager.lobby.join(there, 5, "Cy")  # from the reloaded copy it goes through
     stored = await a.store.get_table(here.id)
     assert stored is not None and [s.name for s in stored.seats] == ["Ana", "Ben", "Cy"]
 
@@ -115,7 +115,7 @@ async def test_a_second_table_in_a_channel_is_refused_whichever_process_opens_it
     with pytest.raises(TableError, match="there is already a table here"):
         await lobby(b, channel=60)  # b never saw a's table: the schema refuses it
     assert len(await b.store.open_tables()) == 1
-    assert b.manager.in_channel(60) is None
+    assert b.manager.registry.in_channel(60) is None
 
 
 async def test_the_last_move_made_twice_writes_one_result(two) -> None:
@@ -138,7 +138,7 @@ async def test_the_last_move_made_twice_writes_one_result(two) -> None:
     with pytest.raises(TableMoved):
         await move(b, there)
     assert there.status is TableStatus.FINISHED and not there.is_open  # reloaded, let go
-    assert b.manager.in_channel(here.channel_id) is None
+    assert b.manager.registry.in_channel(here.channel_id) is None
     [ana] = await a.store.stats(1, 3)
     assert ana.games == 1
     stored = await b.store.get_table(here.id)

@@ -26,7 +26,7 @@ import games
 from bench.bot import LONGEST
 from bot.models import TableStatus
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from games.core import actionlog
 from games.core.actionlog import ActionLog
@@ -137,7 +137,7 @@ async def test_a_finished_table_leaves_memory_and_its_old_buttons_still_answer(
         users = {u.id: u for u in (world.alice, world.bob)}
         await play_to_the_end(fake, bot, session, users, random.Random(3))
         assert session.table.status is TableStatus.FINISHED
-        assert session.id not in {s.id for s in bot.sessions.sessions()}  # let go
+        assert session.id not in {s.id for s in bot.tables.registry.sessions()}  # let go
         final = table_message(fake, session)
         # Details: the final position and the whole log, replayed from the stored record.
         details = await fake.click(world.carol, final, "Details")
@@ -162,14 +162,15 @@ async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str
     game's own log (not a list of their texts), and the store has the same."""
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        manager = Tables(store, settings_for(tmp_path), seed_source=itertools.count(3).__next__)
+        manager = TableService(store, settings_for(tmp_path),
+                               seed_source=itertools.count(3).__next__)
         cls = games.get(game)
         players = max(cls.min_players, min(3, cls.max_players))
-        session = await manager.open(guild_id=1, channel_id=10, host_id=1, host_name="p1",
-                                     game=game, options={})
+        session = await manager.lobby.open(guild_id=1, channel_id=10, host_id=1, host_name="p1",
+                                           game=game, options={})
         for user in range(2, players + 1):
-            await manager.join(session, user, f"p{user}")
-        await manager.start(session, 1)
+            await manager.lobby.join(session, user, f"p{user}")
+        await manager.lobby.start(session, 1)
         rng = random.Random(3)
         for _ in range(120):
             running = session.game
@@ -178,7 +179,7 @@ async def test_a_tables_record_follows_its_game_sharing_its_action_log(game: str
             user = session.seats[running.to_act].user_id
             assert user is not None
             action = rng.choice(running.legal_actions(running.to_act))
-            await manager.act(session, user, action, version=session.version)
+            await manager.actions.act(session, user, action, version=session.version)
             record = session.table.record
             assert record is not None and session.game is not None
             if session.is_open:  # a finished game's result has its own lists, as JSON has
@@ -249,15 +250,16 @@ async def test_a_table_at_its_games_largest_options_stays_under_50_kb(game: str,
     players, options = LONGEST[game]
     store = await SqliteStore.open(tmp_path / "fivefold.db")
     try:
-        manager = Tables(store, settings_for(tmp_path), seed_source=itertools.count(7).__next__)
+        manager = TableService(store, settings_for(tmp_path),
+                               seed_source=itertools.count(7).__next__)
         rng = random.Random(7)
 
         async def through(channel: int, measure: Callable[[Session], None]) -> int:
-            session = await manager.open(guild_id=1, channel_id=channel, host_id=1,
-                                         host_name="p1", game=game, options=options)
+            session = await manager.lobby.open(guild_id=1, channel_id=channel, host_id=1,
+                                               host_name="p1", game=game, options=options)
             for user in range(2, players + 1):
-                await manager.join(session, user, f"p{user}")
-            await manager.start(session, 1)
+                await manager.lobby.join(session, user, f"p{user}")
+            await manager.lobby.start(session, 1)
             moves = 0
             while session.is_open:
                 if moves % 50 == 0:

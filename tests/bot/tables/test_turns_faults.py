@@ -23,7 +23,7 @@ from bot.app import FivefoldBot, create_bot
 from bot.models import TableStatus
 from bot.store.sqlite.commit import Write
 from bot.store.sqlite.store import SqliteStore
-from bot.tables.service import Tables
+from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs.clicks.answers import APOLOGY
 from tests.answers import updated_the_menu
@@ -75,8 +75,8 @@ async def store(tmp_path: Path) -> AsyncIterator[FaultyStore]:
 
 
 @pytest.fixture
-def manager(store: FaultyStore, tmp_path: Path) -> Tables:
-    return Tables(store, settings_for(tmp_path), seed_source=lambda: 77)
+def manager(store: FaultyStore, tmp_path: Path) -> TableService:
+    return TableService(store, settings_for(tmp_path), seed_source=lambda: 77)
 
 
 async def agrees(session: Session, store: SqliteStore) -> None:
@@ -94,11 +94,11 @@ async def fails(store: FaultyStore, change: Awaitable[object]) -> None:
         await change
 
 
-async def two_players(manager: Tables) -> Session:
-    session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
-    await manager.join(session, BOB, "bob")
-    await manager.start(session, ALICE)
+async def two_players(manager: TableService) -> Session:
+    session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
+                                       game="fiasco", options={})
+    await manager.lobby.join(session, BOB, "bob")
+    await manager.lobby.start(session, ALICE)
     return session
 
 
@@ -115,34 +115,34 @@ def a_move(session: Session, n: int) -> tuple[int, Any]:
 
 
 async def test_a_failed_save_of_an_action_changes_nothing_and_the_retry_lands(
-    store: FaultyStore, manager: Tables, tmp_path: Path
+    store: FaultyStore, manager: TableService, tmp_path: Path
 ) -> None:
     session = await two_players(manager)
     for n in range(3):
         user, action = a_move(session, n)
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
     before = session.table.model_copy(deep=True)
     user, action = a_move(session, 3)
 
-    await fails(store, manager.act(session, user, action, version=session.version))
+    await fails(store, manager.actions.act(session, user, action, version=session.version))
     assert session.table == before
     await agrees(session, store)
 
     # The same click again (its menu is not out of date: the seat never acted).
-    await manager.act(session, user, action, version=session.version)
+    await manager.actions.act(session, user, action, version=session.version)
     assert session.version == before.version + 1
     await agrees(session, store)
     assert len(session.table.record["actions"]) == 4  # type: ignore[index]
 
     # A restart replays exactly the moves the players were told were made.
-    again = Tables(store, settings_for(tmp_path))
-    [resumed] = await again.resume_all()
+    again = TableService(store, settings_for(tmp_path))
+    [resumed] = await again.restart.resume_all()
     assert resumed.game is not None and session.game is not None
     assert resumed.game.record() == session.game.record()
 
 
 async def test_a_failed_final_action_writes_no_result_and_the_retry_finishes(
-    store: FaultyStore, manager: Tables
+    store: FaultyStore, manager: TableService
 ) -> None:
     session = await two_players(manager)
     n = 0
@@ -152,15 +152,15 @@ async def test_a_failed_final_action_writes_no_result_and_the_retry_finishes(
         trial.apply(trial.to_act, action)  # type: ignore[arg-type]
         if trial.over:
             break
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
         n += 1
 
-    await fails(store, manager.act(session, user, action, version=session.version))
+    await fails(store, manager.actions.act(session, user, action, version=session.version))
     assert session.status is TableStatus.PLAYING and not session.game.over  # type: ignore[union-attr]
     await agrees(session, store)
     assert await store.stats(10, ALICE) == []
 
-    await manager.act(session, user, action, version=session.version)
+    await manager.actions.act(session, user, action, version=session.version)
     assert session.status is TableStatus.FINISHED
     await agrees(session, store)
     [fiasco] = await store.stats(10, ALICE)
@@ -180,29 +180,29 @@ async def computer_done(session: Session) -> None:
                 and (session.turn_task is None or session.turn_task.done()))
 
 
-async def before_a_computer_reply(manager: Tables) -> tuple[Session, int, Any]:
+async def before_a_computer_reply(manager: TableService) -> tuple[Session, int, Any]:
     """A game of Alice and a computer, played up to a move of Alice's that the computer
     answers: the table, Alice, and that move (not made yet)."""
-    session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
-    await manager.add_computer(session, ALICE)
-    await manager.start(session, ALICE)
+    session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
+                                       game="fiasco", options={})
+    await manager.lobby.add_computer(session, ALICE)
+    await manager.lobby.start(session, ALICE)
     for n in range(500):
         await computer_done(session)
         user, action = a_move(session, n)
         if next_is_computer(session, action):
             return session, user, action
-        await manager.act(session, user, action, version=session.version)
+        await manager.actions.act(session, user, action, version=session.version)
     raise AssertionError("the computer never had to answer")
 
 
 async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
-    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+    store: FaultyStore, manager: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
     session, user, action = await before_a_computer_reply(manager)
     # Alice's move is saved; the computer's reply, the write after it, fails.
     store.failing = {store.writes + 2}
-    await manager.act(session, user, action, version=session.version)
+    await manager.actions.act(session, user, action, version=session.version)
     await computer_done(session)
     assert "computer turn failed" in caplog.text
     seat = session.to_act()
@@ -211,20 +211,20 @@ async def test_a_computer_move_that_fails_to_save_leaves_the_table_as_stored(
 
 
 async def test_a_computer_move_lost_to_failed_saves_is_started_again_and_logged_once(
-    store: FaultyStore, manager: Tables, caplog: pytest.LogCaptureFixture
+    store: FaultyStore, manager: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
     session, user, action = await before_a_computer_reply(manager)
-    await manager.act(session, user, action, version=session.version)
+    await manager.actions.act(session, user, action, version=session.version)
     stuck = len(session.table.record["actions"])  # type: ignore[index]
     for _ in range(2):  # the computer's save fails, and so does its first restart's
         store.fail_next_write()
         await computer_done(session)
         assert len(session.table.record["actions"]) == stuck  # type: ignore[index]
         assert session.seats[session.to_act()].is_computer  # type: ignore[index]
-        assert manager.restart_lost_turns() == 1  # what the expiry sweep does
+        assert manager.sweeper.restart_lost_turns() == 1  # what the expiry sweep does
     await computer_done(session)
     assert len(session.table.record["actions"]) > stuck  # type: ignore[index]
-    assert manager.restart_lost_turns() == 0
+    assert manager.sweeper.restart_lost_turns() == 0
     lost = [r.getMessage() for r in caplog.records if "started it again" in r.getMessage()]
     assert lost == [f"table {session.id}: the turn of Computer 1 had no computer move "
                     "pending though the game had not moved on; started it again"]
@@ -233,26 +233,26 @@ async def test_a_computer_move_lost_to_failed_saves_is_started_again_and_logged_
 
 # --------------------------------------------------------------------------- lobby changes
 
-LobbyChange = Callable[[Tables, Session], Awaitable[object]]
+LobbyChange = Callable[[TableService, Session], Awaitable[object]]
 
 LOBBY_CHANGES: dict[str, LobbyChange] = {
-    "join": lambda m, s: m.join(s, CAROL, "carol"),
-    "add computer": lambda m, s: m.add_computer(s, ALICE),
-    "leave": lambda m, s: m.leave(s, BOB),
-    "kick": lambda m, s: m.kick(s, ALICE, BOB),
-    "start": lambda m, s: m.start(s, ALICE),
-    "cancel": lambda m, s: m.cancel(s, ALICE, name="alice"),
+    "join": lambda m, s: m.lobby.join(s, CAROL, "carol"),
+    "add computer": lambda m, s: m.lobby.add_computer(s, ALICE),
+    "leave": lambda m, s: m.lobby.leave(s, BOB),
+    "kick": lambda m, s: m.lobby.kick(s, ALICE, BOB),
+    "start": lambda m, s: m.lobby.start(s, ALICE),
+    "cancel": lambda m, s: m.lobby.cancel(s, ALICE, name="alice"),
     "set message": lambda m, s: m.set_message(s, 999),
 }
 
 
 @pytest.mark.parametrize("name", LOBBY_CHANGES)
 async def test_a_lobby_change_that_fails_to_save_changes_nothing(
-    name: str, store: FaultyStore, manager: Tables
+    name: str, store: FaultyStore, manager: TableService
 ) -> None:
-    session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                                 game="fiasco", options={})
-    await manager.join(session, BOB, "bob")
+    session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
+                                       game="fiasco", options={})
+    await manager.lobby.join(session, BOB, "bob")
     before = session.table.model_copy(deep=True)
     recent = list(session.recent)
     change = LOBBY_CHANGES[name]
@@ -260,7 +260,7 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing(
     await fails(store, change(manager, session))
     assert session.table == before and list(session.recent) == recent
     assert session.game is None and session.is_open and session.closed_by is None
-    assert manager.in_channel(20) is session
+    assert manager.registry.in_channel(20) is session
     await agrees(session, store)
 
     await change(manager, session)
@@ -270,13 +270,13 @@ async def test_a_lobby_change_that_fails_to_save_changes_nothing(
 
 @pytest.mark.parametrize("name", ["leave", "kick", "end"])
 async def test_a_seat_change_in_play_that_fails_to_save_changes_nothing(
-    name: str, store: FaultyStore, manager: Tables
+    name: str, store: FaultyStore, manager: TableService
 ) -> None:
     session = await two_players(manager)
     change: LobbyChange = {
-        "leave": lambda m, s: m.leave(s, BOB),
-        "kick": lambda m, s: m.kick(s, ALICE, BOB),
-        "end": lambda m, s: m.end(s, ALICE, moderator=False, name="alice"),
+        "leave": lambda m, s: m.lobby.leave(s, BOB),
+        "kick": lambda m, s: m.lobby.kick(s, ALICE, BOB),
+        "end": lambda m, s: m.lobby.end(s, ALICE, moderator=False, name="alice"),
     }[name]
     before = session.table.model_copy(deep=True)
 
@@ -290,15 +290,15 @@ async def test_a_seat_change_in_play_that_fails_to_save_changes_nothing(
 
 
 async def test_a_table_whose_first_save_fails_is_not_opened(
-    store: FaultyStore, manager: Tables
+    store: FaultyStore, manager: TableService
 ) -> None:
-    opening = manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
-                           game="fiasco", options={})
-    await fails(store, opening)
-    assert manager.in_channel(20) is None and manager.sessions() == []
-    assert await store.open_tables() == []
-    session = await manager.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
+    opening = manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
                                  game="fiasco", options={})
+    await fails(store, opening)
+    assert manager.registry.in_channel(20) is None and manager.registry.sessions() == []
+    assert await store.open_tables() == []
+    session = await manager.lobby.open(guild_id=10, channel_id=20, host_id=ALICE, host_name="alice",
+                                       game="fiasco", options={})
     await agrees(session, store)
 
 

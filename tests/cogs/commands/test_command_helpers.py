@@ -70,7 +70,7 @@ def test_zone_suggestions() -> None:
 def cog_with_clock() -> SettingsCommands:
     """The cog on a stand-in bot with a fixed clock and TIMEZONE=UTC."""
     bot: Any = SimpleNamespace(
-        sessions=SimpleNamespace(clock=lambda: MOMENT),
+        tables=SimpleNamespace(clock=lambda: MOMENT),
         settings=SimpleNamespace(timezone="UTC"),
         ledger=None,
     )
