@@ -40,8 +40,7 @@ WINDOW = 0.3
 
 def mid_deal(seed: int = 12345) -> Fiasco:
     """A 4-player default game with half of the first deal's 52 cards played."""
-    g = games.new_game("fiasco", 4, {}, seed=seed)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(4, {}, seed=seed)
     rng = random.Random(seed)
     while len(g.history) < len(g.claim_order) + 26:
         assert g.to_act is not None

@@ -27,7 +27,6 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 
-import games
 from games.fiasco.computer.bits import (
     CARD_ID,
     FIASCO_SHIFT,
@@ -108,8 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes: dict[str, list[float]] = {m: [] for m in MODELS}
     index = 0
     while len(cards["uniform"]) < args.positions:
-        game = games.new_game("fiasco", 4, {}, seed=1000 + args.seed * 10_000 + index)
-        assert isinstance(game, Fiasco)
+        game = Fiasco.new(4, {}, seed=1000 + args.seed * 10_000 + index)
         rng = random.Random(index)
         index += 1
         while not game.over:

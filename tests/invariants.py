@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from games.core.actions import Action
 from games.core.errors import GameError
 from games.core.game import Game
-from games.core.replay import summarize
+from games.core.records import Record
+from games.core.replay import split_action, summarize
 from games.core.zones import Visibility, Zone, ZoneKind, all_cards
+
+GameT = TypeVar("GameT", bound=Game[Any])
 
 
 def snapshot(game: Game[Any]) -> tuple[Any, ...]:
@@ -81,8 +84,8 @@ def illegal_candidates(game: Game[Any], rng: random.Random) -> list[tuple[int, A
 
 
 def random_playout(
-    game: Game[Any], seed: int, *, max_actions: int = 20_000, probe_every: int = 7
-) -> Game[Any]:
+    game: GameT, seed: int, *, max_actions: int = 20_000, probe_every: int = 7
+) -> GameT:
     """Play random legal actions to the end, checking the invariants after each."""
     rng = random.Random(seed)
     check_zones(game)
@@ -106,3 +109,14 @@ def random_playout(
         check_zones(game)
         taken_at_the_top(before_zones, game.zones())
     raise AssertionError(f"the game did not end within {max_actions} actions")
+
+
+def replayed(kind: type[GameT], record: Record) -> GameT:
+    """``record``, a game of ``kind``, replayed to its last action (typed as ``kind``);
+    AssertionError if it records another game, GameError if an action does not apply."""
+    assert record.game == kind.name, f"a record of {record.game}, not {kind.name}"
+    game = kind.new(record.players, record.options, seed=record.seed, dealer=record.dealer,
+                    deals=record.deals)
+    for line in record.actions:
+        game.apply(*split_action(line, game.players))
+    return game

@@ -29,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -214,9 +216,13 @@ def _failed(answer: asyncio.Future[Decision]) -> bool:
 class ComputerTurns:
     """Computers' turns at started tables, and the Hint button's answers."""
 
-    def __init__(self, pool: Computers, actions: Actions) -> None:
+    def __init__(self, pool: Computers, actions: Actions, *,
+                 monotonic: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.pool = pool  # where the thinking runs
         self.actions = actions  # the one action path every move takes
+        # What a computer's pause is measured and waited on (tests note it instead).
+        self.monotonic, self.sleep = monotonic, sleep
         self._hints: OrderedDict[HintKey, asyncio.Future[Decision]] = OrderedDict()
         self._asking: dict[int, HintKey] = {}  # who has a hint being thought of, and which
 
@@ -231,16 +237,15 @@ class ComputerTurns:
         the table's version may have moved meanwhile (a save that changed no move), the
         game may not have.
         """
-        loop = asyncio.get_running_loop()
         seat = turn.seat
         try:
-            started = loop.time()
+            started = self.monotonic()
             level = level or session.seats[seat].computer_level
             question = await self.question(session, seat, level, turn=turn)
             if question is None:
                 return
             decision = await self.pool.decide(question)
-            await asyncio.sleep(max(0.0, delay - (loop.time() - started)))
+            await self.sleep(max(0.0, delay - (self.monotonic() - started)))
             await LOAD.calm()  # people's clicks are answered first when the bot is behind
             async with session.lock:
                 if session.turn() != turn:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -136,12 +137,16 @@ class Publisher:
                  moved: Callable[[Session, int], Awaitable[int | None]] | None = None,
                  gone: Callable[[Session, str], Awaitable[None]] | None = None,
                  quiet: Callable[[Session, int], bool] | None = None, *,
-                 min_interval: float = 0.0) -> None:
+                 min_interval: float = 0.0,
+                 monotonic: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.client = client
         # Whether a person needs no ping: their hand menu follows the game
         # (cogs.live_menus), so it has just told them the turn is theirs.
         self.quiet = quiet
         self.min_interval = min_interval
+        # What the edits are paced on (tests move a clock of their own).
+        self.monotonic, self.sleep = monotonic, sleep
         self._last_edit: dict[str, float] = {}  # table -> when its last edit started
         # Told the new message when the table is posted anew (the session manager keeps
         # it); answers the message it replaced, which the poster takes down.
@@ -250,20 +255,19 @@ class Publisher:
 
     async def _pace(self, table_id: str) -> None:
         """Wait until ``min_interval`` has passed since this table's last edit was sent."""
-        loop = asyncio.get_running_loop()
         last = self._last_edit.get(table_id)
-        if last is not None and (wait := last + self.min_interval - loop.time()) > 0:
-            await asyncio.sleep(wait)
+        if last is not None and (wait := last + self.min_interval - self.monotonic()) > 0:
+            await self.sleep(wait)
 
     def _sending(self, table_id: str) -> None:
         """An edit of this table goes out now: the next waits ``min_interval`` from here,
         not from when this one began to be drawn (a picture drawn slowly would otherwise
         bring two edits closer than the interval)."""
-        loop = asyncio.get_running_loop()
-        self._last_edit[table_id] = loop.time()
+        now = self.monotonic()
+        self._last_edit[table_id] = now
         if len(self._last_edit) > 2 * len(self._running) + 1024:
             # Only tables edited within the interval still need their time.
-            recent = loop.time() - self.min_interval
+            recent = now - self.min_interval
             self._last_edit = {t: at for t, at in self._last_edit.items() if at > recent}
 
     async def _edit(self, session: Session) -> None:

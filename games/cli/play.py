@@ -27,7 +27,7 @@ import games
 from games.cli.common import OneLineParser, UsageError, emit
 from games.cli.terminal import HUMAN, Table
 from games.core.errors import SetupError
-from games.core.registry import make_options
+from games.core.game import make_options
 from games.core.seats import players_text
 from games.players.levels import Level, levels
 from games.players.match import EndlessGame, Match, play_match

@@ -27,9 +27,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self
+from typing import Any, ClassVar, Generic, Self, cast
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from typing_extensions import TypeVar  # a default for OptionsT (typing has it from 3.13)
 
 from games.core import errors
@@ -40,6 +40,7 @@ from games.core.dealing import Deal
 from games.core.deallog import DealLog
 from games.core.errors import GameError, GameOver, IllegalAction, NotYourTurn, SetupError
 from games.core.events import Event
+from games.core.option_words import options_problem
 from games.core.outcome import Outcome, places
 from games.core.records import Record
 from games.core.zones import Zone, ZoneView, view_zone
@@ -160,6 +161,35 @@ class Game(ABC, Generic[DealT, OptionsT]):
         self.history = ActionLog()  # compact: see games.core.actionlog
         # What happened before the first action (a game that deals at once says so here).
         self.opening_events: list[Event] = []
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        dealer: int | None = None,
+        deals: Sequence[Mapping[str, Any]] = (),
+        **context: Any,
+    ) -> Self:
+        """A game of this kind set up as asked, typed as this kind (``Fiasco.new(3)`` is a
+        :class:`~games.fiasco.Fiasco`); :class:`SetupError` if it cannot be set up so.
+
+        ``options`` are checked (:func:`make_options`); ``context`` carries what the
+        application passes in that is not part of the record's rules (Fizzbin's clock,
+        for example). :func:`games.new_game` does the same for a game named at run time.
+        """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise SetupError("players must be a whole number")
+        if not cls.min_players <= players <= cls.max_players:
+            raise SetupError(
+                f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}"
+            )
+        # The game's own options model checked them: its OptionsT, which the type of
+        # options_model (type[Options], shared by every game) cannot say.
+        opts = cast(OptionsT, make_options(cls, players, options))
+        return cls(players, opts, seed=seed, dealer=dealer, deals=deals, **context)
 
     # --- the public interface -------------------------------------------------
 
@@ -479,3 +509,18 @@ class Game(ABC, Generic[DealT, OptionsT]):
                           lower_is_better=self.lower_is_better),
         )
         self.to_act = None
+
+
+def make_options(cls: type[Game[Any]], players: int, raw: Mapping[str, Any] | None) -> Options:
+    """Validate ``raw`` options for ``cls`` with ``players``; :class:`SetupError` if wrong."""
+    raw = dict(raw or {})
+    unknown = sorted(set(raw) - set(cls.options_model.model_fields))
+    if unknown:
+        raise SetupError(f"unknown options: {unknown}")
+    try:
+        options = cls.options_model.model_validate(raw)
+    except ValidationError as exc:
+        problems = options_problem(cls.options_model, exc)
+        raise SetupError(f"bad options for {cls.name}: {problems}") from None
+    options.check(players)
+    return options

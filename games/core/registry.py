@@ -21,11 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from games.core.errors import SetupError
-from games.core.game import Game, Options
-from games.core.option_words import options_problem
+from games.core.game import Game
 
 _GAMES: dict[str, type[Game[Any]]] = {}
 
@@ -81,21 +78,6 @@ def get(name: str) -> type[Game[Any]]:
     return cls
 
 
-def make_options(cls: type[Game[Any]], players: int, raw: Mapping[str, Any] | None) -> Options:
-    """Validate ``raw`` options for ``cls`` with ``players``; :class:`SetupError` if wrong."""
-    raw = dict(raw or {})
-    unknown = sorted(set(raw) - set(cls.options_model.model_fields))
-    if unknown:
-        raise SetupError(f"unknown options: {unknown}")
-    try:
-        options = cls.options_model.model_validate(raw)
-    except ValidationError as exc:
-        problems = options_problem(cls.options_model, exc)
-        raise SetupError(f"bad options for {cls.name}: {problems}") from None
-    options.check(players)
-    return options
-
-
 def new_game(
     name: str,
     players: int,
@@ -109,14 +91,7 @@ def new_game(
     """Set up a game of ``name``; :class:`SetupError` if it cannot be set up as asked.
 
     ``context`` carries what the application passes in that is not part of the
-    record's rules (Fizzbin's clock, for example).
+    record's rules (Fizzbin's clock, for example). A caller that knows the game
+    gets it typed from the game's class instead (``Fiasco.new(3)``: :meth:`Game.new`).
     """
-    cls = get(name)
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise SetupError("players must be a whole number")
-    if not cls.min_players <= players <= cls.max_players:
-        raise SetupError(
-            f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {players}"
-        )
-    opts = make_options(cls, players, options)
-    return cls(players, opts, seed=seed, dealer=dealer, deals=deals, **context)
+    return get(name).new(players, options, seed=seed, dealer=dealer, deals=deals, **context)

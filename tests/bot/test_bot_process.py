@@ -5,8 +5,11 @@ The fake runs in this test process; the bot runs in a subprocess through
 ``bot.__main__.main()``. An action whose interaction the fake saw acknowledged
 is in the database even when the process is killed right after, and the killed bot's
 worker processes end with it; a new process
-on the same database resumes the table; SIGTERM stops the bot promptly with
+on the same database resumes the table; SIGTERM stops the bot, by itself, with
 exit status 0 and a sound database.
+
+No bound here depends on the machine's speed: each wait is for something to happen, and
+its limit only keeps a broken bot from hanging the test.
 """
 
 from __future__ import annotations
@@ -15,13 +18,12 @@ import asyncio
 import contextlib
 import signal
 import sqlite3
-import time
 from pathlib import Path
 
 from bot.models import StoredTable, TableStatus
 from bot.store.sqlite.store import SqliteStore
 from tests.botprocess import (
-    STOP_TIMEOUT,
+    CHANGE_TIMEOUT,
     bot_process,
     command,
     descendants,
@@ -31,6 +33,10 @@ from tests.botprocess import (
 )
 from tests.custom_ids import move_words
 from tests.fakediscord.fixtures import FakeWorld
+
+SHUTDOWN_LIMIT = 60.0
+"""How long SIGTERM may take to stop the bot: a limit that fails a bot which does not stop
+(it would run on until killed), never a measure of how fast it stops."""
 
 
 async def stored_tables(tmp_path: Path) -> list[StoredTable]:
@@ -46,7 +52,6 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
 ):
     world, fake = fake_world, fake_world.fake
     people = [world.alice, world.bob]
-    started = time.monotonic()
 
     async with bot_process(fake, tmp_path, "first") as proc:
         opened = await fake.slash(world.alice, world.table, "play fiasco")
@@ -58,6 +63,10 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
         await until_enabled(fake, table, "Show my hand")
         for _ in range(2):
             await move(fake, table, people)
+        # The picture workers start beside the bot, in their own time: once they have
+        # (a fork server, its resource tracker, a worker at least), the test goes on.
+        await fake.wait_for(lambda: len(descendants(proc.pid)) >= 3, CHANGE_TIMEOUT,
+                            poll=0.05)
         commands = {pid: command(pid) for pid in descendants(proc.pid)}
         who, clicked = await move(fake, table, people)
         # At once: the acknowledged action must be saved, and the picture workers drawing
@@ -80,13 +89,11 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
         # The resumed table re-renders its message, the one posted before the kill.
         await fake.wait_for(lambda: any(
             r.method == "PATCH" and r.path.endswith(f"/messages/{table.id}")
-            for r in fake.requests[requests:]), 5)
+            for r in fake.requests[requests:]), CHANGE_TIMEOUT)
         who_next, _ = await move(fake, table, people)
-        stopping = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(proc.wait(), STOP_TIMEOUT)
+        await asyncio.wait_for(proc.wait(), SHUTDOWN_LIMIT)
         assert proc.returncode == 0, (tmp_path / "second.log").read_text()
-        assert time.monotonic() - stopping < 5
     assert "Traceback" not in (tmp_path / "second.log").read_text()
 
     with contextlib.closing(sqlite3.connect(tmp_path / "fivefold.db")) as conn:
@@ -100,4 +107,3 @@ async def test_an_acknowledged_action_survives_sigkill_and_sigterm_stops_cleanly
     assert saved.record["actions"][:3] == actions and len(saved.record["actions"]) == 4
     assert saved.record["actions"][-1].startswith(
         f"{next(i for i, s in enumerate(saved.seats) if s.user_id == who_next.id)} ")
-    assert time.monotonic() - started < 30

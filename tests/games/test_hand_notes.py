@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import games
 from games.fibonachos.cards import is_fibonacho
-from games.fizzbin.game import Fizzbin
 from games.fumblaroo.game import Fumblaroo
 from tests.games.fizzbin.helpers import act, game
 
@@ -19,15 +18,14 @@ def test_fibonachos_names_the_fibonachos_in_the_hand():
 
 
 def test_fumblaroo_gives_the_trump_order_highest_first_and_the_trumps_held():
-    g = games.new_game("fumblaroo", 3, seed=1)
-    assert isinstance(g, Fumblaroo)
+    g = Fumblaroo.new(3, seed=1)
     g.trump = "D"
     [note] = g.hand_notes(0)
     assert note.startswith("Trump, highest first: ♦️2 ♥️2 ♦️A ♦️K ♦️Q ♦️J ♦️10 ♦️9.")
     trumps = [c for c in g.trump_order("D") if c in g.hands[0]]
     assert note.endswith(f"You hold {g.cards_label(trumps)}." if trumps else "You hold none.")
-    bidding = games.new_game("fumblaroo", 3, seed=1)
-    assert isinstance(bidding, Fumblaroo) and bidding.up_card is not None
+    bidding = Fumblaroo.new(3, seed=1)
+    assert bidding.up_card is not None
     assert bidding.hand_notes(0)[0].startswith("If ")  # the up-card's suit, if ordered
 
 
@@ -53,7 +51,6 @@ def test_fizzbin_names_the_card_drawn_to_the_drawer_alone_until_the_turn_ends():
 def test_fizzbin_says_the_hand_held_and_the_special_cards():
     g = game(["AS AH 3S 5S 6S KC 9S", "3H 5C 6H 8C 9H TC JH", "3D 5D 6D 8D TD JD",
               "3C 5H 6C 8H 9C TH"], "9D", time="day")
-    assert isinstance(g, Fizzbin)
     notes = g.hand_notes(0)
     assert "You hold a Half Fizzbin." in notes and "Special by day: ♣️K." in notes
     assert g.hand_notes(1)[-1].startswith("You hold nothing yet")

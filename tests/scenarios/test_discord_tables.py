@@ -19,6 +19,7 @@ from tests.botdriver import (
     wait_settled,
 )
 from tests.fakediscord.fixtures import FakeWorld
+from tests.scenarios.test_discord_timers import Clock, timed_bot
 
 
 async def test_two_tables_in_two_channels_play_at_once(fake_world: FakeWorld, tmp_path):
@@ -220,11 +221,13 @@ async def test_an_absent_players_turn_is_played_by_a_computer_after_the_timeout(
     fake_world: FakeWorld, tmp_path
 ):
     world, fake = fake_world, fake_world.fake
-    async with running_bot(fake, tmp_path, turn_timeout=0.2) as bot:
+    clock = Clock()  # the bot's, moved by the test: no real waiting for time
+    async with timed_bot(fake, tmp_path, clock, turn_timeout=60) as bot:
         session = await open_table(fake, bot, world.alice, world.table, "fiasco",
                                    people=[world.bob])
         actions = len(session.table.record["actions"])
-        await until(lambda: len(session.table.record["actions"]) > actions, 5,
+        clock.advance(61)  # the server's turn timer runs out
+        await until(lambda: len(session.table.record["actions"]) > actions, 10,
                     "a computer to play the absent player's turn")
         await wait_settled(bot, session)
         assert "took too long" in table_message(fake, session).text

@@ -14,7 +14,7 @@ import os
 import random
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -475,48 +475,59 @@ async def test_hard_computers_resumed_after_a_restart_play_as_if_it_never_stoppe
         assert game_part(session.table.record) == reference
 
 
-class Changes:
-    """A table listener noting when each change came and how many actions there were."""
+class Pauses:
+    """The computers' clock, moved by the test, and their sleep, which only notes each
+    pause (under the number of actions before the move it delays) and moves the clock on."""
 
     def __init__(self) -> None:
-        self.seen: list[tuple[float, int]] = []
+        self.now = 0.0
+        self.pauses: dict[int, float] = {}
+        self.actions: Callable[[], int] = lambda: 0
 
-    def table_changed(self, session: Session) -> None:
-        self.seen.append((time.monotonic(), len(actions(session))))
+    def __call__(self) -> float:
+        return self.now
 
-    def pause_before(self, index: int) -> float:
-        """Seconds from the last change showing ``index`` actions to the one showing more."""
-        last = max(t for t, n in self.seen if n == index)
-        return min(t for t, n in self.seen if n > index) - last
+    async def sleep(self, seconds: float) -> None:
+        self.pauses[self.actions()] = seconds
+        self.now += seconds
+        await asyncio.sleep(0)
 
 
 async def test_the_pause_starts_with_the_thinking_and_is_never_skipped(tmp_path: Path):
     started, gate = tmp_path / "started", tmp_path / "gate"
     delay = 1.5
     computers = Computers(workers=1, budget=BUDGET, thinker=Gate("fiasco", started, gate))
-    await computers.warm()  # the worker's start is no part of the pause under test
     async with manager_in(tmp_path, computers=computers, gate=gate,
                           computer_delay=delay) as manager:
-        changes = Changes()
-        manager.listener = changes
+        clock = Pauses()
+        manager.computers.monotonic, manager.computers.sleep = clock, clock.sleep
         session = await table(manager, "fiasco", 10, levels=("hard",))
-        await to_a_computer_turn(manager, session)
-        before = len(actions(session))
-        await until(started.exists, 20, "the computer to start thinking")
-        turn_began = changes.seen[-1][0]
-        assert time.monotonic() - turn_began < delay  # it thinks at once, within its pause
-        while time.monotonic() - turn_began <= delay:  # a search longer than the pause
-            await asyncio.sleep(0.01)
-        gate.touch()
-        await until(lambda: changes.seen[-1][1] > before, 20, "the move")
-        # The pause was spent thinking: no second pause after the search.
-        assert delay < changes.pause_before(before) < 2 * delay - 0.3
+        clock.actions = lambda: len(actions(session))  # no pause is noted before the gate opens
 
+        thoughts = 0  # questions the computer has begun to think about
+
+        async def computer_turn(thinking: float) -> float:
+            """The next computer's move, its search taking ``thinking`` seconds; the pause
+            it waited after the search."""
+            nonlocal thoughts
+            await to_a_computer_turn(manager, session)
+            before = len(actions(session))
+            thoughts += 1
+            await until(lambda: started.exists() and len(started.read_text().split())
+                        >= thoughts, 20, "the computer to start thinking")
+            assert before not in clock.pauses  # it thinks at once, before any pause
+            clock.now += thinking
+            gate.touch()
+            await until(lambda: len(actions(session)) > before, 20, "the move")
+            gate.unlink()  # the next question waits again
+            return clock.pauses[before]
+
+        # A search longer than the pause: the pause was spent thinking, none comes after.
+        assert await computer_turn(thinking=2 * delay) == 0
+        # A search shorter than the pause: only what is left of it is waited.
+        assert await computer_turn(thinking=0.5) == delay - 0.5
         # A quick decision still waits out the whole pause: never instant.
-        await to_a_computer_turn(manager, session)
-        count = len(actions(session))
-        await until(lambda: changes.seen[-1][1] > count, 20, "the next move")
-        assert changes.pause_before(count) >= delay
+        assert await computer_turn(thinking=0) == delay
 
 
 async def test_closing_stops_the_workers_and_a_reopened_pool_thinks_again(tmp_path: Path):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-import games
 from bot.models import Seat, StoredTable, TableStatus
 from bot.tables.session import Session
 from bot.tables.snapshots import menu_of, table_of
@@ -19,8 +18,7 @@ from tests.custom_ids import card_of, is_card
 
 def two_player_table(seed: int) -> tuple[Fibonachos, Session]:
     """A two-player game of Fibonachos just dealt, at a table of Ana and Ben."""
-    game = games.new_game("fibonachos", 2, seed=seed)
-    assert isinstance(game, Fibonachos)
+    game = Fibonachos.new(2, seed=seed)
     now = dt.datetime.now(dt.UTC)
     table = StoredTable(id="abc123", guild_id=1, channel_id=2, host_id=10, game="fibonachos",
                         status=TableStatus.PLAYING, created_at=now, updated_at=now,

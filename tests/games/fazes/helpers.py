@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.registry import new_game
 from games.fazes import Fazes
 
 # Four players, one colour each: seat 1 holds every green (and so G2).
@@ -62,9 +61,8 @@ def game(hands: list[str], *fazes: int, dealer: int = 0, seed: int | None = 1) -
     """A game of ``fazes`` (default all six), each dealt ``hands``."""
     options = {"fazes": list(fazes)} if fazes else {}
     count = len(fazes) if fazes else 6
-    g = new_game("fazes", len(hands), options, seed=seed, dealer=dealer,
-                 deals=[deal(hands)] * count)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(len(hands), options, seed=seed, dealer=dealer,
+                  deals=[deal(hands)] * count)
     return g
 
 

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from games.core.registry import new_game
 from games.fazes import Fazes
 from games.fazes.computer.fast import FastFazes
 from tests.games.fazes.helpers import COLOUR_HANDS_4P, game
@@ -17,8 +16,7 @@ OPTIONS = [None, *({"fazes": [f]} for f in range(1, 7)), {"fazes": [6, 5, 6]}]
 
 
 def new(players: int, options: dict[str, list[int]] | None, seed: int) -> Fazes:
-    g = new_game("fazes", players, options, seed=seed)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(players, options, seed=seed)
     return g
 
 

@@ -36,8 +36,7 @@ SMALL_BUDGET = 500
 
 
 def new(players: int, options: dict[str, Any] | None = None, seed: int = 0) -> Fazes:
-    g = new_game("fazes", players, options, seed=seed)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(players, options, seed=seed)
     return g
 
 
@@ -160,15 +159,14 @@ def swapped_twin(g: Fazes, a: int, b: int, ca: str, cb: str) -> Fazes | None:
     deals = [dict(hands=[list(h) for h in d["hands"]]) for d in record["deals"]]
     hands = deals[-1]["hands"]
     hands[a][hands[a].index(ca)], hands[b][hands[b].index(cb)] = cb, ca
-    twin = new_game("fazes", g.players, record["options"], seed=record["seed"],
-                    dealer=record["dealer"], deals=deals)
+    twin = Fazes.new(g.players, record["options"], seed=record["seed"],
+                     dealer=record["dealer"], deals=deals)
     try:
         for entry in record["actions"]:
             seat, action = entry.split(" ", 1)
             twin.apply(int(seat), action)
     except IllegalAction:
         return None
-    assert isinstance(twin, Fazes)
     return twin
 
 

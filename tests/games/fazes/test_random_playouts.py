@@ -16,8 +16,7 @@ PLAYERS = range(3, 9)
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_full_games_keep_the_invariants(players, seed):
-    g = random_playout(new_game("fazes", players, seed=1000 * players + seed), seed)
-    assert isinstance(g, Fazes)
+    g = random_playout(Fazes.new(players, seed=1000 * players + seed), seed)
     assert len(g.rounds) == 6
     assert len(g.tricks) == 6 * (52 // players)
     assert g.scores == [sum(r[p] for r in g.rounds) for p in range(players)]
@@ -28,8 +27,7 @@ def test_random_full_games_keep_the_invariants(players, seed):
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_random_single_faze_games_keep_the_invariants(faze, seed):
     players = 3 + (faze + seed) % 6
-    g = random_playout(new_game("fazes", players, {"fazes": [faze]}, seed=seed), seed)
-    assert isinstance(g, Fazes)
+    g = random_playout(Fazes.new(players, {"fazes": [faze]}, seed=seed), seed)
     (points,) = g.rounds
     tricks = 52 // players
     raw = g.points_taken()  # what each player took in the faze, before moon and -50

@@ -53,8 +53,7 @@ def test_deck_is_four_colours_numbered_2_to_14():
     ],
 )
 def test_removals_and_hand_sizes_for_3_to_8_players(players, removed, each):
-    g = new_game("fazes", players, seed=players * 11)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(players, seed=players * 11)
     assert [c.text for c in g.removed] == removed
     assert [len(h) for h in g.hands] == [each] * players
     dealt = Counter(c.text for h in g.hands for c in h)
@@ -78,8 +77,7 @@ def test_g2_holder_leads_g2_in_every_faze():
     # Each faze's deal rotates the hands, so G2 (seat 1's greens) moves one seat on.
     hands = [COLOUR_HANDS_4P[(i - k) % 4] for k in range(6) for i in range(4)]
     deals = [deal(hands[4 * k: 4 * k + 4]) for k in range(6)]
-    g = new_game("fazes", 4, seed=3, dealer=0, deals=deals)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(4, seed=3, dealer=0, deals=deals)
     for k in range(6):
         assert len(g.rounds) == k
         holder = (1 + k) % 4
@@ -90,8 +88,7 @@ def test_g2_holder_leads_g2_in_every_faze():
 
 
 def test_g2_holder_leads_g2_in_every_faze_of_a_shuffled_game():
-    g = new_game("fazes", 5, seed=42)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(5, seed=42)
     rng = random.Random(0)
     for k in range(6):
         assert g.faze_index == k and g.faze_tricks == 0 and not g.plays
@@ -448,9 +445,9 @@ def test_malformed_options_raise_setup_error(options):
 
 
 def test_options_default_to_all_six_fazes_in_order():
-    g = new_game("fazes", 4, seed=1)
+    g = Fazes.new(4, seed=1)
     assert g.options.model_dump() == {"fazes": [1, 2, 3, 4, 5, 6]}
-    assert isinstance(g, Fazes) and g.fazes == [1, 2, 3, 4, 5, 6]
+    assert g.fazes == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.parametrize("players", [0, 1, 2, 9, 10])
@@ -542,8 +539,7 @@ def test_labels_facts_and_notes_describe_the_table():
 
 
 def test_clone_is_independent_and_plays_on_identically():
-    g = new_game("fazes", 5, {"fazes": [2, 6]}, seed=9)
-    assert isinstance(g, Fazes)
+    g = Fazes.new(5, {"fazes": [2, 6]}, seed=9)
     rng = random.Random(4)
     for _ in range(47):  # trick 10 of faze 1 (10 tricks of 5 cards)
         g.apply(g.to_act, rng.choice(g.legal_actions()))

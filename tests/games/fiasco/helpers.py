@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.core.registry import new_game
 from games.fiasco import Fiasco
 from games.fiasco.cards import FULL_DECK, four_suit_deck
 
@@ -35,8 +34,7 @@ def game(players: int, hands: list[str], stock_top: str = "", *, claims: str = "
     dealer = players - 1 if dealer is None else dealer
     d = deal(hands, stock_top, suits=claims if options.get("suits") == "four" else "",
              stock_bottom=stock_bottom)
-    g = new_game("fiasco", players, options, seed=1, dealer=dealer, deals=[d])
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(players, options, seed=1, dealer=dealer, deals=[d])
     claims = claims or "SRBTMH"[: len(g.claim_order)]
     for suit in claims:
         assert g.to_act is not None

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from games.core.registry import new_game
 from games.fiasco import Fiasco
 from games.fiasco.computer.bits import CARDS, hand_cards, hand_int, stack_ids, stack_of
 from games.fiasco.computer.fast import FiascoState, from_game
@@ -50,25 +49,31 @@ def random_prefix(g: Fiasco, rng: random.Random, steps: int) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_fast_state_mirrors_the_game_from_any_point(players, options, seed):
     rng = random.Random(seed)
-    g = new_game("fiasco", players, options, seed=seed * 31 + players)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(players, options, seed=seed * 31 + players)
     random_prefix(g, rng, rng.randrange(0, 100))
+    horizons = 0
     while not g.over:
         mirror_to_horizon(g, rng)
+        horizons += 1
+    assert horizons, "the prefix ended the game: nothing was mirrored"
 
 
 def test_fast_state_follows_an_explicit_deal_after_the_claims():
     hands = ["S8 K S7 S1 S2 S3", "R1 F R2 R3 R4 R6", "B1 F B2 B3 B4 B6", "T1 F T2 T3 T4 T6"]
-    g = new_game("fiasco", 4, {}, seed=1, dealer=3, deals=[deal(hands)])
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(4, {}, seed=1, dealer=3, deals=[deal(hands)])
     mirror_to_horizon(g, random.Random(5))
+    assert g.record().deals == [deal(hands)]  # the deal mirrored is the one given
 
 
 def test_fast_state_deals_the_four_suit_deck_the_claims_decide():
-    g = new_game("fiasco", 2, {"suits": "four"}, seed=9)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(2, {"suits": "four"}, seed=9)
     g.apply(g.claim_order[0], "choose H")
     mirror_to_horizon(g, random.Random(2))
+    dealt = g.record().deals[0]
+    suits = {card[0] for pile in [*dealt["hands"], dealt["stock"]] for card in pile
+             if len(card) == 2}  # suit and rank: not a King, not a Fiasco
+    claimed = {suit for claim in g.claims for suit in claim}
+    assert claimed == {"H", "S"} and len(suits) == 4 and claimed < suits
 
 
 def test_a_tie_on_the_last_cards_is_re_played_after_the_next_batch():
@@ -80,8 +85,7 @@ def test_a_tie_on_the_last_cards_is_re_played_after_the_next_batch():
 
 
 def test_copy_is_independent_of_the_original():
-    g = new_game("fiasco", 4, {}, seed=3)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(4, {}, seed=3)
     random_prefix(g, random.Random(1), 20)
     state = from_game(g)
     before = (state.hands[:], state.pot[:], state.colls[:], state.to_act())
@@ -107,14 +111,13 @@ def games_at_every_stage() -> list[Fiasco]:
     """Games claiming, mid-deal, in a later deal, over, and without a seed."""
     out = []
     for steps in (0, 1, 30, 120, 400):
-        g = new_game("fiasco", 3, {"length": "extended"}, seed=steps + 2)
-        assert isinstance(g, Fiasco)
+        g = Fiasco.new(3, {"length": "extended"}, seed=steps + 2)
         random_prefix(g, random.Random(steps), steps)
         out.append(g)
     out.append(game(2, ["S1 S2 S3 S4 S6 S7", "R1 R2 R3 R4 R6 R7"]))
-    unseeded = new_game("fiasco", 2, {}, dealer=0, deals=[deal(["S1 S2 S3 S4 S6 S7",
-                                                              "R1 R2 R3 R4 R6 R7"])])
-    assert isinstance(unseeded, Fiasco) and unseeded.rng is None
+    unseeded = Fiasco.new(2, {}, dealer=0, deals=[deal(["S1 S2 S3 S4 S6 S7",
+                                                        "R1 R2 R3 R4 R6 R7"])])
+    assert unseeded.rng is None
     out.append(unseeded)
     return out
 

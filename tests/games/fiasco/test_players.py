@@ -50,8 +50,7 @@ def play_computers(g: Fiasco, levels: list[str], rng: random.Random) -> int:
 
 @pytest.mark.parametrize(("players", "options"), OPTION_SETS, ids=str)
 def test_every_level_plays_only_legal_actions_to_the_end(players, options):
-    g = new_game("fiasco", players, options, seed=players * 7 + len(options))
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(players, options, seed=players * 7 + len(options))
     levels = [LEVELS[(seat + players) % 3] for seat in range(players)]
     assert play_computers(g, levels, random.Random(players)) > 0
     assert g.winners
@@ -59,8 +58,7 @@ def test_every_level_plays_only_legal_actions_to_the_end(players, options):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_games_between_computers_of_one_level_end(level):
-    g = new_game("fiasco", 2, {"length": "extended"}, seed=11)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(2, {"length": "extended"}, seed=11)
     play_computers(g, [level] * 2, random.Random(4))
     assert max(g.team_totals()) >= 42
 
@@ -108,8 +106,7 @@ def test_the_same_choice_whatever_the_unseen_cards(level):
 
 
 def test_nothing_in_the_history_is_redacted_and_hidden_zones_stay_hidden():
-    g = new_game("fiasco", 4, {}, seed=21)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(4, {}, seed=21)
     random_prefix(g, random.Random(2), 30)
     for seat in range(4):
         p = perspective(g, seat)
@@ -130,8 +127,7 @@ def test_nothing_in_the_history_is_redacted_and_hidden_zones_stay_hidden():
 def mid_deal_games() -> list[Fiasco]:
     out = []
     for i, (players, options) in enumerate(OPTION_SETS):
-        g = new_game("fiasco", players, options, seed=300 + i)
-        assert isinstance(g, Fiasco)
+        g = Fiasco.new(players, options, seed=300 + i)
         random_prefix(g, random.Random(i), len(g.claim_order) + 3 + 5 * i)
         if not g.over:
             out.append(g)
@@ -201,8 +197,7 @@ def deal_behind(world: FiascoState, p: Perspective) -> dict[str, list[str]]:
 @pytest.mark.parametrize("seed", range(6))
 def test_the_public_history_replays_on_a_sampled_world(seed):
     players = 2 + seed % 5
-    g = new_game("fiasco", players, {}, seed=seed)
-    assert isinstance(g, Fiasco)
+    g = Fiasco.new(players, {}, seed=seed)
     random_prefix(g, random.Random(seed), players + 7 * seed + 3)
     assert g.to_act is not None and not g.rounds
     seat = g.to_act
@@ -265,8 +260,7 @@ def test_easy_mistakes_are_close_calls_never_wild_ones():
     rng = random.Random(5)
     checked = 0
     for seed in range(8):
-        g = new_game("fiasco", 4, {}, seed=seed)
-        assert isinstance(g, Fiasco)
+        g = Fiasco.new(4, {}, seed=seed)
         random_prefix(g, random.Random(seed), 4)
         while not g.over:
             assert g.to_act is not None
@@ -336,5 +330,3 @@ def test_alike_suits_are_claimed_without_a_search_and_four_suits_are_searched():
     four = new_game("fiasco", 2, {"suits": "four"}, seed=3)
     q = perspective(four, four.to_act)  # type: ignore[arg-type]
     assert list(ADVICE.candidates(q)) == list(range(len(q.legal)))
-
-

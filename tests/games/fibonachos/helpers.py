@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.core.registry import new_game
 from games.fibonachos import Fibonachos
 from games.fibonachos.cards import NACHO_DECK
 
@@ -85,9 +84,8 @@ def game(
     seat 0 leads."""
     players = len(hands)
     first = deal(hands, aside=aside, decks=decks, spicy=spicy)
-    g = new_game("fibonachos", players, options, seed=1,
-                 dealer=players - 1 if dealer is None else dealer, deals=[first, *more])
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(players, options, seed=1,
+                       dealer=players - 1 if dealer is None else dealer, deals=[first, *more])
     return g
 
 

@@ -19,8 +19,7 @@ PLAYERS = (2, 3, 4, 5)
 
 def started(players: int, seed: int, rounds: int = 3) -> Fibonachos:
     """A game some way in: a random number of random actions, into any round."""
-    g = new_game("fibonachos", players, {"rounds": rounds}, seed=seed)
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(players, {"rounds": rounds}, seed=seed)
     rng = random.Random(seed)
     for _ in range(rng.randrange(rounds * 4 * g.tricks_per_round)):
         if g.over:
@@ -61,11 +60,11 @@ def test_the_fast_state_plays_like_the_game_from_any_state(players, rounds):
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_the_fast_state_agrees_through_whole_rounds_from_the_deal(players):
-    g = new_game("fibonachos", players, {"rounds": 3}, seed=players)
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(players, {"rounds": 3}, seed=players)
     rng = random.Random(players)
     while not g.over:
         play_both_to_the_horizon(g, rng)
+    assert len(g.rounds) == 3  # every round mirrored, each from its deal
 
 
 def test_the_fast_state_of_a_finished_game_is_done():

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import random
 
-import games
 from games.fibonachos import Fibonachos
 
 
 def two_player_game(seed: int) -> Fibonachos:
-    game = games.new_game("fibonachos", 2, seed=seed)
-    assert isinstance(game, Fibonachos)
+    game = Fibonachos.new(2, seed=seed)
     return game
 
 

@@ -19,8 +19,7 @@ PLAYERS = (2, 3, 4, 5)
 @pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_playout_default_options(players, seed):
-    g = random_playout(new_game("fibonachos", players, seed=seed), seed)
-    assert isinstance(g, Fibonachos)
+    g = random_playout(Fibonachos.new(players, seed=seed), seed)
     assert len(g.rounds) == 3
     assert len(g.tricks) == 3 * g.tricks_per_round
     assert g.scores == [sum(r[p] for r in g.rounds) for p in range(players)]
@@ -30,9 +29,7 @@ def test_random_playout_default_options(players, seed):
 @pytest.mark.parametrize("rounds", [1, 2, 3, 4, 5])
 def test_random_playout_each_rounds_option(rounds):
     players = PLAYERS[rounds % len(PLAYERS)]
-    g = random_playout(new_game("fibonachos", players, {"rounds": rounds}, seed=10 + rounds),
-                       rounds)
-    assert isinstance(g, Fibonachos)
+    g = random_playout(Fibonachos.new(players, {"rounds": rounds}, seed=10 + rounds), rounds)
     assert len(g.rounds) == rounds
     assert len(g.record().deals) == rounds
     # The deal passes one seat clockwise each round.
@@ -56,8 +53,7 @@ def test_the_same_seed_gives_the_same_deals_and_another_seed_others():
 
 
 def test_a_clone_is_independent():
-    g = new_game("fibonachos", 3, seed=5)
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(3, seed=5)
     copy = g.clone()
     copy.apply(copy.to_act or 0, copy.legal_actions()[0])
     assert len(g.history) == 0 and sum(map(len, g.hands)) == 51

@@ -54,8 +54,7 @@ def test_deck_has_51_nacho_cards_with_two_1s_per_suit_and_15_spicy_cards():
     [(2, 9, 11, 11), (3, 17, 0, 0), (4, 12, 0, 3), (5, 10, 0, 1)],
 )
 def test_deal_sizes_for_each_player_count(players, hand, deck, aside):
-    g = new_game("fibonachos", players, seed=players)
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(players, seed=players)
     assert [len(h) for h in g.hands] == [hand] * players
     assert [len(d) for d in g.decks] == ([deck] * players if deck else [])
     assert len(g.aside) == aside
@@ -150,9 +149,8 @@ def test_off_suit_non_fibonachos_never_win():
 
 
 def test_prize_less_tricks_with_3_players():
-    g = new_game("fibonachos", 3, {"rounds": 1}, dealer=2,
-                 deals=[one_suit_each(0, SPICY_28_2)])
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(3, {"rounds": 1}, dealer=2,
+                       deals=[one_suit_each(0, SPICY_28_2)])
     play(g, *ROUND_SCRIPT[: 15 * 3])
     assert g.tricks == [0] * 13 + [1, 1]
     assert g.prize == [] and g.spicy == []  # the 15th trick took the last Spicy card
@@ -245,8 +243,7 @@ def test_two_player_tie_goes_to_the_leaders_second_card():
 
 def play_scripted_rounds(spicy: list[list[int]]) -> Fibonachos:
     deals = [one_suit_each(r, s) for r, s in enumerate(spicy)]
-    g = new_game("fibonachos", 3, {"rounds": len(spicy)}, dealer=2, deals=deals)
-    assert isinstance(g, Fibonachos)
+    g = Fibonachos.new(3, {"rounds": len(spicy)}, dealer=2, deals=deals)
     for r in range(len(spicy)):
         assert g.dealer == (2 + r) % 3 and g.to_act == r  # the deal moves clockwise
         assert len(g.rounds) == r

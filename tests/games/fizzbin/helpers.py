@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.core.registry import new_game
 from games.fizzbin import Fizzbin
 from games.fizzbin.cards import DECK
 
@@ -34,9 +33,8 @@ def game(player_hands: list[str], stack_top: str = "", /, *, dealer: int = 0,
          **options: Any) -> Fizzbin:
     """A Fizzbin game whose first deal is stacked (``more``: the following deals)."""
     d = deal(player_hands, stack_top, night=night, stack_bottom=stack_bottom)
-    g = new_game("fizzbin", len(player_hands), options, seed=1, dealer=dealer,
-                 deals=[d, *more], is_night=is_night)
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(len(player_hands), options, seed=1, dealer=dealer,
+                    deals=[d, *more], is_night=is_night)
     return g
 
 

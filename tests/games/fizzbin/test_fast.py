@@ -53,9 +53,8 @@ def _lockstep(g: Fizzbin, rng: random.Random) -> int:
 def test_fast_state_plays_like_the_game_from_anywhere_in_a_match(players, time):
     rng = random.Random(players * 7 + len(time))
     nights = iter([True, False] * 20)
-    g = new_game("fizzbin", players, {"hands": 3, "time": time}, seed=players + 40,
-                 is_night=lambda: next(nights))
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(players, {"hands": 3, "time": time}, seed=players + 40,
+                    is_night=lambda: next(nights))
     checked = 0
     while not g.over:
         # Leave the fast state at a random point of the hand, mid-turn included.
@@ -115,8 +114,7 @@ def _state(g: Fizzbin) -> tuple[object, ...]:
 
 
 def test_clone_is_independent_of_the_original():
-    g = new_game("fizzbin", 4, {"hands": 2, "time": "day"}, seed=12)
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(4, {"hands": 2, "time": "day"}, seed=12)
     rng = random.Random(2)
     for _ in range(30):
         g.apply(g.to_act, rng.choice(g.legal_actions()))  # type: ignore[arg-type]
@@ -129,8 +127,7 @@ def test_clone_is_independent_of_the_original():
 
 
 def test_clone_then_the_same_actions_gives_the_same_game():
-    g = new_game("fizzbin", 3, {"hands": 3}, seed=8, is_night=lambda: True)  # shared clock
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(3, {"hands": 3}, seed=8, is_night=lambda: True)  # shared clock
     rng = random.Random(3)
     for _ in range(25):
         g.apply(g.to_act, rng.choice(g.legal_actions()))  # type: ignore[arg-type]

@@ -10,7 +10,6 @@ import pytest
 
 from games.core.records import Record
 from games.core.registry import new_game
-from games.core.replay import replay
 from games.fizzbin import Fizzbin
 from games.fizzbin.cards import special_ranks
 from games.fizzbin.computer.advice import CARDS, TARGETS, FizzbinAdvice
@@ -28,6 +27,7 @@ from games.fizzbin.computer.knowledge import PLAYS_SAFE, read_table
 from games.fizzbin.computer.thumb import tactics_for
 from games.players import decide, knowledge_for, perspective
 from games.players.hard import HardPlayer
+from tests.invariants import replayed
 
 KNOW = knowledge_for("fizzbin")
 CASES = [(players, time) for players in range(2, 7) for time in ("clock", "day", "night")]
@@ -46,8 +46,7 @@ def _choose(level: str, game: Fizzbin, rng: random.Random) -> Any:
 
 def _play(levels: list[str], seed: int, **options: Any) -> Fizzbin:
     nights = iter([True, False] * 20)
-    game = new_game("fizzbin", len(levels), options, seed=seed, is_night=lambda: next(nights))
-    assert isinstance(game, Fizzbin)
+    game = Fizzbin.new(len(levels), options, seed=seed, is_night=lambda: next(nights))
     rng = random.Random(seed)
     for _ in range(5000):
         if game.over:
@@ -89,10 +88,9 @@ def test_games_between_computers_of_one_level_end(level):
 
 def test_a_random_player_may_always_draw_the_stack_at_the_start_of_a_turn():
     # The rules' own guarantee that random play ends: each turn opens with the stack legal.
-    game = new_game("fizzbin", 5, {"hands": 2}, seed=4)
+    game = Fizzbin.new(5, {"hands": 2}, seed=4)
     rng = random.Random(4)
     while not game.over:
-        assert isinstance(game, Fizzbin)
         if game.step.value == "draw":
             assert "draw stack" in {str(a) for a in game.legal_actions()}
         game.apply(game.to_act, rng.choice(game.legal_actions()))  # type: ignore[arg-type]
@@ -118,18 +116,13 @@ def _with_unseen_swap(game: Fizzbin, seat: int) -> Fizzbin | None:
     (a, x), (b, y) = held[:2]
     deal["hands"][a] = [y if c == x else c for c in deal["hands"][a]]
     deal["hands"][b] = [x if c == y else c for c in deal["hands"][b]]
-    result = replay(Record.from_data(record))
-    assert result.error is None
-    swapped = result.game
-    assert isinstance(swapped, Fizzbin)
-    return swapped
+    return replayed(Fizzbin, Record.from_data(record))
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_easy_and_hard_choose_alike_whatever_the_unseen_cards(players):
     rng = random.Random(players)
-    game = new_game("fizzbin", players, {"time": "night", "hands": 2}, seed=players)
-    assert isinstance(game, Fizzbin)
+    game = Fizzbin.new(players, {"time": "night", "hands": 2}, seed=players)
     compared = 0
     while not game.over and compared < 4:
         for _ in range(rng.randrange(4, 25)):
@@ -187,8 +180,7 @@ def test_sampled_worlds_agree_with_what_the_seat_saw_and_vary():
     rng = random.Random(3)
     checked = varied = knew = 0
     for players in (2, 4, 6):
-        game = new_game("fizzbin", players, {"time": "day", "hands": 2}, seed=players)
-        assert isinstance(game, Fizzbin)
+        game = Fizzbin.new(players, {"time": "day", "hands": 2}, seed=players)
         while not game.over:
             seat = game.to_act
             assert seat is not None
@@ -224,8 +216,7 @@ def test_the_history_names_no_card_a_seat_did_not_see():
 
 def test_inference_knows_the_pile_cards_each_player_took():
     rng = random.Random(8)
-    game = new_game("fizzbin", 4, {"time": "night", "hands": 1}, seed=8)
-    assert isinstance(game, Fizzbin)
+    game = Fizzbin.new(4, {"time": "night", "hands": 1}, seed=8)
     seen = 0
     while not game.over:
         seat = game.to_act
@@ -240,8 +231,7 @@ def test_inference_knows_the_pile_cards_each_player_took():
 
 
 def test_the_stall_penalty_makes_search_prefer_the_stack():
-    game = new_game("fizzbin", 3, {"time": "day"}, seed=21)
-    assert isinstance(game, Fizzbin)
+    game = Fizzbin.new(3, {"time": "day"}, seed=21)
     rng = random.Random(0)
     while True:  # find a turn start right after a pile-only turn of the player to act
         state = FastFizzbin.from_game(game)
@@ -260,8 +250,7 @@ def test_the_stall_penalty_makes_search_prefer_the_stack():
 
 def test_rollouts_play_the_easy_rules_of_thumb_without_the_slips():
     rng = random.Random(6)
-    game = new_game("fizzbin", 4, {"time": "day", "hands": 1}, seed=6)
-    assert isinstance(game, Fizzbin)
+    game = Fizzbin.new(4, {"time": "day", "hands": 1}, seed=6)
     same = total = 0
     while not game.over:
         p = perspective(game, game.to_act)  # type: ignore[arg-type]
@@ -276,8 +265,7 @@ def test_rollouts_play_the_easy_rules_of_thumb_without_the_slips():
 
 
 def test_a_sampled_world_looks_one_round_of_turns_ahead():
-    game = new_game("fizzbin", 5, {"time": "night"}, seed=13)
-    assert isinstance(game, Fizzbin)
+    game = Fizzbin.new(5, {"time": "night"}, seed=13)
     rng = random.Random(13)
     for _ in range(12):
         game.apply(game.to_act, _choose("easy", game, rng))  # type: ignore[arg-type]

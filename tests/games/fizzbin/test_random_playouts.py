@@ -27,9 +27,8 @@ def test_one_hand_random_playouts_keep_the_invariants(players, options, seed):
 
 @pytest.mark.parametrize(("players", "options"), LONG, ids=str)
 def test_whole_match_random_playouts_keep_the_invariants(players, options):
-    game = random_playout(new_game("fizzbin", players, options, seed=300 + players), 9,
+    game = random_playout(Fizzbin.new(players, options, seed=300 + players), 9,
                           probe_every=11)
-    assert isinstance(game, Fizzbin)
     assert len(game.results) == options.get("hands", 5) == len(game.rounds)
     assert sum(game.scores) == sum(r.winner is not None for r in game.results)
 

@@ -65,8 +65,7 @@ def test_deal_gives_six_each_and_seven_to_the_dealer_and_left_with_the_second_fa
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_a_shuffled_deal_gives_seven_to_the_dealer_and_left_and_the_rest_is_the_stack(players):
-    g = new_game("fizzbin", players, {"time": "day"}, seed=11, dealer=players - 1)
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(players, {"time": "day"}, seed=11, dealer=players - 1)
     sizes = [len(g.holding(p)) for p in range(players)]
     expected = [6] * players
     expected[0] = expected[players - 1] = 7
@@ -485,8 +484,7 @@ def test_the_clock_is_read_once_per_deal_when_time_is_clock():
         calls.append(1)
         return answers[len(calls) - 1]
 
-    g = new_game("fizzbin", 2, {"hands": 3}, seed=21, is_night=is_night)
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(2, {"hands": 3}, seed=21, is_night=is_night)
     assert len(calls) == 1 and g.night
     rng = random.Random(4)
     nights = [g.night]
@@ -504,8 +502,8 @@ def test_a_fixed_time_never_reads_the_clock(time, night):
     def clock():
         raise AssertionError("the clock was read")
 
-    g = new_game("fizzbin", 4, {"time": time}, seed=2, is_night=clock)
-    assert isinstance(g, Fizzbin) and g.night is night
+    g = Fizzbin.new(4, {"time": time}, seed=2, is_night=clock)
+    assert g.night is night
     assert g.record().deals[0]["night"] is night
 
 
@@ -527,8 +525,7 @@ def test_a_clone_is_independent_and_keeps_the_same_clock():
     def clock():
         return True
 
-    g = new_game("fizzbin", 3, {"hands": 2}, seed=4, is_night=clock)
-    assert isinstance(g, Fizzbin)
+    g = Fizzbin.new(3, {"hands": 2}, seed=4, is_night=clock)
     copy = g.clone()
     assert copy.is_night is clock and copy.night
     copy.apply(copy.to_act, "draw stack")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.registry import new_game
 from games.fumblaroo import Fumblaroo
 from games.fumblaroo.cards import DECK
 
@@ -45,8 +44,7 @@ def seated(dealer: int, leader: str, third: str, dealer_hand: str) -> list[str]:
 def game(hands: list[str], up: str, *, dealer: int = 2, actions: tuple[str, ...] = (),
          more: tuple[dict[str, Any], ...] = (NEXT_DEAL,), **options: Any) -> Fumblaroo:
     """A game on a stacked first deal (``up`` turned up), then ``more`` deals, no seed."""
-    g = new_game("fumblaroo", 3, options, dealer=dealer, deals=[deal(hands, up), *more])
-    assert isinstance(g, Fumblaroo)
+    g = Fumblaroo.new(3, options, dealer=dealer, deals=[deal(hands, up), *more])
     apply_all(g, *actions)
     return g
 

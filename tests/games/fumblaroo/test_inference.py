@@ -9,7 +9,6 @@ import statistics
 
 import pytest
 
-from games.core.registry import new_game
 from games.fumblaroo import Fumblaroo
 from games.fumblaroo.computer.advice import FumblarooAdvice, Weighed
 from games.fumblaroo.computer.bits import CARD_ID, SUIT, hand_mask
@@ -46,8 +45,7 @@ def cid(text: str) -> int:
 
 
 def easy_game(seed: int, actions: int, target: int = 5, level: str = "easy") -> Fumblaroo:
-    g = new_game("fumblaroo", 3, {"target": target}, seed=seed)
-    assert isinstance(g, Fumblaroo)
+    g = Fumblaroo.new(3, {"target": target}, seed=seed)
     rng = random.Random(seed)
     for _ in range(actions):
         if g.over:

@@ -32,10 +32,9 @@ def test_random_playout_every_target(target: int):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_random_playout_default_options(seed: int):
-    g = new_game("fumblaroo", 3, seed=seed)
+    g = Fumblaroo.new(3, seed=seed)
     random_playout(g, seed, probe_every=3)
     assert g.over
-    assert isinstance(g, Fumblaroo)
     # Every played hand has five tricks; a void (2C) hand has none.
     played = sum(1 for d in g.deals_played if d["kingdom"][0] != "2C")
     assert len(g.tricks) == 5 * played
@@ -58,14 +57,14 @@ def test_record_of_a_finished_random_game_replays_to_the_same_summary(seed: int)
 
 
 def test_a_clone_plays_on_without_touching_the_original():
-    g = new_game("fumblaroo", 3, seed=21)
+    g = Fumblaroo.new(3, seed=21)
     for _ in range(9):  # into the tricks of the first hand
         assert g.to_act is not None
         g.apply(g.to_act, g.legal_actions()[0])
     before = summarize(g)
-    hands = [list(h) for h in g.hands] if isinstance(g, Fumblaroo) else []
+    hands = [list(h) for h in g.hands]
     copy = g.clone()
     random_playout(copy, 21)
     assert copy.over
     assert summarize(g) == before
-    assert isinstance(g, Fumblaroo) and g.hands == hands
+    assert g.hands == hands

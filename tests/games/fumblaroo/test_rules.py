@@ -77,8 +77,7 @@ def test_play_kc_is_an_unknown_card():
 
 
 def test_five_cards_each_and_twelve_in_the_kingdom_top_card_turned_up():
-    g = new_game("fumblaroo", 3, seed=7, dealer=1)
-    assert isinstance(g, Fumblaroo)
+    g = Fumblaroo.new(3, seed=7, dealer=1)
     assert [len(h) for h in g.hands] == [5, 5, 5]
     view = g.view_for(None)
     assert view.zone("kingdom").count == 11 and view.zone("kingdom").hidden
@@ -92,21 +91,19 @@ def test_five_cards_each_and_twelve_in_the_kingdom_top_card_turned_up():
 
 
 def test_two_of_clubs_turned_up_voids_the_hand_and_the_dealer_scores_1():
-    g = new_game("fumblaroo", 3, dealer=1, deals=[FORFEIT_DEAL, NEXT_DEAL])
+    g = Fumblaroo.new(3, dealer=1, deals=[FORFEIT_DEAL, NEXT_DEAL])
     assert g.rounds == [[0, 1, 0]]
     assert g.scores == [0, 1, 0]
     assert g.tricks == [] and g.history == []
     # The deal passed to seat 2, so seat 0 bids first on the next deal (9D up).
-    assert isinstance(g, Fumblaroo)
     assert g.dealer == 2 and g.to_act == 0 and str(g.up_card) == "9D"
     assert legal(g) == ["order", "pass"]
 
 
 def test_two_of_clubs_forfeits_chain_over_consecutive_deals():
-    g = new_game("fumblaroo", 3, dealer=2, deals=[FORFEIT_DEAL, FORFEIT_DEAL, NEXT_DEAL])
+    g = Fumblaroo.new(3, dealer=2, deals=[FORFEIT_DEAL, FORFEIT_DEAL, NEXT_DEAL])
     assert g.rounds == [[0, 0, 1], [1, 0, 0]]
     assert g.scores == [1, 0, 1]
-    assert isinstance(g, Fumblaroo)
     assert g.dealer == 1 and g.to_act == 2
 
 
@@ -403,9 +400,8 @@ def _to_ten(after: dict[str, Any]) -> Fumblaroo:
     """24 voids (dealers 0, 1, 2, ...) leave everyone on 8; then dealer 0 picks up and takes
     1 trick of a 2-2-1, so seats 1 and 2 both reach 10 together; then the deal ``after``."""
     hands = seated(0, *TWO_TWO_ONE)
-    g = new_game("fumblaroo", 3, dealer=0,
-                 deals=[*[FORFEIT_DEAL] * 24, deal(hands, "9C"), after])
-    assert isinstance(g, Fumblaroo)
+    g = Fumblaroo.new(3, dealer=0,
+                      deals=[*[FORFEIT_DEAL] * 24, deal(hands, "9C"), after])
     assert g.scores == [8, 8, 8] and g.dealer == 0 and g.to_act == 1
     apply_all(g, "1 pass", "2 pass", "0 pick", "0 discard 9C")
     play_tricks(g, *TWO_TWO_ONE_TRICKS)
@@ -540,8 +536,8 @@ def test_bad_options_are_setup_errors(options):
 
 @pytest.mark.parametrize("target", [5, 25])
 def test_target_accepts_5_to_25(target):
-    g = new_game("fumblaroo", 3, {"target": target}, seed=1)
-    assert isinstance(g, Fumblaroo) and g.options.target == target
+    g = Fumblaroo.new(3, {"target": target}, seed=1)
+    assert g.options.target == target
 
 
 def _good() -> dict[str, Any]:

@@ -16,8 +16,7 @@ import annotated_types
 
 import games
 from games.core.errors import SetupError
-from games.core.game import Game
-from games.core.registry import make_options
+from games.core.game import Game, make_options
 from games.players import Player, perspective
 from games.players.hard import HardPlayer
 from games.players.levels import player
