@@ -122,14 +122,14 @@ async def test_a_hint_gives_its_place_in_the_lane_up_while_its_search_runs(
         clicks = bot.get_cog("TableCommands").clicks
         lane = clicks.lane = WatchedLane(1)
         searching, answer = asyncio.Event(), asyncio.Event()
-        think = clicks.tables.hint
+        think = clicks.tables.computers.hint
 
         async def slow_hint(asked: Any) -> Any:
             searching.set()
             await answer.wait()  # a search that takes its time in the worker
             return await think(asked)
 
-        monkeypatch.setattr(clicks.tables, "hint", slow_hint)
+        monkeypatch.setattr(clicks.tables.computers, "hint", slow_hint)
         asked = await fake.click(person, menu, "Hint")
         assert deferred(asked), asked  # acknowledged at once; the search goes on
         await asyncio.wait_for(searching.wait(), 10)
