@@ -36,7 +36,7 @@ under a backlog that is mostly the clicks in flight, which die soon after: the l
 the wait, the fewer of them it walks and moves up. Measured at 500 saturated tables
 against 10,000 (docs/performance.md): the collector's share of the bot's CPU 5.8 %
 against 10.1 %, the CPU an interaction 0.89 of before, memory a table unchanged (since
-a click's own cycles are cut, :func:`cogs.clicks.discord_internals.let_go`, little
+a click's own cycles are cut, :func:`cogs.discord_internals.let_go`, little
 garbage waits for it)."""
 MIDDLE_THRESHOLD = 40
 """Young collections before a middle one (CPython's default is 10). Measured at 500

@@ -2,9 +2,9 @@
 
 One enum for all of them: :mod:`games.players` registers a player for each, and the bot
 keeps a computer seat's level as its value (``bot.models.Seat.level``), so the values
-never change. A level beside these (a benchmark's variant, the frozen yardstick
-``hard-2026-12`` of :mod:`games.players.frozen`) is registered by its name alone, which
-the command line accepts and the bot never offers. Imports nothing, so the bot's models
+never change. A level beside these (the frozen ``hard-2026-12`` of
+:mod:`games.players.frozen`) is registered by its name alone, which the command line
+accepts and the bot never offers. Imports nothing, so the bot's models
 load it without the computer players.
 """
 

@@ -304,7 +304,7 @@ async def beyond_section(fake: FakeDiscord, world: FakeWorld, root: Path) -> Rea
 
 def rules_pages(game: str) -> list[str]:
     """Every page of ``game``'s ``/rules``, as the Rules buttons show them."""
-    from cogs.commands.rules import rules_page, sections
+    from cogs.render.rules import rules_page, sections
 
     return [rules_page(game, name)[0] for name in sections(game)]
 

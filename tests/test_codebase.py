@@ -19,6 +19,10 @@ import counted: relative ones, those inside a function or behind ``if TYPE_CHECK
   (``bot.store``: never the table service) and the models.
 * A computer's worker side (``bot.thinking``, ``bot.workers``) imports the rules and the
   computer players alone: no discord.py, aiohttp, store or table service.
+* Inside ``cogs``, the slash commands (``commands/``) sit above the click handlers
+  (``clicks/``), which sit above the messages kept in step with a table (``upkeep/``),
+  above the pure renderers (``render/``), above what all of them share (``answers``,
+  ``discord_internals``, ``ids``, ``options``).
 * ``cogs`` never imports the store (``bot.store``): it asks the table service, through its
   public modules (``bot/tables/service.py`` lists them), never its parts' insides (the
   action path, the scheduler, the computers...).
@@ -167,10 +171,18 @@ CONTRACT_PLANTS = [
      "bot.tables.scheduler"),
     ("cogs-public", "cogs/render/table.py", "from bot.tables.checks import require_game",
      "bot.tables.checks"),
+    ("cogs-layers", "cogs/upkeep/publisher.py", "from cogs.clicks.deadline import BUSY",
+     "cogs.clicks.deadline"),
+    ("cogs-layers", "cogs/render/hand.py", "def later():\n    from cogs.upkeep import guard",
+     "cogs.upkeep.guard"),
+    ("cogs-layers", "cogs/ids.py", "from cogs.render.text import clip", "cogs.render.text"),
     # checks imports session: a circle, even behind TYPE_CHECKING
     ("acyclic", "bot/tables/session.py",
      "if TYPE_CHECKING:\n    from bot.tables.checks import require_open", ".session -> .checks"),
     ("acyclic", "games/core/cards.py", "from games.core.game import Game", ".cards -> .game"),
+    # the rules page's cog imports clicks: a rules button's answer importing it back closes one
+    ("acyclic", "cogs/clicks/rules.py", "from cogs.commands.rules import Rules",
+     ".clicks -> .commands"),
 ]
 
 

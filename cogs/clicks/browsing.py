@@ -26,8 +26,8 @@ from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.session import Session
 from cogs import ids
+from cogs.answers import NO_MENTIONS, answered_on_failure, is_ephemeral, say
 from cogs.clicks import router
-from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import in_time
 from cogs.render.text import display_name, jump_url, sentence
 from cogs.render.watch import render_listing, render_watch

@@ -58,9 +58,10 @@ from typing import Any, TypeVar
 
 import aiohttp
 import discord
-from discord.utils import DISCORD_EPOCH, MISSING
+from discord.utils import MISSING
 
-from cogs.clicks.discord_internals import (
+from cogs.answers import ANSWER_BUDGET, age, snowflake_age
+from cogs.discord_internals import (
     Parser,
     answer_by_token,
     edit_original,
@@ -84,9 +85,6 @@ lane comes (see the module docstring): later than :data:`SHED_AFTER`, since a cl
 has its turn has only its own work ahead of it, and that of the few beside it in the lane,
 a few hundred milliseconds under load; measured with ``bench.bot`` at 1,000 and 2,000
 saturated tables, where 1.75 s refused more and 2.25 s left a p99 of 2.7 s."""
-ANSWER_BUDGET = 1.5
-"""Seconds after an interaction was created by when work must be done or be deferred:
-half of Discord's 3 s, leaving room for a slow defer."""
 
 BUSY = "The table is busy; try again in a moment."
 """The answer to a click the bot is too far behind to act on in time (nothing changed)."""
@@ -219,17 +217,6 @@ async def shed(interaction: Interaction, line: float = SHED_AFTER) -> bool:
 async def not_shed(interaction: Interaction) -> bool:
     """The command tree's check: a slash command too late to run in time is shed too."""
     return not await shed(interaction)
-
-
-def age(interaction: Interaction) -> float:
-    """Seconds since Discord created ``interaction`` (never below 0: clocks drift)."""
-    return snowflake_age(interaction.id)
-
-
-def snowflake_age(snowflake: int) -> float:
-    """Seconds since Discord made the id ``snowflake`` (never below 0), read from its bits
-    alone: what :func:`age` gives once the interaction is built, without building it."""
-    return max(0.0, time.time() - ((snowflake >> 22) + DISCORD_EPOCH) / 1000)
 
 
 CLICK = 3

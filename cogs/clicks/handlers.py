@@ -32,10 +32,10 @@ from bot.tables.service import TableService
 from bot.tables.session import Session
 from bot.tables.snapshots import CardChoice, Choice, MenuSnapshot, Reply
 from cogs import ids
-from cogs.clicks.answers import APOLOGY, answered_on_failure, is_ephemeral, say
+from cogs.answers import APOLOGY, answered_on_failure, is_ephemeral, say
 from cogs.clicks.deadline import Lane, defer, edit_menu, in_time, send_menu, step_out
-from cogs.clicks.discord_internals import respond
-from cogs.commands.rules import show_rules
+from cogs.clicks.rules import show_rules
+from cogs.discord_internals import respond
 from cogs.render.hand import Menu, render_hand
 from cogs.render.lobby import render_computer_chooser
 from cogs.render.lost_seat import render_take_back

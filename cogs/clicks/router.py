@@ -27,11 +27,11 @@ from typing import Any
 import discord
 
 from cogs import ids
-from cogs.clicks.answers import is_ephemeral
+from cogs.answers import is_ephemeral
 from cogs.clicks.deadline import LANE_LINE, shed
-from cogs.clicks.discord_internals import let_go
 from cogs.clicks.handlers import Clicks
-from cogs.commands.rules import show_rules
+from cogs.clicks.rules import show_rules
+from cogs.discord_internals import let_go
 
 Interaction = discord.Interaction[Any]
 Button = discord.ui.Button[discord.ui.View]

@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.answers import answered_on_failure, say
 from cogs.clicks import browsing, router
-from cogs.clicks.answers import answered_on_failure, say
 from cogs.clicks.browsing import Watching
 
 if TYPE_CHECKING:

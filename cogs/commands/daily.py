@@ -40,7 +40,7 @@ from bot.tables.daily import (
     next_deal_at,
 )
 from bot.tables.errors import TABLE_HERE, TableError
-from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, say
+from cogs.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.commands.play import game_choices
 from cogs.render.daily import render_board, render_closed_board
 from cogs.render.export import finished_record_file

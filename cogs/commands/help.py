@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from cogs.clicks.answers import answered_on_failure
+from cogs.answers import answered_on_failure
 from cogs.render.embeds import EMBED_COLOUR, FIELD_LIMIT, fit
 from games.core.seats import players_text
 

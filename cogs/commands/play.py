@@ -1,7 +1,7 @@
 """``/play <game>``: one subcommand per registered game, built at import time.
 
 Slash parameters must be declared before the bot starts, so each subcommand's
-signature is assembled here from its game's options model (:mod:`cogs.commands.options`),
+signature is assembled here from its game's options model (:mod:`cogs.options`),
 followed by the table options every game shares: ``thread``, ``pictures``,
 ``hints`` and ``timer``. A game's subcommand shows only its own options, each
 described with its meaning, range and default, so ``/play fazes fazes:1,2
@@ -27,7 +27,7 @@ from bot.tables.timers import (
     seconds_for,
     tournament_titles,
 )
-from cogs.commands.options import OptionSpec, game_specs
+from cogs.options import OptionSpec, game_specs
 from cogs.render.lobby import player_range
 from cogs.render.text import clip
 from games.core.errors import SetupError

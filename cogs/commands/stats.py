@@ -24,8 +24,8 @@ import games
 from bot.tables.ledger import Ledger
 from bot.tables.seasons import season_before, season_of
 from cogs import ids
+from cogs.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.clicks import router
-from cogs.clicks.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.commands.play import game_choices
 from cogs.render.stats import (
     PAGE_SIZE,

@@ -25,12 +25,12 @@ from bot.tables.errors import TableError
 from bot.tables.lobby import validate_options
 from bot.tables.service import TableService
 from bot.tables.session import Session
+from cogs.answers import say
 from cogs.clicks import router
-from cogs.clicks.answers import say
 from cogs.clicks.deadline import Gate, not_shed
 from cogs.clicks.handlers import Clicks
-from cogs.commands.options import to_model_values
 from cogs.commands.play import PLAY, check_timer
+from cogs.options import to_model_values
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.text import display_name, jump_url, sentence

@@ -2,5 +2,6 @@
 (``publisher``), the hand menus that follow the game (``live_menus``), the end of a game
 (``ending``), hand pictures that arrive late, and the guard against places that go away;
 ``tasks`` waits for their background tasks to end.
-May import ``cogs.*``, ``bot.tables`` and ``bot.models``; never the store.
+May import ``cogs.render``, the shared modules of ``cogs``, ``bot.tables`` and
+``bot.models``; never ``cogs.clicks`` or ``cogs.commands``, nor the store.
 """

@@ -38,7 +38,7 @@ from bot.tables.service import TableService
 from bot.tables.session import Ending, Session
 from bot.tables.snapshots import TableSnapshot, table_for
 from cogs import ids
-from cogs.clicks.answers import answered_on_failure, say
+from cogs.answers import answered_on_failure, say
 from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.static_view import StaticView, button

@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.models import TableStatus
-from cogs.clicks.answers import APOLOGY, say
+from cogs.answers import APOLOGY, say
 from cogs.render.text import sentence
 from games.core.words import plural
 

@@ -4,7 +4,7 @@ A click is answered with the clicker's menu, and at a table with pictures on tha
 menu carries the hand drawn (:mod:`cogs.render.pictures.painter`, in threads). Under load
 the drawing may queue behind others; the answer waits for it at most
 :data:`PICTURE_WAIT` seconds (and never past the interaction's budget,
-:data:`cogs.clicks.deadline.ANSWER_BUDGET`). A picture still drawing then goes out
+:data:`cogs.answers.ANSWER_BUDGET`). A picture still drawing then goes out
 alone once drawn, by an edit of the menu that adds it, unless that menu has been
 answered anew or the table has moved on meanwhile (the newer answer carries its
 own picture: an old one must not replace it).
@@ -22,8 +22,8 @@ import discord
 from bot.load import LOAD
 from bot.tables.seats import require_holder
 from bot.tables.session import Session
-from cogs.clicks.deadline import ANSWER_BUDGET, age
-from cogs.clicks.discord_internals import edit_original
+from cogs.answers import ANSWER_BUDGET, age
+from cogs.discord_internals import edit_original
 from cogs.render.hand import Menu
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.pictures.picture import HAND_FILE, Picture, as_file

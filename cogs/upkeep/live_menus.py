@@ -42,8 +42,8 @@ import discord
 from bot.load import LOAD
 from bot.tables.session import Session, TableListener
 from bot.tables.snapshots import MenuKey, MenuSnapshot, menu_key, menu_of, table_of
-from cogs.clicks.answers import NO_MENTIONS
-from cogs.clicks.discord_internals import edit_original
+from cogs.answers import NO_MENTIONS
+from cogs.discord_internals import edit_original
 from cogs.render.hand import Menu, render_hand
 from cogs.render.watch import render_watch
 from cogs.upkeep.tasks import settled

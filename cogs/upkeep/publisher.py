@@ -50,7 +50,7 @@ from bot.models import TableStatus
 from bot.tables.session import Session
 from bot.tables.snapshots import table_for
 from bot.tables.timers import countdown
-from cogs.clicks.discord_internals import edit_message, respond
+from cogs.discord_internals import edit_message, respond
 from cogs.render.export import record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER

@@ -8,7 +8,7 @@ import pytest
 
 import games
 from bot.models import TableStatus
-from cogs.commands.options import game_specs
+from cogs.options import game_specs
 from tests.botdriver import open_table, play_to_the_end, running_bot, table_message
 from tests.fakediscord.fixtures import FakeWorld
 

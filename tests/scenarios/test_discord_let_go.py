@@ -5,7 +5,7 @@ discord.py ties each ``Interaction`` to its ``InteractionResponse`` and each ite
 view it builds from the clicked message to that view: reference cycles, which keep the
 message, the member and every component alive until a collection finds them. The click's
 router breaks both once the click is answered
-(:func:`cogs.clicks.discord_internals.let_go`). Here the collector is switched off while
+(:func:`cogs.discord_internals.let_go`). Here the collector is switched off while
 people play: whatever discord.py objects are left after the clicks are exactly what a
 cycle keeps.
 """

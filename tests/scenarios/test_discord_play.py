@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import games
-from cogs.commands.options import MAX_LIST_ENTRIES, game_specs, to_model_values
 from cogs.commands.play import TABLE_OPTIONS
-from cogs.commands.rules import PAGE_CHARS, sections
+from cogs.options import MAX_LIST_ENTRIES, game_specs, to_model_values
+from cogs.render.rules import PAGE_CHARS, sections
 from games.core.errors import SetupError
 from tests.answers import updated_the_menu
 from tests.botdriver import running_bot, session_in, table_message

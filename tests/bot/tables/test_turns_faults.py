@@ -25,7 +25,7 @@ from bot.store.sqlite.commit import Write
 from bot.store.sqlite.store import SqliteStore
 from bot.tables.service import TableService
 from bot.tables.session import Session
-from cogs.clicks.answers import APOLOGY
+from cogs.answers import APOLOGY
 from tests.answers import updated_the_menu
 from tests.botdriver import (
     answer_text,

@@ -1,4 +1,4 @@
-"""The one place a failed interaction is answered (cogs.clicks.answers.answered_on_failure):
+"""The one place a failed interaction is answered (cogs.answers.answered_on_failure):
 logged, and the person gets an apology, privately, never "This interaction failed"."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import logging
 import discord
 import pytest
 
-from cogs.clicks.answers import APOLOGY, answered_on_failure
+from cogs.answers import APOLOGY, answered_on_failure
 
 
 class Response:

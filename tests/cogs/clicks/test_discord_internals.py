@@ -1,4 +1,4 @@
-"""What reaches into discord.py's private attributes (cogs.clicks.discord_internals): an
+"""What reaches into discord.py's private attributes (cogs.discord_internals): an
 answer or an edit sent without asking Discord for the message back (respond,
 edit_message), and a click's reference cycles cut (let_go)."""
 
@@ -13,7 +13,7 @@ import pytest
 from discord.webhook.async_ import async_context
 
 from bench.clicks import payload, state
-from cogs.clicks.discord_internals import edit_message, let_go, respond
+from cogs.discord_internals import edit_message, let_go, respond
 from cogs.render.static_view import StaticView, button
 
 

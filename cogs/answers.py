@@ -1,21 +1,28 @@
 """Answering a person: an ephemeral reply (:func:`say`), the one place a failure is
 answered with an apology instead of "This interaction failed"
 (:func:`answered_on_failure`), and whether a click came from an ephemeral message
-(:func:`is_ephemeral`). Used by the slash commands and the click handlers alike."""
+(:func:`is_ephemeral`), and how old an interaction is against the time it may take to be
+answered (:func:`age`, :data:`ANSWER_BUDGET`). Used by the slash commands, the click
+handlers and the messages kept in step with a table alike."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
+from discord.utils import DISCORD_EPOCH
 
 NO_MENTIONS = discord.AllowedMentions.none()
 APOLOGY = "Something went wrong on my side."
 UNKNOWN_INTERACTION = 10062
 """Discord's code for an interaction that expired (or was answered) before the call."""
+ANSWER_BUDGET = 1.5
+"""Seconds after an interaction was created by when work must be done or be deferred:
+half of Discord's 3 s, leaving room for a slow defer."""
 
 log = logging.getLogger(__name__)
 
@@ -59,3 +66,13 @@ def is_ephemeral(interaction: discord.Interaction[discord.Client]) -> bool:
     message = interaction.message
     return message is not None and message.flags.ephemeral
 
+
+def age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord created ``interaction`` (never below 0: clocks drift)."""
+    return snowflake_age(interaction.id)
+
+
+def snowflake_age(snowflake: int) -> float:
+    """Seconds since Discord made the id ``snowflake`` (never below 0), read from its bits
+    alone: what :func:`age` gives once the interaction is built, without building it."""
+    return max(0.0, time.time() - ((snowflake >> 22) + DISCORD_EPOCH) / 1000)
