@@ -27,14 +27,8 @@ from cogs import ids
 from cogs.answers import NO_MENTIONS, answered_on_failure, say
 from cogs.clicks import router
 from cogs.commands.play import game_choices
-from cogs.render.stats import (
-    PAGE_SIZE,
-    Page,
-    Season,
-    page_start,
-    render_leaderboard,
-    render_stats,
-)
+from cogs.render.pages import PAGE_SIZE, page_start
+from cogs.render.stats import Page, Season, render_leaderboard, render_stats
 from cogs.render.text import display_name, safe_name
 
 if TYPE_CHECKING:

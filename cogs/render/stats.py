@@ -17,10 +17,10 @@ from bot.models import GameStats, LeaderRow, RecentGame, SeasonStanding
 from bot.tables.seasons import season_words
 from cogs import ids
 from cogs.render.embeds import EMBED_COLOUR
+from cogs.render.pages import PAGE_SIZE
 from cogs.render.static_view import StaticView, button
 from cogs.render.text import clip, plural
 
-PAGE_SIZE = 10
 RATING_NOTE = "Rating: OpenSkill, 1000 for a new player; only games with two or more people count."
 
 
@@ -41,12 +41,6 @@ def ordinal(place: int) -> str:
     """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
-
-
-def page_start(offset: int, total: int) -> int:
-    """``offset`` moved to the start of its page, and to the last page if it is past the end."""
-    last = max(0, (total - 1) // PAGE_SIZE * PAGE_SIZE)
-    return min(offset // PAGE_SIZE * PAGE_SIZE, last)
 
 
 def leader_line(place: int, row: LeaderRow) -> str:

@@ -18,6 +18,7 @@ from bot.tables.watching import TableSummary
 from cogs import ids
 from cogs.render.embeds import EMBED_COLOUR
 from cogs.render.hand import Menu
+from cogs.render.pages import PAGE_SIZE, page_start
 from cogs.render.static_view import StaticButton, StaticView, button
 from cogs.render.table import heading, public_lines
 from cogs.render.text import CONTENT_LIMIT, clip, jump_url, plural
@@ -27,8 +28,6 @@ RECENT_WATCHED = 6
 WATCHING_NOTE = ("-# You are watching: you see what everyone at the table sees, never a hand. "
                  "This view follows the game for 14 minutes after your last click; Refresh "
                  "brings it back.")
-PAGE_SIZE = 10
-"""Tables per page of ``/tables`` (two rows of buttons, and a third to turn the pages)."""
 
 
 def render_watch(shown: TableSnapshot, note: str | None = None) -> Menu:
@@ -96,12 +95,6 @@ def listed_button(number: int, table: TableSummary, viewer: int
                       style=discord.ButtonStyle.primary, row=(number - 1) % PAGE_SIZE // 5)
     return button(f"{number} · Watch", ids.listed_id(table.table_id, "watch"),
                   row=(number - 1) % PAGE_SIZE // 5)
-
-
-def page_start(offset: int, total: int) -> int:
-    """``offset`` moved to the start of its page, and to the last page if past the end."""
-    last = max(0, (total - 1) // PAGE_SIZE * PAGE_SIZE)
-    return min(max(0, offset) // PAGE_SIZE * PAGE_SIZE, last)
 
 
 def render_listing(tables: Sequence[TableSummary], offset: int, *, viewer: int,

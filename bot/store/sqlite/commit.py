@@ -87,7 +87,7 @@ class _Pending:
 
 
 @dataclass
-class _Outcome:
+class _Settled:
     """What one write of a group gave: a value, or the exception it raised."""
 
     value: Any = None
@@ -131,13 +131,13 @@ class GroupCommit:
             except Exception as exc:
                 failure = GroupCommitError(f"the write could not be committed: {exc}")
                 failure.__cause__ = exc
-                outcomes = [_Outcome(error=failure)] * len(group)
+                outcomes = [_Settled(error=failure)] * len(group)
             else:
                 self.groups += 1
             for pending, outcome in zip(group, outcomes, strict=True):
                 _deliver(pending.future, outcome)
 
-    async def _commit(self, writes: list[Write[Any]]) -> list[_Outcome]:
+    async def _commit(self, writes: list[Write[Any]]) -> list[_Settled]:
         """Run ``writes`` in one transaction and commit once (one fsync): batched runs
         together if they all apply, else the whole group again, one write at a time.
 
@@ -150,11 +150,11 @@ class GroupCommit:
             return await self._transaction(writes, together=False)
 
     async def _transaction(self, writes: list[Write[Any]], *, together: bool
-                           ) -> list[_Outcome]:
+                           ) -> list[_Settled]:
         db = self._db
         await db.execute("BEGIN IMMEDIATE")
         try:
-            outcomes: list[_Outcome] = []
+            outcomes: list[_Settled] = []
             for kind, run in itertools.groupby(writes, key=_kind if together else _none):
                 writes_of_run = list(run)
                 if kind is None:
@@ -169,7 +169,7 @@ class GroupCommit:
             raise
         return outcomes
 
-    async def _alone(self, write: Write[Any]) -> _Outcome:
+    async def _alone(self, write: Write[Any]) -> _Settled:
         """One write of a group: undone alone (and its exception kept) if it raises."""
         db = self._db
         await db.execute("SAVEPOINT one_write")
@@ -178,12 +178,12 @@ class GroupCommit:
         except Exception as exc:
             await db.execute("ROLLBACK TO one_write")
             await db.execute("RELEASE one_write")
-            return _Outcome(error=exc)
+            return _Settled(error=exc)
         await db.execute("RELEASE one_write")
-        return _Outcome(value=value)
+        return _Settled(value=value)
 
     async def _together(self, statements: tuple[str, ...], run: list[Batched]
-                        ) -> list[_Outcome]:
+                        ) -> list[_Settled]:
         """A run of writes of one :class:`Batched` kind: each statement once for all of
         them; :class:`_Replay` unless every one changes one row per write."""
         for index, statement in enumerate(statements):
@@ -194,7 +194,7 @@ class GroupCommit:
                 raise _Replay from exc
             if changed != len(run):
                 raise _Replay
-        return [_Outcome() for _ in run]
+        return [_Settled() for _ in run]
 
 
 def _kind(write: Write[Any]) -> tuple[str, ...] | None:
@@ -207,7 +207,7 @@ def _none(write: Write[Any]) -> None:
     return None
 
 
-def _deliver(future: asyncio.Future[Any], outcome: _Outcome) -> None:
+def _deliver(future: asyncio.Future[Any], outcome: _Settled) -> None:
     """Hand a write's outcome to its caller, unless the caller stopped waiting."""
     if future.done():
         return
