@@ -41,14 +41,15 @@ from cogs.render.lobby import render_computer_chooser
 from cogs.render.lost_seat import render_take_back
 from cogs.render.table import render_details
 from cogs.render.text import display_name, sentence
-from cogs.upkeep.guard import Throttle
+from cogs.upkeep.cooldowns import Throttle
 from cogs.upkeep.hand_pictures import HandPictures
 from cogs.upkeep.live_menus import LiveMenus
 from games.core.cards import Card
 
 Interaction = discord.Interaction[Any]
 THROTTLED = frozenset({"join", "leave"})
-"""The lobby verbs counted against ``COMMANDS_PER_MINUTE`` (:class:`cogs.upkeep.guard.Throttle`)."""
+"""The lobby verbs counted against ``COMMANDS_PER_MINUTE``
+(:class:`cogs.upkeep.cooldowns.Throttle`)."""
 UNANSWERED_KEPT = 1000
 """Moves whose answer Discord refused, remembered until their player next opens a hand."""
 LANE = 128

@@ -45,7 +45,8 @@ from cogs.commands.play import game_choices
 from cogs.render.daily import render_board, render_closed_board
 from cogs.render.export import finished_record_file
 from cogs.render.text import display_name, jump_url, sentence
-from cogs.upkeep.guard import PRIVATE_THREAD, writes
+from cogs.upkeep.cooldowns import writes
+from cogs.upkeep.permissions import PRIVATE_THREAD
 from cogs.upkeep.publisher import painted, render_message
 
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ from bot.tables.context import is_night_at, known_zone, local_time, zone_names
 from bot.tables.ledger import Ledger
 from bot.tables.timers import choice_words, seconds_for
 from cogs.answers import APOLOGY, answered_on_failure, say
-from cogs.upkeep.guard import writes
+from cogs.upkeep.cooldowns import writes
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot

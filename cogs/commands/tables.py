@@ -34,9 +34,10 @@ from cogs.options import to_model_values
 from cogs.render.lobby import render_lobby
 from cogs.render.pictures.painter import PAINTER
 from cogs.render.text import display_name, jump_url, sentence
+from cogs.upkeep.cooldowns import Throttle, writes
 from cogs.upkeep.ending import Endings
-from cogs.upkeep.guard import Throttle, missing_permissions, missing_text, writes
 from cogs.upkeep.live_menus import FollowingListener, LiveMenus
+from cogs.upkeep.permissions import missing_permissions, missing_text
 from cogs.upkeep.publisher import Publisher, painted, render_message, take_down
 from games.core.errors import SetupError
 

@@ -43,7 +43,7 @@ from cogs.render.export import finished_record_file
 from cogs.render.lobby import render_lobby
 from cogs.render.static_view import StaticView, button
 from cogs.render.text import display_name, jump_url, plural, sentence
-from cogs.upkeep.guard import Throttle
+from cogs.upkeep.cooldowns import Throttle
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

@@ -4,12 +4,11 @@
   server (the gateway's delete events), closes every table there: cancelled, unrated,
   the record kept, never resumed. A deleted table message is posted anew by the
   publisher at the next change; if its channel is gone too, the table closes.
-- **Permissions.** :func:`missing_permissions` names what the bot lacks in a channel
-  before a lobby opens there; ``/status`` shows it to admins.
-- **Cooldowns.** Commands that write (``/play``, ``/table``, ``/timezone``, ``/settings``)
-  are rate limited per person, and so are the buttons that write or ping (Play again
-  with ``/play``, Join and Leave: :class:`Throttle`); a refusal says when to try again.
-  Every other command error is answered with an apology, never "This interaction failed".
+- **Permissions.** ``/status`` shows admins what the bot lacks in a channel
+  (:mod:`cogs.upkeep.permissions`), with its version and uptime.
+- **Command errors.** A command over its cooldown (:mod:`cogs.upkeep.cooldowns`) is told
+  when to try again; every other command error is answered with an apology, never "This
+  interaction failed".
 """
 
 from __future__ import annotations
@@ -18,9 +17,7 @@ import contextlib
 import datetime as dt
 import importlib.metadata
 import logging
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -29,107 +26,15 @@ from discord.ext import commands
 from bot.models import TableStatus
 from cogs.answers import APOLOGY, say
 from cogs.render.text import sentence
+from cogs.upkeep.cooldowns import slow_down
+from cogs.upkeep.permissions import missing_permissions
 from games.core.words import plural
 
 if TYPE_CHECKING:
     from bot.app import FivefoldBot
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 Interaction = discord.Interaction[Any]
-
-NEEDED = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
-    "read_message_history": "Read Message History",
-}
-"""What a table needs of the bot in its channel (the README's invite list)."""
-IN_THREADS = {"send_messages_in_threads": "Send Messages in Threads"}
-NEW_THREAD = {"create_public_threads": "Create Public Threads",
-              "send_messages_in_threads": "Send Messages in Threads"}
-PRIVATE_THREAD = {"create_private_threads": "Create Private Threads",
-                  "send_messages_in_threads": "Send Messages in Threads"}
-"""What ``/daily`` needs to play a deal in a private thread (else it uses a direct message)."""
-
-
-def missing_permissions(permissions: discord.Permissions, *, in_thread: bool,
-                        new_thread: bool) -> list[str]:
-    """The names of the permissions a table here needs that ``permissions`` lacks."""
-    needed = dict(NEEDED)
-    if in_thread:
-        needed.pop("send_messages")
-        needed |= IN_THREADS
-    if new_thread:
-        needed |= NEW_THREAD
-    return [name for flag, name in needed.items() if not getattr(permissions, flag)]
-
-
-def missing_text(missing: list[str]) -> str:
-    """The refusal naming what is missing."""
-    return ("I cannot run a table here: I am missing the permission"
-            + ("s " if len(missing) > 1 else " ") + ", ".join(f"**{m}**" for m in missing)
-            + " in this channel. A server admin can grant them to Fivefold (channel settings, "
-              "Permissions), then try again.")
-
-
-def cooldown_key(interaction: Interaction) -> tuple[int | None, int]:
-    """Cooldowns are per person and server."""
-    return interaction.guild_id, interaction.user.id
-
-
-def _cooldown(interaction: Interaction) -> app_commands.Cooldown | None:
-    """``COMMANDS_PER_MINUTE`` uses a minute per person (0: no limit)."""
-    rate = int(getattr(getattr(interaction.client, "settings", None), "commands_per_minute", 0))
-    return app_commands.Cooldown(rate, 60.0) if rate > 0 else None
-
-
-def writes() -> Callable[[T], T]:
-    """The cooldown of a command that writes: ``COMMANDS_PER_MINUTE`` uses a minute each."""
-    return app_commands.checks.dynamic_cooldown(_cooldown, key=cooldown_key)
-
-
-def slow_down(retry_after: float, rate: int) -> str:
-    """The refusal of a use over its limit: when to try again, and the limit."""
-    return (f"not so fast: try that again in {max(1.0, retry_after):.0f} s "
-            f"({plural(rate, 'use')} a minute each)")
-
-
-class Throttle:
-    """At most ``rate`` uses a minute per person and server, shared by every command and
-    button that counts against it (0: no limit).
-
-    One :class:`~discord.app_commands.Cooldown` per person, as the commands' own
-    cooldowns; the people who have not used it for a minute are forgotten.
-    """
-
-    KEPT = 4096  # people remembered before the idle ones are forgotten
-
-    def __init__(self, rate: int, per: float = 60.0) -> None:
-        self.rate = rate
-        self.per = per
-        self._buckets: dict[tuple[int | None, int], app_commands.Cooldown] = {}
-
-    def refusal(self, interaction: Interaction) -> str | None:
-        """Count a use by ``interaction``'s person: None if allowed, else why not."""
-        if self.rate <= 0:
-            return None
-        key = cooldown_key(interaction)
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= self.KEPT:
-                self._forget_idle()
-            bucket = self._buckets[key] = app_commands.Cooldown(self.rate, self.per)
-        retry = bucket.update_rate_limit()
-        return None if retry is None else slow_down(retry, self.rate)
-
-    def _forget_idle(self) -> None:
-        """Forget the people whose limit is whole again (no use in the last minute)."""
-        now = time.time()
-        for key, bucket in list(self._buckets.items()):
-            if bucket.get_tokens(now) >= self.rate:
-                del self._buckets[key]
 
 
 class Guard(commands.Cog):
@@ -235,4 +140,4 @@ async def setup(bot: FivefoldBot) -> None:
     await bot.add_cog(Guard(bot))
 
 
-__all__ = ["Guard", "Throttle", "missing_permissions", "slow_down", "writes"]
+__all__ = ["Guard"]

@@ -231,7 +231,7 @@ def test_the_health_check_says_why_in_one_line(tmp_path, monkeypatch, capsys):
 
 def test_the_invite_asks_for_exactly_what_play_and_daily_check_for():
     from bot.app import INVITE_PERMISSIONS
-    from cogs.upkeep.guard import IN_THREADS, NEEDED, NEW_THREAD, PRIVATE_THREAD
+    from cogs.upkeep.permissions import IN_THREADS, NEEDED, NEW_THREAD, PRIVATE_THREAD
 
     wanted = discord.Permissions(**dict.fromkeys(
         NEEDED | IN_THREADS | NEW_THREAD | PRIVATE_THREAD, True))
