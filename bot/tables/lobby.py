@@ -27,7 +27,6 @@ from bot.store.api import ChannelTaken, DailyTaken, Store
 from bot.tables.actions import followed
 from bot.tables.changes import Changes, copied
 from bot.tables.checks import require_lobby, require_open, require_shard
-from bot.tables.context import game_context, usable_zone
 from bot.tables.daily import (
     ALREADY,
     BOARD_HINT,
@@ -51,6 +50,7 @@ from bot.tables.seats import give_back, hand_to_computer, held_seat, take_back_r
 from bot.tables.session import Session
 from bot.tables.snapshots import Reply, menu_of
 from bot.tables.timers import TableTimer, choice_of, table_timer, with_deadline
+from bot.tables.timezones import game_context, usable_zone
 from games.core.errors import SetupError
 from games.core.game import Options
 from games.core.option_words import options_problem, refusal

@@ -21,12 +21,12 @@ from bot.settings import Settings
 from bot.store.api import StaleTable, Store
 from bot.tables.actions import Actions, describe
 from bot.tables.changes import Changes
-from bot.tables.context import game_context, usable_zone
 from bot.tables.events import TableEvents
 from bot.tables.expiry import expiry_reason
 from bot.tables.registry import UNRESUMABLE_NOTE, Registry
 from bot.tables.scheduler import Scheduler
 from bot.tables.session import Session
+from bot.tables.timezones import game_context, usable_zone
 from games.core.game import Game
 from games.core.records import Record
 from games.core.replay import load, split_action

@@ -27,7 +27,7 @@ from, a click's ``Choice`` and ``Reply``), :mod:`~bot.tables.errors`,
 :mod:`~bot.tables.seats` (``LostSeat``, ``require_holder``),
 :mod:`~bot.tables.watching`, :mod:`~bot.tables.ledger`, :mod:`~bot.tables.daily`,
 :mod:`~bot.tables.seasons`, :mod:`~bot.tables.timers` (the timer choices and their
-words) and :mod:`~bot.tables.context` (time zones). The rest is internal: the parts'
+words) and :mod:`~bot.tables.timezones` (time zones). The rest is internal: the parts'
 insides (:mod:`~bot.tables.actions`, :mod:`~bot.tables.changes`,
 :mod:`~bot.tables.checks`, :mod:`~bot.tables.computers`, :mod:`~bot.tables.events`,
 :mod:`~bot.tables.expiry`, :mod:`~bot.tables.restart`, :mod:`~bot.tables.results`,

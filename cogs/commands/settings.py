@@ -30,9 +30,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.context import is_night_at, known_zone, local_time, zone_names
 from bot.tables.ledger import Ledger
 from bot.tables.timers import choice_words, seconds_for
+from bot.tables.timezones import is_night_at, known_zone, local_time, zone_names
 from cogs.answers import APOLOGY, answered_on_failure, say
 from cogs.upkeep.cooldowns import writes
 

@@ -18,8 +18,8 @@ from collections import Counter
 import pytest
 
 import games
-from bot.tables.context import game_context
 from bot.tables.snapshots import own_cards
+from bot.tables.timezones import game_context
 from games.core.records import Record
 from games.core.replay import load, split_action
 from tests.botdriver import open_table, play_to_the_end, running_bot, settings_for

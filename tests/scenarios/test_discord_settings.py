@@ -15,8 +15,8 @@ import discord
 import pytest
 
 import games
-from bot.tables.context import is_night_at
 from bot.tables.session import Session
+from bot.tables.timezones import is_night_at
 from cogs.commands.help import PHONE_CHARS
 from tests.answers import answered_privately
 from tests.botdriver import open_table, running_bot, wait_settled

@@ -1,5 +1,5 @@
 """Unit tests of the Settings and Help cogs' helpers (the server clock they read is
-``tests/bot/tables/test_context.py``).
+``tests/bot/tables/test_timezones.py``).
 
 Autocomplete cannot be simulated by the fake Discord, so the autocomplete
 callback is called here directly, with a stand-in for the bot.
@@ -14,8 +14,8 @@ from typing import Any, get_args
 from discord import app_commands
 
 import games
-from bot.tables.context import known_zone, zone_names
 from bot.tables.timers import SERVER_CHOICES
+from bot.tables.timezones import known_zone, zone_names
 from cogs.commands.help import PHONE_CHARS, render_help, slash_commands, usage
 from cogs.commands.settings import (
     COMMON_ZONES,

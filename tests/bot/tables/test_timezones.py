@@ -1,4 +1,4 @@
-"""The server clock (``bot.tables.context``): day and night in a server's time zone, and
+"""The server clock (``bot.tables.timezones``): day and night in a server's time zone, and
 the context a game is given (Fizzbin reads whether it is night)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.tables.context import game_context, is_night_at, known_zone, night_clock
+from bot.tables.timezones import game_context, is_night_at, known_zone, night_clock
 from tests.botdriver import settings_for
 
 MOMENT = dt.datetime(2025, 1, 15, 9, 0, tzinfo=dt.UTC)  # 22:00 in Auckland

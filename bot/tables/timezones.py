@@ -1,5 +1,6 @@
-"""What the application passes to a game beyond its record: per-game context providers,
-and the time zones they read (the clock itself is :mod:`bot.clock`).
+"""A server's time zone: the zone names the bot knows, day and night there, and what a
+game takes from it beyond its record (per-game context providers; the clock itself is
+:mod:`bot.clock`).
 
 The rules core takes such context as keyword arguments of ``games.new_game``
 (Fizzbin's clock, for example). Each provider maps the table's context (its
