@@ -20,6 +20,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
+from games.core.counted import plural
+
 
 def strip_optional(annotation: Any) -> Any:
     """``X | None`` -> ``X``; any other annotation as it is."""
@@ -130,9 +132,7 @@ def _sentence(model: type[BaseModel], error: ErrorDetails) -> str:
                 f"entry; each entry must be {_scalar(inner, metadata)}")
     if error["type"] == "too_short":
         least = (error.get("ctx") or {}).get("min_length", 1)
-        # Worded here, not with words.plural: the table in words reads the Game, which
-        # imports this module.
-        return f"`{name}` needs at least {least} {'entry' if least == 1 else 'entries'}"
+        return f"`{name}` needs at least {plural(least, 'entry', 'entries')}"
     return f"`{name}` was given {shown(error['input'])}; it must be {allowed(model, name)}"
 
 

@@ -1,10 +1,6 @@
 """Words, written one way for the rules, the bot's messages and the terminal alike.
 
-Counted words: every place that writes a number with its noun ("3 cards", "1 minute")
-calls :func:`plural`, so "1 minutes" cannot be typed by hand anywhere;
-``tests/games/test_words.py`` looks for hand-made plurals in the source. It lives in the
-rules core because the rules count too (a stock's cards, a player's tricks) and the bot's
-layers may all import it.
+Counted words come from :func:`games.core.counted.plural` (given here too, as ``plural``).
 
 The table in words, one voice for the bot's table message, its hand menu and the
 terminal: the rest reads a :class:`~games.core.game.View` (what one viewer may see) and
@@ -26,26 +22,11 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from games.core.counted import plural
 from games.core.zones import ZoneKind, ZoneView, zone_title
 
 if TYPE_CHECKING:  # the rules import this module: its game types are for annotations only
     from games.core.game import Game, View
-
-
-def plural(count: float, word: str, many: str | None = None) -> str:
-    """``count`` and ``word``, which takes an ``s`` (or is ``many``) unless the count is one.
-
-    Whole counts show whole, others as briefly as they read (``1.5``).
-
-    >>> plural(1, "card"), plural(2, "card"), plural(0, "pt"), plural(-1, "pt")
-    ('1 card', '2 cards', '0 pts', '-1 pt')
-    >>> plural(1.0, "hour"), plural(1.5, "hour"), plural(30.0, "second")
-    ('1 hour', '1.5 hours', '30 seconds')
-    >>> plural(2, "entry", "entries")
-    '2 entries'
-    """
-    shown = f"{count:g}" if isinstance(count, float) else str(count)
-    return f"{shown} {word}" if abs(count) == 1 else f"{shown} {many or word + 's'}"
 
 
 def fact_words(view: View, names: Sequence[str], *, said: str = "") -> list[str]:

@@ -1,4 +1,4 @@
-"""Counted words come from one helper, :func:`games.core.words.plural`, in every layer.
+"""Counted words come from one helper, :func:`games.core.counted.plural`, in every layer.
 
 The scan looks for a plural made by hand (a suffix or a word chosen by comparing a count
 with one) in the source of ``games``, ``bot`` and ``cogs``; the planted lines show that it
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from games.core import words
-from games.core.words import plural
+from games.core import counted, words
+from games.core.counted import plural
 
 REPO = Path(__file__).resolve().parents[2]
-HELPER = REPO / "games" / "core" / "words.py"
+HELPER = REPO / "games" / "core" / "counted.py"
 HAND_MADE = (
     re.compile(r"""(["'])\1 if [^\n]*?== ?1 else (["'])s\2"""),  # "" if n == 1 else "s"
     re.compile(r"""(["'])s\1 if [^\n]*?(?:!= ?1|> ?1) else (["'])\2"""),  # "s" if n > 1 else ""
@@ -40,8 +40,9 @@ def hand_made_plurals(root: Path) -> list[str]:
     return found
 
 
-def test_the_helpers_examples_hold() -> None:
-    result = doctest.testmod(words)
+@pytest.mark.parametrize("module", [counted, words])
+def test_the_helpers_examples_hold(module) -> None:
+    result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
 
 
