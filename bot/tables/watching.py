@@ -93,11 +93,12 @@ def summary_of(session: Session) -> TableSummary:
 
 def listing(sessions: list[Session]) -> list[TableSummary]:
     """The public ones of ``sessions`` (open, not a daily deal, with a message), newest
-    first."""
-    public = [s for s in sessions
+    first; ``sessions`` in the order they were opened, which decides between two opened
+    at the same moment of the clock."""
+    public = [(opened, s) for opened, s in enumerate(sessions)
               if s.is_open and not s.table.private and s.table.message_id is not None]
-    public.sort(key=lambda s: (s.table.created_at, s.id), reverse=True)
-    return [summary_of(s) for s in public]
+    public.sort(key=lambda pair: (pair[1].table.created_at, pair[0]), reverse=True)
+    return [summary_of(s) for _, s in public]
 
 
 __all__ = ["MAX_WATCHERS", "PRIVATE", "SEATED", "TableSummary", "listing",
