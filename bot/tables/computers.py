@@ -112,7 +112,7 @@ class Computers:
 
     The pool starts on the first question (so a bot whose tables have only people or
     ``random`` seats starts none) and after :meth:`close` starts again if asked, as when
-    the Tables cog is reloaded.
+    the table cog (TableCommands) is reloaded.
 
     Hints (:meth:`hint`) think in a worker of their own, one hint at a time for the whole
     bot, and each starts only once no computer's question is waiting for a worker (or

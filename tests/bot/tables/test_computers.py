@@ -542,7 +542,7 @@ async def test_closing_stops_the_workers_and_a_reopened_pool_thinks_again(tmp_pa
         await manager.shutdown()
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
-        manager.resume(session)  # as after a reload of the Tables cog
+        manager.resume(session)  # as after a reload of the table cog (TableCommands)
         await play(manager, session)
         assert session.table.status is TableStatus.FINISHED
         assert int(marker.read_text()) != pid
